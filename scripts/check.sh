@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The test suite, in stages; ends with the total "N passed, N failed, N skipped".
+#
+#   scripts/check.sh all    host stages, then the SoftRoCE VM stage
+#   scripts/check.sh unit   host stages only
+#   scripts/check.sh rxe    the VM stage only
+#
+# Host stages: unit + shell tests; the unit tests again under ASan+UBSan and
+# under valgrind; the race tests under TSan.  VM stage: scripts/vm-stage.sh.
+set -u
+cd "$(dirname "$0")/.."
+what=${1:-all}
+MAKE=${MAKE:-make}
+results=build/test-results
+mkdir -p build
+: >"$results"
+status=0
+
+run() { test/run.sh --results "$results" "$@" || status=1; }
+
+host_stages() {
+	run --stage unit build/test/unit/* test/shell/*.sh
+
+	echo "== building the ASan+UBSan variant"
+	if $MAKE -s BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			run --stage asan build/asan/test/unit/*
+	else
+		cat build/asan.log; echo "asan: build failed"
+		echo "asan 0 1 0" >>"$results"; status=1
+	fi
+
+	run --stage valgrind --timeout 300 \
+		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all" \
+		build/test/unit/*
+
+	echo "== building the TSan variant"
+	if $MAKE -s BUILD=build/tsan SAN=tsan tests >build/tsan.log 2>&1; then
+		run --stage tsan build/tsan/test/unit/race*
+	else
+		cat build/tsan.log; echo "tsan: build failed"
+		echo "tsan 0 1 0" >>"$results"; status=1
+	fi
+}
+
+vm_stage() {
+	scripts/vm-stage.sh "$results" || status=1
+}
+
+case $what in
+all) host_stages; vm_stage ;;
+unit) host_stages ;;
+rxe) vm_stage ;;
+*) echo "usage: $0 all|unit|rxe" >&2; exit 2 ;;
+esac
+
+awk '{p += $2; f += $3; s += $4}
+     END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$results"
+[ $status -eq 0 ]

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Test runner: one program per test, exit 0 = pass, 77 = skip (its last
+# output line says why), anything else = fail.  Each test runs under a
+# timeout; the runner ends with "N passed, N failed, N skipped".
+#
+#   test/run.sh [--stage NAME] [--timeout SEC] [--wrap "CMD ARGS"]
+#               [--results FILE] [--no-skip] TEST...
+#
+# --wrap     runs each test as CMD ARGS TEST (valgrind, a loader, ...)
+# --results  appends "NAME passed failed skipped" to FILE (for check.sh)
+# --no-skip  a skip counts as a failure (inside the VM nothing may skip)
+set -u
+stage=tests timeout=120 wrap= results= noskip=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--stage) stage=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--wrap) wrap=$2; shift 2 ;;
+	--results) results=$2; shift 2 ;;
+	--no-skip) noskip=1; shift ;;
+	--) shift; break ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+
+logdir=${VS_TEST_LOGDIR:-build/test-logs}/$stage
+mkdir -p "$logdir"
+passed=0 failed=0 skipped=0
+
+for t in "$@"; do
+	name=${t#./}
+	log=$logdir/$(echo "$name" | tr '/' '_').log
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086
+	timeout -k 5 "$timeout" $wrap "$t" >"$log" 2>&1 </dev/null
+	rc=$?
+	secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e-s}')
+	reason=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1)
+	if [ $rc -eq 77 ] && [ $noskip -eq 1 ]; then
+		rc=1
+		reason="skipped where nothing may skip: $reason"
+	fi
+	case $rc in
+	0)
+		passed=$((passed + 1))
+		printf '  PASS  %-44s %6ss\n' "$name" "$secs" ;;
+	77)
+		skipped=$((skipped + 1))
+		printf '  SKIP  %-44s %s\n' "$name" "$reason" ;;
+	*)
+		failed=$((failed + 1))
+		[ $rc -eq 124 ] && reason="timed out after ${timeout}s"
+		printf '  FAIL  %-44s exit %d: %s\n' "$name" "$rc" "$reason"
+		sed -n '1,60p' "$log" | sed 's/^/        | /'
+		;;
+	esac
+done
+
+[ -n "$results" ] && echo "$stage $passed $failed $skipped" >>"$results"
+echo "$stage: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
