@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verbshim typed API: what every family shares.
+ *
+ * Conventions (docs/API.md has the long form):
+ *  - every fallible call returns 0 or a negative errno and hands results
+ *    back through out-parameters; vs_last_error() says what went wrong;
+ *  - handles are reference counted: a QP keeps its CQs, PD and SRQ alive,
+ *    an MR its PD, so they may be closed in any order;
+ *  - the data path (post, poll) is VS_INLINE in the headers so it costs
+ *    what the raw verbs cost; struct fields marked private are read only
+ *    by those inlines.
+ */
+#ifndef VERBSHIM_COMMON_H
+#define VERBSHIM_COMMON_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <infiniband/verbs.h>
+
+#ifdef __cplusplus
+#define VS_BEGIN_DECLS extern "C" {
+#define VS_END_DECLS }
+#else
+#define VS_BEGIN_DECLS
+#define VS_END_DECLS
+#endif
+
+/* The one macro the data path hides behind (liburing style). */
+#ifndef VS_INLINE
+#define VS_INLINE static inline
+#endif
+
+#if defined(__GNUC__)
+#define VS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define VS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define VS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define VS_COLD __attribute__((cold, noinline))
+#else
+#define VS_LIKELY(x) (x)
+#define VS_UNLIKELY(x) (x)
+#define VS_PRINTF(f, a)
+#define VS_COLD
+#endif
+
+VS_BEGIN_DECLS
+
+/* Transports of the typed queue pairs. */
+enum vs_transport {
+	VS_TRANSPORT_RC = 1,
+	VS_TRANSPORT_UC = 2,
+	VS_TRANSPORT_UD = 3,
+};
+
+/*
+ * Every handle starts with this header (private).  The magic says which
+ * kind of handle it is, so a handle cast to the wrong kind is refused with
+ * a clear error instead of being used.
+ */
+struct vs_handle {
+	uint32_t magic;
+	int refs;
+};
+
+enum vs_handle_kind {
+	VS_KIND_CONTEXT = 0x76734358, /* "vsCX" */
+	VS_KIND_PD = 0x76735044,
+	VS_KIND_MR = 0x76734d52,
+	VS_KIND_CQ = 0x76734351,
+	VS_KIND_SRQ = 0x76735352,
+	VS_KIND_AH = 0x76734148,
+	VS_KIND_RC_QP = 0x76735243,
+	VS_KIND_UC_QP = 0x76735543,
+	VS_KIND_UD_QP = 0x76735544,
+};
+
+/* Returns the name of a kind ("PD", "RC QP", ...) or "unknown handle". */
+const char *vs_kind_name(uint32_t magic);
+
+/*
+ * Data-path failure path (private): records the error for vs_last_error()
+ * and returns -err.  Out of line and cold so the inlines stay small.
+ */
+int vs__fail(const char *verb, int err, const char *fmt, ...) VS_COLD
+	VS_PRINTF(3, 4);
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_COMMON_H */

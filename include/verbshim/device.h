@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Devices: list, open, attributes, ports and the GID table.
+ */
+#ifndef VERBSHIM_DEVICE_H
+#define VERBSHIM_DEVICE_H
+
+#include "verbshim/common.h"
+
+VS_BEGIN_DECLS
+
+#define VS_NAME_MAX 64
+
+struct vs_device_entry {
+	char name[VS_NAME_MAX];
+	uint64_t guid; /* host byte order */
+	enum ibv_node_type node_type;
+	enum ibv_transport_type transport_type;
+};
+
+/*
+ * Fills up to cap entries; *count receives the number of devices present
+ * (may exceed cap).  No device is not an error: *count = 0.
+ */
+int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count);
+
+/* An open device (reference counted; PDs and CQs keep it alive). */
+struct vs_context {
+	struct vs_handle h; /* private */
+	struct ibv_context *ctx;
+	char name[VS_NAME_MAX];
+	struct ibv_device_attr_ex attr;
+	bool attr_extended; /* attr came from ibv_query_device_ex */
+};
+
+/* Opens the device called name, or the first one when name is NULL. */
+int vs_device_open(const char *name, struct vs_context **out);
+/* Drops the caller's reference; the last one closes the device. */
+int vs_context_close(struct vs_context *ctx);
+struct ibv_context *vs_context_raw(const struct vs_context *ctx);
+
+/* Device attributes (extended where the provider has them). */
+int vs_device_attr(const struct vs_context *ctx, struct ibv_device_attr_ex *out);
+
+struct vs_port_info {
+	uint8_t port;
+	enum ibv_port_state state;
+	enum ibv_mtu active_mtu;
+	enum ibv_mtu max_mtu;
+	uint8_t active_speed; /* IB speed code, see ibv_port_attr */
+	uint8_t active_width; /* IB width code */
+	uint8_t link_layer;   /* IBV_LINK_LAYER_* */
+	uint16_t lid;
+	int gid_tbl_len;
+	uint32_t rate_mbps;   /* width x speed, 0 when the codes are unknown */
+	struct ibv_port_attr raw;
+};
+
+int vs_port_info(const struct vs_context *ctx, uint8_t port, struct vs_port_info *out);
+
+enum vs_gid_type {
+	VS_GID_IB = 0,
+	VS_GID_ROCE_V1 = 1,
+	VS_GID_ROCE_V2 = 2,
+};
+
+struct vs_gid_info {
+	union ibv_gid gid;
+	uint32_t index;
+	uint8_t port;
+	enum vs_gid_type type;
+	char netdev[VS_NAME_MAX]; /* empty on IB */
+	bool netdev_up;
+	bool ipv4_mapped;         /* ::ffff:a.b.c.d */
+	bool link_local;          /* fe80::/10 */
+	char ip[48];              /* a.b.c.d for IPv4-mapped, IPv6 text otherwise */
+};
+
+/* Short name of a GID type: "IB", "RoCE v1", "RoCE v2". */
+const char *vs_gid_type_name(enum vs_gid_type type);
+
+/*
+ * The valid (non-zero) GIDs of one port, in index order.  *count receives
+ * how many there are (may exceed cap).
+ */
+int vs_gid_table(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out,
+		 size_t cap, size_t *count);
+
+/*
+ * The GID a QP on this port should use: on RoCE the first RoCE v2 GID
+ * with an IPv4-mapped (preferred) or global IPv6 address whose netdev is
+ * up; on IB index 0.  -ENOENT, with the table in the message, when none.
+ */
+int vs_gid_pick(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out);
+
+/* Text form of a GID ("fe80::1", "::ffff:10.0.0.1"); returns buf. */
+char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len);
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_DEVICE_H */

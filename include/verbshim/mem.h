@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory: protection domains and memory regions.
+ */
+#ifndef VERBSHIM_MEM_H
+#define VERBSHIM_MEM_H
+
+#include "verbshim/device.h"
+
+VS_BEGIN_DECLS
+
+struct vs_pd {
+	struct vs_handle h; /* private */
+	struct ibv_pd *pd;
+	struct vs_context *ctx;
+};
+
+int vs_pd_alloc(struct vs_context *ctx, struct vs_pd **out);
+/* Drops the caller's reference; MRs, QPs, SRQs and AHs hold their own. */
+int vs_pd_close(struct vs_pd *pd);
+struct ibv_pd *vs_pd_raw(const struct vs_pd *pd);
+
+/* Access used when access == 0: local write, remote read/write/atomic. */
+#define VS_ACCESS_DEFAULT                                                     \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |                   \
+	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+struct vs_mr {
+	struct vs_handle h; /* private */
+	struct ibv_mr *mr;
+	struct vs_pd *pd;
+	void *addr;
+	size_t length;
+	bool owns_buffer; /* private: freed on the last close */
+};
+
+/* An MR over a fresh zeroed page-aligned buffer of length bytes it owns. */
+int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
+		struct vs_mr **out);
+/* An MR over caller memory (malloc, mmap, hugepages); the caller keeps it. */
+int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
+		   unsigned int access, struct vs_mr **out);
+/* An MR over a dmabuf (fd, offset into it, iova the device will see). */
+int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
+			  size_t length, uint64_t iova, unsigned int access,
+			  struct vs_mr **out);
+/*
+ * Prefetch advice (ibv_advise_mr) for [offset, offset+length) of the MR;
+ * -EOPNOTSUPP with the reason where the device or kernel has none.
+ */
+int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
+		 uint32_t flags, size_t offset, size_t length);
+int vs_mr_close(struct vs_mr *mr);
+struct ibv_mr *vs_mr_raw(const struct vs_mr *mr);
+
+/* A remote buffer: what a peer needs to read, write or do atomics on. */
+struct vs_remote {
+	uint64_t addr;
+	uint32_t rkey;
+};
+
+/* One scatter/gather entry over [offset, offset+length) of the MR. */
+VS_INLINE struct ibv_sge vs_mr_sge(const struct vs_mr *mr, size_t offset,
+				   uint32_t length)
+{
+	struct ibv_sge sge;
+
+	sge.addr = (uintptr_t)mr->addr + offset;
+	sge.length = length;
+	sge.lkey = mr->mr->lkey;
+	return sge;
+}
+
+/* The MR at offset as a remote buffer (to hand to a peer, or loopback). */
+VS_INLINE struct vs_remote vs_mr_remote(const struct vs_mr *mr, size_t offset)
+{
+	struct vs_remote r;
+
+	r.addr = (uintptr_t)mr->addr + offset;
+	r.rkey = mr->mr->rkey;
+	return r;
+}
+
+/* Pointer to byte offset of an MR's memory. */
+VS_INLINE void *vs_mr_ptr(const struct vs_mr *mr, size_t offset)
+{
+	return (char *)mr->addr + offset;
+}
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_MEM_H */

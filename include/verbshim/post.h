@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Posting: doorbell batches of send work requests, typed by transport,
+ * and receive batches on QPs and SRQs.
+ *
+ *	struct vs_rc_batch b;
+ *	vs_rc_batch_start(qp, &b);
+ *	vs_rc_write(&b, 1, 0, &sge, 1, remote);
+ *	vs_rc_send(&b, 2, VS_WR_SIGNALED, &sge, 1);
+ *	vs_rc_batch_submit(&b);            // one doorbell
+ *
+ * Extended QPs post through ibv_wr_start/ibv_wr_* /ibv_wr_complete, legacy
+ * QPs as one chained ibv_post_send: the same calls and results both ways.
+ * A batch holds at most the QP's max_batch WRs; while one is open no
+ * other batch may start on the QP (the provider holds the SQ).  An add
+ * that fails leaves the batch as it was.  SGE arrays are copied at add
+ * time; the bytes they point at (inline data included) must stay valid
+ * until submit, and until the completion unless sent inline.
+ */
+#ifndef VERBSHIM_POST_H
+#define VERBSHIM_POST_H
+
+#include "verbshim/endpoint.h"
+
+VS_BEGIN_DECLS
+
+/* Work request modifiers; the values are the IBV_SEND_* bits. */
+enum vs_wr_flags {
+	VS_WR_FENCE = IBV_SEND_FENCE,
+	VS_WR_SIGNALED = IBV_SEND_SIGNALED,
+	VS_WR_SOLICITED = IBV_SEND_SOLICITED,
+	VS_WR_INLINE = IBV_SEND_INLINE, /* copy the payload into the WQE */
+};
+#define VS_WR_FLAGS_ALL                                                       \
+	(VS_WR_FENCE | VS_WR_SIGNALED | VS_WR_SOLICITED | VS_WR_INLINE)
+
+/* private */
+struct vs__send_batch {
+	struct vs_qp *qp;
+	uint32_t count;
+};
+
+struct vs_rc_batch { struct vs__send_batch b; };
+struct vs_uc_batch { struct vs__send_batch b; };
+struct vs_ud_batch { struct vs__send_batch b; };
+
+/* private */
+enum vs__op {
+	VS__SEND,
+	VS__SEND_IMM,
+	VS__WRITE,
+	VS__WRITE_IMM,
+	VS__READ,
+	VS__CAS,
+	VS__FAA,
+};
+
+/* private: the out-of-line halves (error reports) */
+int vs__batch_start_failed(struct vs__send_batch *b, struct vs_qp *qp,
+			   uint32_t kind, const char *verb);
+int vs__batch_add_failed(struct vs__send_batch *b, int op, unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge,
+			 uint64_t remote_addr, const struct vs_ud_dest *dest,
+			 const char *verb);
+int vs__batch_submit_failed(struct vs_qp *qp, int err, long bad_index,
+			    const char *verb);
+int vs__not_started(const char *verb);
+
+VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
+			      uint32_t kind, const char *verb)
+{
+	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->batch_open ||
+			qp->state != IBV_QPS_RTS))
+		return vs__batch_start_failed(b, qp, kind, verb);
+	qp->batch_open = true;
+	b->qp = qp;
+	b->count = 0;
+	if (qp->qpx)
+		ibv_wr_start(qp->qpx);
+	return 0;
+}
+
+VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
+			    uint64_t wr_id, unsigned int flags,
+			    const struct ibv_sge *sgl, size_t num_sge,
+			    uint64_t raddr, uint32_t rkey, uint32_t imm,
+			    uint64_t compare_add, uint64_t swap,
+			    const struct vs_ud_dest *dest, const char *verb)
+{
+	struct vs_qp *qp;
+
+	if (VS_UNLIKELY(!b || !b->qp))
+		return vs__not_started(verb);
+	qp = b->qp;
+	if (VS_UNLIKELY(b->count >= qp->max_batch ||
+			num_sge > qp->caps.max_send_sge ||
+			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
+			(num_sge && !sgl)))
+		goto bad;
+	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
+		size_t total = 0;
+
+		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
+			goto bad;
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (total > qp->caps.max_inline_data || num_sge > 16)
+			goto bad;
+	}
+	if (op == VS__CAS || op == VS__FAA) {
+		if (VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
+			goto bad;
+	}
+	if (qp->transport == VS_TRANSPORT_UD &&
+	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
+		goto bad;
+
+	if (VS_LIKELY(qp->qpx != NULL)) {
+		struct ibv_qp_ex *x = qp->qpx;
+
+		x->wr_id = wr_id;
+		x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
+		switch (op) {
+		case VS__SEND:
+			ibv_wr_send(x);
+			break;
+		case VS__SEND_IMM:
+			ibv_wr_send_imm(x, htonl(imm));
+			break;
+		case VS__WRITE:
+			ibv_wr_rdma_write(x, rkey, raddr);
+			break;
+		case VS__WRITE_IMM:
+			ibv_wr_rdma_write_imm(x, rkey, raddr, htonl(imm));
+			break;
+		case VS__READ:
+			ibv_wr_rdma_read(x, rkey, raddr);
+			break;
+		case VS__CAS:
+			ibv_wr_atomic_cmp_swp(x, rkey, raddr, compare_add, swap);
+			break;
+		case VS__FAA:
+			ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
+			break;
+		}
+		if (dest)
+			ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
+					   dest->remote_qkey);
+		if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
+			struct ibv_data_buf bufs[16];
+
+			for (size_t i = 0; i < num_sge; i++) {
+				bufs[i].addr = (void *)(uintptr_t)sgl[i].addr;
+				bufs[i].length = sgl[i].length;
+			}
+			ibv_wr_set_inline_data_list(x, num_sge, bufs);
+		} else if (VS_LIKELY(num_sge == 1)) {
+			ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
+		} else {
+			ibv_wr_set_sge_list(x, num_sge, sgl);
+		}
+	} else {
+		struct ibv_send_wr *wr = &qp->swr[b->count];
+		struct ibv_sge *s = qp->ssge + (size_t)b->count * qp->caps.max_send_sge;
+
+		for (size_t i = 0; i < num_sge; i++)
+			s[i] = sgl[i];
+		wr->wr_id = wr_id;
+		wr->next = NULL;
+		wr->sg_list = s;
+		wr->num_sge = (int)num_sge;
+		wr->send_flags = flags;
+		wr->imm_data = 0;
+		switch (op) {
+		case VS__SEND:
+			wr->opcode = IBV_WR_SEND;
+			break;
+		case VS__SEND_IMM:
+			wr->opcode = IBV_WR_SEND_WITH_IMM;
+			wr->imm_data = htonl(imm);
+			break;
+		case VS__WRITE:
+			wr->opcode = IBV_WR_RDMA_WRITE;
+			break;
+		case VS__WRITE_IMM:
+			wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+			wr->imm_data = htonl(imm);
+			break;
+		case VS__READ:
+			wr->opcode = IBV_WR_RDMA_READ;
+			break;
+		case VS__CAS:
+			wr->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+			break;
+		case VS__FAA:
+			wr->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+			break;
+		}
+		if (op == VS__CAS || op == VS__FAA) {
+			wr->wr.atomic.remote_addr = raddr;
+			wr->wr.atomic.rkey = rkey;
+			wr->wr.atomic.compare_add = compare_add;
+			wr->wr.atomic.swap = swap;
+		} else if (dest) {
+			wr->wr.ud.ah = dest->ah->ah;
+			wr->wr.ud.remote_qpn = dest->remote_qpn;
+			wr->wr.ud.remote_qkey = dest->remote_qkey;
+		} else {
+			wr->wr.rdma.remote_addr = raddr;
+			wr->wr.rdma.rkey = rkey;
+		}
+		if (b->count)
+			wr[-1].next = wr;
+	}
+	b->count++;
+	return 0;
+bad:
+	return vs__batch_add_failed(b, (int)op, flags, sgl, num_sge, raddr, dest,
+				    verb);
+}
+
+VS_INLINE int vs__batch_submit(struct vs__send_batch *b, const char *verb)
+{
+	struct vs_qp *qp;
+	int ret = 0;
+
+	if (VS_UNLIKELY(!b || !b->qp))
+		return vs__not_started(verb);
+	qp = b->qp;
+	b->qp = NULL;
+	qp->batch_open = false;
+	if (VS_LIKELY(qp->qpx != NULL)) {
+		if (VS_UNLIKELY(!b->count)) {
+			ibv_wr_abort(qp->qpx);
+			return 0;
+		}
+		ret = ibv_wr_complete(qp->qpx);
+		if (VS_UNLIKELY(ret))
+			return vs__batch_submit_failed(qp, ret, -1, verb);
+	} else if (b->count) {
+		struct ibv_send_wr *bad = NULL;
+
+		ret = ibv_post_send(qp->qp, qp->swr, &bad);
+		if (VS_UNLIKELY(ret))
+			return vs__batch_submit_failed(
+				qp, ret, bad ? (long)(bad - qp->swr) : -1, verb);
+	}
+	return 0;
+}
+
+/* Drops the WRs added so far; nothing is posted. */
+VS_INLINE void vs__batch_abort(struct vs__send_batch *b)
+{
+	if (!b || !b->qp)
+		return;
+	if (b->qp->qpx)
+		ibv_wr_abort(b->qp->qpx);
+	b->qp->batch_open = false;
+	b->qp = NULL;
+}
+
+/* ---- RC: send, send+imm, write, write+imm, read, CAS, FAA ---- */
+
+VS_INLINE int vs_rc_batch_start(struct vs_rc_qp *qp, struct vs_rc_batch *b)
+{
+	return vs__batch_start(b ? &b->b : NULL, (struct vs_qp *)qp,
+			       VS_KIND_RC_QP, "vs_rc_batch_start");
+}
+
+VS_INLINE int vs_rc_send(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+			     0, 0, 0, NULL, "vs_rc_send");
+}
+
+/* imm in host byte order (the receiver's vs_wc.imm gives it back). */
+VS_INLINE int vs_rc_send_imm(struct vs_rc_batch *b, uint64_t wr_id,
+			     unsigned int flags, uint32_t imm,
+			     const struct ibv_sge *sgl, size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+			     0, imm, 0, 0, NULL, "vs_rc_send_imm");
+}
+
+VS_INLINE int vs_rc_write(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+			  const struct ibv_sge *sgl, size_t num_sge,
+			  struct vs_remote remote)
+{
+	return vs__batch_add(&b->b, VS__WRITE, wr_id, flags, sgl, num_sge,
+			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_write");
+}
+
+VS_INLINE int vs_rc_write_imm(struct vs_rc_batch *b, uint64_t wr_id,
+			      unsigned int flags, uint32_t imm,
+			      const struct ibv_sge *sgl, size_t num_sge,
+			      struct vs_remote remote)
+{
+	return vs__batch_add(&b->b, VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
+			     remote.addr, remote.rkey, imm, 0, 0, NULL,
+			     "vs_rc_write_imm");
+}
+
+/* Reads remote into the local SGEs. */
+VS_INLINE int vs_rc_read(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge,
+			 struct vs_remote remote)
+{
+	return vs__batch_add(&b->b, VS__READ, wr_id, flags, sgl, num_sge,
+			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_read");
+}
+
+/*
+ * 64-bit compare-and-swap at remote (8-byte aligned); the old value lands
+ * in result (one 8-byte SGE), in the byte order of the remote memory.
+ */
+VS_INLINE int vs_rc_cas(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+			const struct ibv_sge *result, struct vs_remote remote,
+			uint64_t compare, uint64_t swap)
+{
+	return vs__batch_add(&b->b, VS__CAS, wr_id, flags, result, 1, remote.addr,
+			     remote.rkey, 0, compare, swap, NULL, "vs_rc_cas");
+}
+
+/* 64-bit fetch-and-add at remote; the old value lands in result. */
+VS_INLINE int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+			const struct ibv_sge *result, struct vs_remote remote,
+			uint64_t add)
+{
+	return vs__batch_add(&b->b, VS__FAA, wr_id, flags, result, 1, remote.addr,
+			     remote.rkey, 0, add, 0, NULL, "vs_rc_faa");
+}
+
+/* Rings the doorbell once for everything added; the batch is then closed. */
+VS_INLINE int vs_rc_batch_submit(struct vs_rc_batch *b)
+{
+	return vs__batch_submit(b ? &b->b : NULL, "vs_rc_batch_submit");
+}
+
+VS_INLINE void vs_rc_batch_abort(struct vs_rc_batch *b)
+{
+	vs__batch_abort(b ? &b->b : NULL);
+}
+
+/* ---- UC: send, send+imm, write, write+imm ---- */
+
+VS_INLINE int vs_uc_batch_start(struct vs_uc_qp *qp, struct vs_uc_batch *b)
+{
+	return vs__batch_start(b ? &b->b : NULL, (struct vs_qp *)qp,
+			       VS_KIND_UC_QP, "vs_uc_batch_start");
+}
+
+VS_INLINE int vs_uc_send(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+			     0, 0, 0, NULL, "vs_uc_send");
+}
+
+VS_INLINE int vs_uc_send_imm(struct vs_uc_batch *b, uint64_t wr_id,
+			     unsigned int flags, uint32_t imm,
+			     const struct ibv_sge *sgl, size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+			     0, imm, 0, 0, NULL, "vs_uc_send_imm");
+}
+
+VS_INLINE int vs_uc_write(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
+			  const struct ibv_sge *sgl, size_t num_sge,
+			  struct vs_remote remote)
+{
+	return vs__batch_add(&b->b, VS__WRITE, wr_id, flags, sgl, num_sge,
+			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_uc_write");
+}
+
+VS_INLINE int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
+			      unsigned int flags, uint32_t imm,
+			      const struct ibv_sge *sgl, size_t num_sge,
+			      struct vs_remote remote)
+{
+	return vs__batch_add(&b->b, VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
+			     remote.addr, remote.rkey, imm, 0, 0, NULL,
+			     "vs_uc_write_imm");
+}
+
+VS_INLINE int vs_uc_batch_submit(struct vs_uc_batch *b)
+{
+	return vs__batch_submit(b ? &b->b : NULL, "vs_uc_batch_submit");
+}
+
+VS_INLINE void vs_uc_batch_abort(struct vs_uc_batch *b)
+{
+	vs__batch_abort(b ? &b->b : NULL);
+}
+
+/* ---- UD: send and send+imm, always to an explicit destination ---- */
+
+VS_INLINE int vs_ud_batch_start(struct vs_ud_qp *qp, struct vs_ud_batch *b)
+{
+	return vs__batch_start(b ? &b->b : NULL, (struct vs_qp *)qp,
+			       VS_KIND_UD_QP, "vs_ud_batch_start");
+}
+
+VS_INLINE int vs_ud_send(struct vs_ud_batch *b, uint64_t wr_id, unsigned int flags,
+			 const struct vs_ud_dest *dest, const struct ibv_sge *sgl,
+			 size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+			     0, 0, 0, dest, "vs_ud_send");
+}
+
+VS_INLINE int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
+			     unsigned int flags, const struct vs_ud_dest *dest,
+			     uint32_t imm, const struct ibv_sge *sgl,
+			     size_t num_sge)
+{
+	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+			     0, imm, 0, 0, dest, "vs_ud_send_imm");
+}
+
+VS_INLINE int vs_ud_batch_submit(struct vs_ud_batch *b)
+{
+	return vs__batch_submit(b ? &b->b : NULL, "vs_ud_batch_submit");
+}
+
+VS_INLINE void vs_ud_batch_abort(struct vs_ud_batch *b)
+{
+	vs__batch_abort(b ? &b->b : NULL);
+}
+
+/* ---- Receives: chained ibv_post_recv / ibv_post_srq_recv ---- */
+
+struct vs_recv_batch {
+	struct vs__recv_store *store; /* private */
+	struct ibv_qp *qp;            /* private */
+	struct ibv_srq *srq;          /* private */
+	uint32_t count;
+};
+
+int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
+		   const char *verb);
+int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
+		    long bad_index, const char *verb);
+
+/* A receive batch on a QP without an SRQ (UD buffers need VS_UD_GRH_BYTES more). */
+VS_INLINE int vs_rc_recv_start(struct vs_rc_qp *qp, struct vs_recv_batch *rb)
+{
+	return vs__recv_start(rb, qp, VS_KIND_RC_QP, "vs_rc_recv_start");
+}
+
+VS_INLINE int vs_uc_recv_start(struct vs_uc_qp *qp, struct vs_recv_batch *rb)
+{
+	return vs__recv_start(rb, qp, VS_KIND_UC_QP, "vs_uc_recv_start");
+}
+
+VS_INLINE int vs_ud_recv_start(struct vs_ud_qp *qp, struct vs_recv_batch *rb)
+{
+	return vs__recv_start(rb, qp, VS_KIND_UD_QP, "vs_ud_recv_start");
+}
+
+VS_INLINE int vs_srq_recv_start(struct vs_srq *srq, struct vs_recv_batch *rb)
+{
+	return vs__recv_start(rb, srq, VS_KIND_SRQ, "vs_srq_recv_start");
+}
+
+VS_INLINE int vs_recv_add(struct vs_recv_batch *rb, uint64_t wr_id,
+			  const struct ibv_sge *sgl, size_t num_sge)
+{
+	struct vs__recv_store *st;
+	struct ibv_recv_wr *wr;
+	struct ibv_sge *s;
+
+	if (VS_UNLIKELY(!rb || !rb->store))
+		return vs__not_started("vs_recv_add");
+	st = rb->store;
+	if (VS_UNLIKELY(rb->count >= st->cap || num_sge > st->max_sge ||
+			(num_sge && !sgl)))
+		return vs__recv_failed(rb, 0, num_sge, -1, "vs_recv_add");
+	wr = &st->wr[rb->count];
+	s = st->sge + (size_t)rb->count * st->max_sge;
+	for (size_t i = 0; i < num_sge; i++)
+		s[i] = sgl[i];
+	wr->wr_id = wr_id;
+	wr->next = NULL;
+	wr->sg_list = s;
+	wr->num_sge = (int)num_sge;
+	if (rb->count)
+		wr[-1].next = wr;
+	rb->count++;
+	return 0;
+}
+
+VS_INLINE int vs_recv_submit(struct vs_recv_batch *rb)
+{
+	struct ibv_recv_wr *bad = NULL;
+	struct vs__recv_store *st;
+	int ret = 0;
+
+	if (VS_UNLIKELY(!rb || !rb->store))
+		return vs__not_started("vs_recv_submit");
+	st = rb->store;
+	rb->store = NULL;
+	st->open = false;
+	if (!rb->count)
+		return 0;
+	if (rb->srq)
+		ret = ibv_post_srq_recv(rb->srq, st->wr, &bad);
+	else
+		ret = ibv_post_recv(rb->qp, st->wr, &bad);
+	if (VS_UNLIKELY(ret))
+		return vs__recv_failed(rb, ret, 0, bad ? (long)(bad - st->wr) : -1,
+				       "vs_recv_submit");
+	return 0;
+}
+
+VS_INLINE void vs_recv_abort(struct vs_recv_batch *rb)
+{
+	if (!rb || !rb->store)
+		return;
+	rb->store->open = false;
+	rb->store = NULL;
+}
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_POST_H */

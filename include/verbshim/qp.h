@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Queue pairs typed by transport, shared receive queues, address handles.
+ *
+ * struct vs_rc_qp, vs_uc_qp and vs_ud_qp are distinct types: an operation
+ * that does not exist on a transport has no function taking that type, so
+ * misuse is a compile error (RDMA read and atomics on RC only, write on RC
+ * and UC, UD sends always with an address handle, QPN and qkey).
+ */
+#ifndef VERBSHIM_QP_H
+#define VERBSHIM_QP_H
+
+#include "verbshim/cq.h"
+#include "verbshim/mem.h"
+
+VS_BEGIN_DECLS
+
+/* Queue sizes; 0 in any field means the default in brackets. */
+struct vs_qp_caps {
+	uint32_t max_send_wr;     /* [128] */
+	uint32_t max_recv_wr;     /* [128] */
+	uint32_t max_send_sge;    /* [4] */
+	uint32_t max_recv_sge;    /* [4] */
+	uint32_t max_inline_data; /* [64]; the QP may get more */
+};
+
+/* Which optional config fields hold a value (comp_mask bits). */
+enum vs_qp_config_mask {
+	VS_QP_CFG_GID_INDEX = 1u << 0, /* gid_index as given, no auto-pick */
+	VS_QP_CFG_PSN = 1u << 1,       /* psn as given, not random */
+	VS_QP_CFG_RETRY = 1u << 2,     /* RC: timeout/retry_cnt/rnr_retry literal, 0 included */
+};
+
+struct vs_rc_config {
+	uint32_t comp_mask;         /* enum vs_qp_config_mask */
+	struct vs_cq *send_cq;      /* required */
+	struct vs_cq *recv_cq;      /* NULL = send_cq */
+	struct vs_srq *srq;         /* optional */
+	struct vs_qp_caps caps;
+	uint8_t port;               /* 0 = 1 */
+	uint32_t gid_index;         /* with VS_QP_CFG_GID_INDEX */
+	uint32_t psn;               /* with VS_QP_CFG_PSN */
+	enum ibv_mtu mtu;           /* 0 = the port's active MTU */
+	unsigned int access;        /* remote access; 0 = VS_ACCESS_DEFAULT */
+	uint32_t max_batch;         /* WRs per doorbell batch; 0 = max_send_wr */
+	bool legacy;                /* force ibv_post_send instead of ibv_wr_* */
+	bool sq_sig_all;
+	/* RC only */
+	uint8_t timeout;            /* [14] 4.096us * 2^timeout */
+	uint8_t retry_cnt;          /* [7] */
+	uint8_t rnr_retry;          /* [7] = infinite */
+	uint8_t min_rnr_timer;      /* [12] */
+	uint8_t max_rd_atomic;      /* [min(16, device max)] */
+	uint8_t max_dest_rd_atomic; /* [min(16, device max)] */
+};
+
+struct vs_uc_config {
+	uint32_t comp_mask;
+	struct vs_cq *send_cq;
+	struct vs_cq *recv_cq;
+	struct vs_srq *srq;
+	struct vs_qp_caps caps;
+	uint8_t port;
+	uint32_t gid_index;
+	uint32_t psn;
+	enum ibv_mtu mtu;
+	unsigned int access;        /* 0 = local write | remote write */
+	uint32_t max_batch;
+	bool legacy;
+	bool sq_sig_all;
+};
+
+struct vs_ud_config {
+	uint32_t comp_mask;
+	struct vs_cq *send_cq;
+	struct vs_cq *recv_cq;
+	struct vs_srq *srq;
+	struct vs_qp_caps caps;
+	uint8_t port;
+	uint32_t gid_index;
+	uint32_t psn;
+	uint32_t max_batch;
+	bool legacy;
+	bool sq_sig_all;
+	/* UD only */
+	uint32_t qkey;              /* [VS_DEFAULT_QKEY] */
+};
+
+#define VS_DEFAULT_QKEY 0x11111111u
+/* A UD receive buffer starts with this many bytes of GRH. */
+#define VS_UD_GRH_BYTES 40
+
+/* private: chained receive storage for the legacy-style receive batches */
+struct vs__recv_store {
+	struct ibv_recv_wr *wr;
+	struct ibv_sge *sge;
+	uint32_t cap;
+	uint32_t max_sge;
+	bool open;
+};
+
+struct vs_srq {
+	struct vs_handle h; /* private */
+	struct ibv_srq *srq;
+	struct vs_pd *pd;
+	uint32_t max_wr;
+	uint32_t max_sge;
+	struct vs__recv_store recv; /* private */
+};
+
+struct vs_srq_config {
+	uint32_t comp_mask; /* must be 0 */
+	uint32_t max_wr;    /* [256] */
+	uint32_t max_sge;   /* [4] */
+	uint32_t limit;     /* 0 = no limit event */
+};
+
+int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
+		  struct vs_srq **out);
+/* Arms the limit event (IBV_EVENT_SRQ_LIMIT_REACHED) at limit receives. */
+int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit);
+int vs_srq_close(struct vs_srq *srq);
+struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
+
+/*
+ * The common part of every QP (private except through accessors and the
+ * data-path inlines).
+ */
+struct vs_qp {
+	struct vs_handle h;
+	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;   /* NULL: legacy posting */
+	enum vs_transport transport;
+	struct vs_pd *pd;
+	struct vs_cq *send_cq;
+	struct vs_cq *recv_cq;
+	struct vs_srq *srq;
+	struct vs_qp_caps caps;  /* what the QP really got */
+	uint32_t max_batch;
+	enum ibv_qp_state state;
+	uint8_t port;
+	uint8_t link_layer;
+	uint16_t lid;
+	uint32_t gid_index;
+	union ibv_gid gid;
+	enum ibv_mtu mtu;
+	uint32_t psn;
+	uint32_t qkey;
+	unsigned int access;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	/* legacy send chain */
+	struct ibv_send_wr *swr;
+	struct ibv_sge *ssge;
+	bool batch_open;
+	struct vs__recv_store recv;
+};
+
+struct vs_rc_qp { struct vs_qp base; };
+struct vs_uc_qp { struct vs_qp base; };
+struct vs_ud_qp { struct vs_qp base; };
+
+/* private generic entry points behind the typed functions below */
+int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
+		  struct vs_qp **out);
+int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb);
+int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
+		  struct ibv_qp_attr *attr, int mask);
+
+VS_INLINE int vs_rc_qp_create(struct vs_pd *pd, const struct vs_rc_config *cfg,
+			      struct vs_rc_qp **out)
+{
+	struct vs_qp *qp = NULL;
+	int ret = vs__qp_create(pd, VS_TRANSPORT_RC, cfg, out ? &qp : NULL);
+
+	if (out)
+		*out = (struct vs_rc_qp *)qp;
+	return ret;
+}
+
+VS_INLINE int vs_uc_qp_create(struct vs_pd *pd, const struct vs_uc_config *cfg,
+			      struct vs_uc_qp **out)
+{
+	struct vs_qp *qp = NULL;
+	int ret = vs__qp_create(pd, VS_TRANSPORT_UC, cfg, out ? &qp : NULL);
+
+	if (out)
+		*out = (struct vs_uc_qp *)qp;
+	return ret;
+}
+
+VS_INLINE int vs_ud_qp_create(struct vs_pd *pd, const struct vs_ud_config *cfg,
+			      struct vs_ud_qp **out)
+{
+	struct vs_qp *qp = NULL;
+	int ret = vs__qp_create(pd, VS_TRANSPORT_UD, cfg, out ? &qp : NULL);
+
+	if (out)
+		*out = (struct vs_ud_qp *)qp;
+	return ret;
+}
+
+VS_INLINE int vs_rc_qp_close(struct vs_rc_qp *qp)
+{
+	return vs__qp_close((struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_qp_close");
+}
+
+VS_INLINE int vs_uc_qp_close(struct vs_uc_qp *qp)
+{
+	return vs__qp_close((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_qp_close");
+}
+
+VS_INLINE int vs_ud_qp_close(struct vs_ud_qp *qp)
+{
+	return vs__qp_close((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_close");
+}
+
+/*
+ * The manual path: ibv_modify_qp with a mask.  When the kernel answers
+ * EINVAL, the error names the attributes missing and not allowed for this
+ * transport and transition.
+ */
+VS_INLINE int vs_rc_qp_modify(struct vs_rc_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_qp_modify", attr, mask);
+}
+
+VS_INLINE int vs_uc_qp_modify(struct vs_uc_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_qp_modify", attr, mask);
+}
+
+VS_INLINE int vs_ud_qp_modify(struct vs_ud_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_modify", attr, mask);
+}
+
+VS_INLINE struct ibv_qp *vs_rc_qp_raw(const struct vs_rc_qp *qp) { return qp->base.qp; }
+VS_INLINE struct ibv_qp *vs_uc_qp_raw(const struct vs_uc_qp *qp) { return qp->base.qp; }
+VS_INLINE struct ibv_qp *vs_ud_qp_raw(const struct vs_ud_qp *qp) { return qp->base.qp; }
+VS_INLINE uint32_t vs_rc_qp_num(const struct vs_rc_qp *qp) { return qp->base.qp->qp_num; }
+VS_INLINE uint32_t vs_uc_qp_num(const struct vs_uc_qp *qp) { return qp->base.qp->qp_num; }
+VS_INLINE uint32_t vs_ud_qp_num(const struct vs_ud_qp *qp) { return qp->base.qp->qp_num; }
+/* true when sends go through ibv_wr_* (extended), false for ibv_post_send */
+VS_INLINE bool vs_rc_qp_is_extended(const struct vs_rc_qp *qp) { return qp->base.qpx != NULL; }
+VS_INLINE bool vs_uc_qp_is_extended(const struct vs_uc_qp *qp) { return qp->base.qpx != NULL; }
+VS_INLINE bool vs_ud_qp_is_extended(const struct vs_ud_qp *qp) { return qp->base.qpx != NULL; }
+VS_INLINE const struct vs_qp_caps *vs_rc_qp_caps(const struct vs_rc_qp *qp) { return &qp->base.caps; }
+VS_INLINE const struct vs_qp_caps *vs_uc_qp_caps(const struct vs_uc_qp *qp) { return &qp->base.caps; }
+VS_INLINE const struct vs_qp_caps *vs_ud_qp_caps(const struct vs_ud_qp *qp) { return &qp->base.caps; }
+
+/*
+ * Checks a modify mask against the rules (IB spec / kernel table) for the
+ * transport and the transition.  0 when it is complete and allowed, else
+ * -EINVAL and a sentence naming the missing and the not-allowed attributes
+ * in why.  Needs no device.
+ */
+int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
+		     enum ibv_qp_state to, int mask, char *why, size_t len);
+
+/* "RESET", "INIT", "RTR", ... */
+const char *vs_qp_state_name(enum ibv_qp_state state);
+/* "RC", "UC", "UD" */
+const char *vs_transport_name(enum vs_transport t);
+
+/*
+ * Process-wide knob: when on, every CQ and QP created afterwards is legacy
+ * (as if .legacy were set).  Also set at start-up by VERBSHIM_FORCE_LEGACY=1
+ * in the environment.
+ */
+void vs_set_force_legacy(bool on);
+bool vs_force_legacy(void);
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_QP_H */
