@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Project-local apt: download .deb files of any Debian suite into the cache,
+# without touching (or depending on) the system's apt configuration.
+#
+#   scripts/apt-fetch.sh SUITE PKG...     prints one .deb path per PKG
+#   scripts/apt-fetch.sh --update         refresh the package lists now
+#
+# SUITE is bullseye, bookworm, trixie, sid (or bookworm-updates).  PKG may be
+# NAME or NAME=VERSION.  Everything lives under ${VERBSHIM_CACHE:-.cache}/apt;
+# the archive URI is taken from the system's own apt sources.  Lists are
+# refreshed when older than a day (VERBSHIM_APT_MAX_AGE seconds).
+set -euo pipefail
+
+me="apt-fetch"
+die() { echo "$me.sh: error: $*" >&2; exit 1; }
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${VERBSHIM_CACHE:-$repo/.cache}
+apt=$cache/apt
+max_age=${VERBSHIM_APT_MAX_AGE:-86400}
+suites="bullseye bookworm bookworm-updates trixie sid"
+
+command -v apt-get >/dev/null || die "apt-get not found (this needs a Debian-like host)"
+
+# The archive URI from the system's sources: deb822 (*.sources) "URIs:" or
+# one-line "deb URI suite ..." entries; the first one naming /debian wins.
+archive_uri() {
+	local f uri
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		uri=$(awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++)
+			if ($i ~ /\/debian\/?$/) { print $i; exit } }' "$f")
+		[ -n "$uri" ] && { echo "${uri%/}"; return; }
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) {
+				if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; continue }
+				if ($i ~ /\/debian\/?$/) print $i; break } }' "$f" | head -n 1)
+		[ -n "$uri" ] && { echo "${uri%/}"; return; }
+	done
+	echo http://deb.debian.org/debian
+}
+
+keyring=${VERBSHIM_APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+[ -r "$keyring" ] || die "$keyring missing: install debian-archive-keyring"
+
+uri=${VERBSHIM_APT_URI:-$(archive_uri)}
+mkdir -p "$apt"/{state/lists/partial,cache/archives/partial,debs,etc/trusted.gpg.d}
+: >>"$apt/state/status"
+
+# Our own sources.list; rewriting it when it changes forces an update.
+want=$(for s in $suites; do echo "deb [signed-by=$keyring] $uri $s main"; done)
+if [ "$(cat "$apt/etc/sources.list" 2>/dev/null)" != "$want" ]; then
+	echo "$want" >"$apt/etc/sources.list"
+	rm -f "$apt/updated"
+fi
+
+# Isolated from /etc/apt: our list, state, cache; no preferences, no hooks.
+opts=(
+	-o "Dir::Etc::SourceList=$apt/etc/sources.list"
+	-o "Dir::Etc::SourceParts=/dev/null"
+	-o "Dir::Etc::Preferences=/dev/null"
+	-o "Dir::Etc::PreferencesParts=/dev/null"
+	-o "Dir::Etc::TrustedParts=$apt/etc/trusted.gpg.d"
+	-o "Dir::State=$apt/state"
+	-o "Dir::State::status=$apt/state/status"
+	-o "Dir::Cache=$apt/cache"
+	-o "APT::Architecture=amd64"
+	-o "APT::Architectures=amd64"
+	-o "Acquire::Check-Valid-Until=false"
+	-o "Acquire::Languages=none"
+	-o "Acquire::Retries=3"
+	-o "APT::Get::List-Cleanup=false"
+	-o "Debug::NoLocking=true"
+	-o "APT::Sandbox::User=root"
+)
+
+# One apt at a time on this cache (other scripts may run us concurrently).
+exec 9>"$apt/lock"
+flock 9
+
+update() {
+	echo "$me.sh: updating package lists ($uri: $suites)" >&2
+	if ! apt-get -q "${opts[@]}" --error-on=any update >"$apt/update.log" 2>&1; then
+		sed 's/^/  | /' "$apt/update.log" >&2
+		die "apt-get update failed (no network to $uri? see above)"
+	fi
+	date +%s >"$apt/updated"
+}
+
+fresh() {
+	local t
+	t=$(cat "$apt/updated" 2>/dev/null) || return 1
+	[ $(($(date +%s) - t)) -lt "$max_age" ]
+}
+
+if [ "${1:-}" = --update ]; then
+	update
+	exit 0
+fi
+[ $# -ge 2 ] || { echo "usage: $me.sh SUITE PKG... | --update" >&2; exit 2; }
+suite=$1
+shift
+case " $suites " in
+*" $suite "*) ;;
+*) die "unknown suite '$suite' (known: $suites)" ;;
+esac
+fresh || update
+
+out=$apt/debs/$suite
+mkdir -p "$out"
+for pkg in "$@"; do
+	# pkg/suite picks that suite's candidate; pkg=ver an exact version.
+	case $pkg in
+	*=*) sel=$pkg ;;
+	*) sel=$pkg/$suite ;;
+	esac
+	# "'URI' FILE SIZE SHA256:..." tells us the file name before downloading.
+	line=$(apt-get -q "${opts[@]}" download --print-uris "$sel" 2>"$apt/err.log" | grep "^'" | head -n 1) || true
+	if [ -z "$line" ]; then
+		sed 's/^/  | /' "$apt/err.log" >&2
+		die "package '$pkg' not found in $suite ($uri)"
+	fi
+	file=$(echo "$line" | awk '{print $2}')
+	size=$(echo "$line" | awk '{print $3}')
+	if [ ! -s "$out/$file" ] || [ "$(stat -c %s "$out/$file")" != "$size" ]; then
+		echo "$me.sh: downloading $file" >&2
+		if ! (cd "$out" && apt-get -q "${opts[@]}" download "$sel" >"$apt/dl.log" 2>&1); then
+			sed 's/^/  | /' "$apt/dl.log" >&2
+			die "download of '$pkg' from $suite failed"
+		fi
+		# apt-get download names the file itself; normalise to the URI name.
+		[ -s "$out/$file" ] || die "download of '$pkg' produced no $file"
+	fi
+	echo "$out/$file"
+done

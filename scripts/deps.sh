@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Install what the build and the test bed need, only what is missing.
+#
+#   scripts/deps.sh          everything (build, host tests, VM test bed)
+#   scripts/deps.sh --vm     just what the VM test bed needs
+#
+# As root: apt-get update + install -y of the missing packages.  Otherwise
+# it names what is missing and fails.
+set -euo pipefail
+
+me=deps.sh
+build="build-essential clang libibverbs-dev librdmacm-dev pkg-config valgrind"
+vm="qemu-system-x86 busybox-static kmod cpio xz-utils iproute2 rdma-core
+ibverbs-providers ibverbs-utils rdmacm-utils"
+
+case ${1:-} in
+--vm) want=$vm ;;
+"") want="$build $vm" ;;
+*) echo "usage: $me [--vm]" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$st" = "install ok installed" ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "$me: error: missing packages:$missing" >&2
+	echo "$me: run as root: apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "$me: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Two scripts may race here; apt's own lock serialises them.
+apt-get update -q >/dev/null || { echo "$me: error: apt-get update failed" >&2; exit 1; }
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 $missing ||
+	{ echo "$me: error: apt-get install failed:$missing" >&2; exit 1; }

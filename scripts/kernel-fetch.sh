@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Fetch and unpack Debian's stock amd64 kernel of a suite for the test VM.
+#
+#   scripts/kernel-fetch.sh bookworm|trixie      prints the kernel dir
+#
+# The dir (cached under ${VERBSHIM_CACHE:-.cache}/kernels/SUITE) holds:
+#   tree/       the unpacked package (lib/modules/VER with a modules.dep)
+#   vmlinux     the uncompressed ELF, booted through qemu's PVH entry
+#               (about twice as fast under TCG as the bzImage)
+#   vmlinuz     the bzImage, as shipped
+#   version     the kernel release (uname -r)
+# The package is never installed.
+set -euo pipefail
+
+me=kernel-fetch.sh
+die() { echo "$me: error: $*" >&2; exit 1; }
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${VERBSHIM_CACHE:-$repo/.cache}
+suite=${1:-}
+case $suite in
+bookworm | trixie | sid) ;;
+*) echo "usage: $me bookworm|trixie" >&2; exit 2 ;;
+esac
+for t in dpkg-deb depmod xz od grep; do
+	command -v "$t" >/dev/null || die "$t not found (apt-get install dpkg kmod xz-utils coreutils)"
+done
+
+dir=$cache/kernels/$suite
+mkdir -p "$cache/kernels"
+exec 9>"$cache/kernels/.lock-$suite"
+flock 9
+
+# The metapackage names the current ABI package: linux-image-6.1.0-N-amd64.
+meta=$("$repo/scripts/apt-fetch.sh" "$suite" linux-image-amd64)
+pkg=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
+	sed -n 's/^ *\(linux-image-[0-9][^ ]*-amd64\).*/\1/p' | head -n 1)
+[ -n "$pkg" ] || die "cannot find the kernel package in $(basename "$meta")'s Depends"
+
+if [ -s "$dir/vmlinux" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$pkg" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+deb=$("$repo/scripts/apt-fetch.sh" "$suite" "$pkg")
+echo "$me: unpacking $(basename "$deb")" >&2
+rm -rf "$dir.tmp"
+mkdir -p "$dir.tmp/tree"
+dpkg-deb -x "$deb" "$dir.tmp/tree"
+
+ver=$(find "$dir.tmp/tree/lib/modules" -mindepth 1 -maxdepth 1 -printf "%f\n" | head -n 1)
+[ -n "$ver" ] || die "no lib/modules/VERSION in $pkg"
+vmlinuz=$dir.tmp/tree/boot/vmlinuz-$ver
+[ -f "$vmlinuz" ] || die "no boot/vmlinuz-$ver in $pkg"
+
+# The package ships no modules.dep.
+depmod -b "$dir.tmp/tree" "$ver" || die "depmod failed on $ver"
+
+# The vmlinux is the xz stream inside the bzImage: find its magic
+# (FD 37 7A 58 5A 00) and decompress from there; xz stops at the stream end.
+off=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1) || true
+[ -n "$off" ] || die "no xz stream in $vmlinuz"
+tail -c +$((off + 1)) "$vmlinuz" | xz -dc -q 2>/dev/null >"$dir.tmp/vmlinux" || true
+head -c 4 "$dir.tmp/vmlinux" | od -A n -t x1 | grep -q '7f 45 4c 46' ||
+	die "decompressed vmlinux is not an ELF file"
+
+cp "$vmlinuz" "$dir.tmp/vmlinuz"
+echo "$ver" >"$dir.tmp/version"
+echo "$pkg" >"$dir.tmp/package"
+rm -rf "$dir"
+mv "$dir.tmp" "$dir"
+echo "$me: $pkg ($ver) ready" >&2
+echo "$dir"

@@ -1,0 +1,123 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# /init of the test VM's initramfs (busybox ash; copied in by vm-run.sh).
+# Loads the modules, brings up the netdev and rxe0, waits for the RoCE v2
+# GID, mounts the host's shares and runs the command of /vsrun/cmd.sh in a
+# chroot.  Talks to vm-run.sh through marker lines on the console:
+#   @@VSRUN-READY@@  @@VSRUN-EXIT n@@  @@VSRUN-FAIL reason@@
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+exec >/dev/console 2>&1 </dev/console
+
+fail() {
+	echo "@@VSRUN-FAIL $*@@"
+	dmesg | tail -n 20
+	poweroff -f
+	sleep 10
+}
+say() { echo "vm: $*"; }
+
+# Parameters from the kernel command line: vs_net, vs_ip, vs_root, vs_repo.
+vs_net=dummy vs_ip=192.168.77.1/24 vs_root=host vs_repo=
+# shellcheck disable=SC2013 # (words, not lines)
+for a in $(cat /proc/cmdline); do
+	case $a in
+	vs_net=*) vs_net=${a#*=} ;;
+	vs_ip=*) vs_ip=${a#*=} ;;
+	vs_root=*) vs_root=${a#*=} ;;
+	vs_repo=*) vs_repo=${a#*=} ;;
+	esac
+done
+
+say "loading $(wc -l </lib/modules/order) modules"
+while read -r m; do
+	args=
+	[ "$m" = dummy.ko ] && args=numdummies=1
+	# shellcheck disable=SC2086
+	insmod "/lib/modules/$m" $args || fail "module load failed: insmod $m"
+done </lib/modules/order
+
+p9="trans=virtio,version=9p2000.L,msize=262144"
+mkdir -p /mnt/host /mnt/rel /vsrun
+mount -t 9p -o "$p9,ro,cache=loose" hostroot /mnt/host || fail "cannot mount the host root over 9p"
+mount -t 9p -o "$p9,ro" vsrun /vsrun || fail "cannot mount the run dir over 9p"
+roots=/mnt/host
+if [ "$vs_root" = rel ]; then
+	mount -t 9p -o "$p9,ro,cache=loose" relroot /mnt/rel || fail "cannot mount the rdma-core root over 9p"
+	roots="/mnt/host /mnt/rel"
+fi
+for r in $roots; do
+	# shellcheck disable=SC2015 # (fail never returns)
+	mount -t proc proc "$r/proc" &&
+		mount -t sysfs sys "$r/sys" &&
+		mount -t devtmpfs dev "$r/dev" &&
+		mkdir -p "$r/dev/pts" "$r/dev/shm" &&
+		mount -t devpts devpts "$r/dev/pts" &&
+		mount -t tmpfs tmp "$r/dev/shm" &&
+		mount -t tmpfs tmp "$r/tmp" &&
+		mount -t tmpfs run "$r/run" || fail "cannot set up the chroot $r"
+done
+
+ip link set lo up
+case $vs_net in
+dummy) dev=dummy0 ;;
+eth0)
+	dev=eth0
+	# No SLAAC: extra GIDs would shift the table.
+	echo 0 >/proc/sys/net/ipv6/conf/eth0/autoconf
+	echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_ra
+	;;
+*) fail "unknown vs_net=$vs_net" ;;
+esac
+[ -e "/sys/class/net/$dev" ] || fail "no netdev $dev"
+ip addr add "$vs_ip" dev "$dev" || fail "cannot configure $dev"
+ip link set "$dev" up || fail "cannot bring up $dev"
+
+# iproute2's rdma lives in the host root.
+chroot /mnt/host rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 type rxe netdev $dev failed"
+
+# The RoCE v2 GID carrying our IPv4 address: ::ffff:a.b.c.d.
+want=${vs_ip%/*}
+gids=/sys/class/infiniband/rxe0/ports/1
+idx='' i=0
+while [ $i -lt 100 ] && [ -z "$idx" ]; do
+	n=0
+	while [ $n -lt 16 ]; do
+		g=$(cat "$gids/gids/$n" 2>/dev/null)
+		case $g in
+		0000:0000:0000:0000:0000:ffff:*)
+			t=$(cat "$gids/gid_attrs/types/$n" 2>/dev/null)
+			h=${g#0000:0000:0000:0000:0000:ffff:}
+			a=${h%:*} b=${h#*:}
+			addr=$((0x${a%??})).$((0x${a#??})).$((0x${b%??})).$((0x${b#??}))
+			if [ "$t" = "RoCE v2" ] && [ "$addr" = "$want" ]; then
+				idx=$n
+				break
+			fi
+			;;
+		esac
+		n=$((n + 1))
+	done
+	[ -n "$idx" ] || sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$idx" ] || fail "no RoCE v2 GID for $want on rxe0 after 10s"
+say "rxe0 on $dev: RoCE v2 GID index $idx ($want)"
+
+if [ "$vs_root" = rel ]; then nr=/mnt/rel; else nr=/mnt/host; fi
+mount -t 9p -o "$p9" repo "$nr$vs_repo" || fail "cannot mount the repo at $vs_repo"
+
+export VERBSHIM_IN_VM=1 VS_RXE_DEV=rxe0 VS_RXE_GID_INDEX=$idx VS_RXE_IP="$want"
+export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+echo 4 >/proc/sys/kernel/printk
+echo "@@VSRUN-READY@@"
+chroot "$nr" /bin/sh -c "$(cat /vsrun/cmd.sh)"
+rc=$?
+sync
+umount "$nr$vs_repo" 2>/dev/null
+echo "@@VSRUN-EXIT $rc@@"
+poweroff -f
+sleep 10

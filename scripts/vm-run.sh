@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Boot Debian's kernel in qemu (TCG) with SoftRoCE and run one command in it.
+#
+#   scripts/vm-run.sh [options] -- CMD [ARGS...]
+#
+#   --kernel bookworm|trixie   guest kernel (default bookworm: 6.1)
+#   --rdma-core VERSION        run CMD chrooted into that release's root
+#                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
+#                              instead of the host's / (read-only over 9p)
+#   --timeout SEC              whole run, boot included (default 600)
+#   --netdev-socket listen:PORT|connect:PORT
+#                              rxe on a virtio eth0 joined to another VM by
+#                              qemu's socket netdev on 127.0.0.1:PORT
+#                              (default: rxe on a dummy0, no NIC)
+#   --ip ADDR/PREFIX           the guest's address (default 192.168.77.1/24)
+#   --name NAME                console prefix (for two VMs side by side)
+#   --log FILE                 also save the raw console to FILE
+#
+# In the guest CMD runs with cwd = this repo, mounted read-write at the same
+# path, with VERBSHIM_IN_VM=1, VS_RXE_DEV=rxe0, VS_RXE_GID_INDEX, VS_RXE_IP
+# (plus any VERBSHIM_*/VS_* variables of the caller).  Exit status: CMD's;
+# 124 on timeout; 125 when the VM could not be brought up.
+set -euo pipefail
+
+me=vm-run.sh
+die() { echo "$me: error: $*" >&2; exit 125; }
+
+repo=$(cd "$(dirname "$0")/.." && pwd -P)
+cache=${VERBSHIM_CACHE:-$repo/.cache}
+kernel=bookworm rdma_core='' timeout=600 netsock='' ip=192.168.77.1/24 name='' log=''
+boot_timeout=${VS_BOOT_TIMEOUT:-180}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--rdma-core) rdma_core=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--netdev-socket) netsock=$2; shift 2 ;;
+	--ip) ip=$2; shift 2 ;;
+	--name) name=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--) shift; break ;;
+	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) echo "$me: unknown option $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "usage: $me [options] -- CMD [ARGS...]" >&2; exit 2; }
+case $repo$cache in *[[:space:]]*) die "paths with spaces are not supported: $repo $cache" ;; esac
+
+# Host tools: installed when root, else named.
+"$repo/scripts/deps.sh" --vm || exit 125
+# A static busybox (busybox-static); the dynamic one cannot run in the initramfs.
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "$busybox not found (apt-get install busybox-static)"
+! grep -q /lib64/ld-linux-x86-64.so.2 "$busybox" || die "$busybox is dynamically linked (apt-get install busybox-static)"
+
+kdir=$("$repo/scripts/kernel-fetch.sh" "$kernel") || die "cannot fetch the $kernel kernel"
+kver=$(cat "$kdir/version")
+relroot=
+if [ -n "$rdma_core" ]; then
+	relroot=$("$repo/scripts/rdma-core-root.sh" "$rdma_core") || die "cannot build the rdma-core $rdma_core root"
+	# The repo is mounted at its own path inside the chroot.
+	mkdir -p "$relroot$repo"
+fi
+
+# The initramfs: busybox, /init, the modules in load order; cached by content.
+modules="virtio_pci virtio_net dummy crc32_generic rdma_rxe rdma_ucm 9pnet_virtio 9p"
+initrd_key=$( {
+	cat "$repo/scripts/vm-init.sh"
+	echo "$kdir $kver $modules"
+	sha256sum "$busybox"
+} | sha256sum | cut -c1-16)
+initrd=$cache/initramfs/$kernel-$initrd_key.cpio
+if [ ! -s "$initrd" ]; then
+	echo "$me: building the initramfs for $kver" >&2
+	mkdir -p "$cache/initramfs"
+	stage=$(mktemp -d "$cache/initramfs/stage.XXXXXX")
+	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,lib/modules}
+	cp "$busybox" "$stage/bin/busybox"
+	cp "$repo/scripts/vm-init.sh" "$stage/init"
+	chmod 755 "$stage/init"
+	: >"$stage/lib/modules/order"
+	for m in $modules; do
+		if ! deps=$(modprobe -d "$kdir/tree" -S "$kver" --show-depends "$m" 2>&1); then
+			# crc32_generic went away (into lib/) in later kernels.
+			[ "$m" = crc32_generic ] && continue
+			rm -rf "$stage"
+			die "module $m not found in $kver: $deps"
+		fi
+		while read -r kind path _; do
+			[ "$kind" = insmod ] || continue
+			base=$(basename "$path")
+			ko=${base%.xz}
+			ko=${ko%.zst}
+			grep -qx "$ko" "$stage/lib/modules/order" && continue
+			case $base in
+			*.xz) xz -dc "$path" >"$stage/lib/modules/$ko" ;;
+			*.zst) zstd -qdc "$path" >"$stage/lib/modules/$ko" || die "zstd needed for $base" ;;
+			*) cp "$path" "$stage/lib/modules/$ko" ;;
+			esac
+			echo "$ko" >>"$stage/lib/modules/order"
+		done <<<"$deps"
+	done
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+	rm -rf "$stage"
+fi
+
+# Per-run dir (shared read-only with the guest): the command to run.
+mkdir -p "$cache/run"
+run=$(mktemp -d "$cache/run/vm.XXXXXX")
+qpid=''
+# shellcheck disable=SC2317 # (called by the trap)
+cleanup() {
+	[ -n "$qpid" ] && kill -9 "$qpid" 2>/dev/null
+	rm -rf "$run"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+{
+	echo "cd $(q "$repo") || exit 125"
+	# Pass the caller's VERBSHIM_*/VS_* knobs, not the ones the guest sets.
+	while IFS='=' read -r k _; do
+		case $k in
+		VERBSHIM_IN_VM | VERBSHIM_CACHE | VS_RXE_* | VS_BOOT_TIMEOUT) ;;
+		VERBSHIM_* | VS_*) echo "export $k=$(q "${!k}")" ;;
+		esac
+	done < <(env | grep -E '^(VERBSHIM|VS)_[A-Za-z0-9_]*=' || true)
+	printf 'exec'
+	for a in "$@"; do printf ' %s' "$(q "$a")"; done
+	echo
+} >"$run/cmd.sh"
+
+net=(-nic none)
+vs_net=dummy
+if [ -n "$netsock" ]; then
+	mode=${netsock%%:*} port=${netsock#*:}
+	case $mode in listen | connect) ;; *) die "--netdev-socket listen:PORT or connect:PORT" ;; esac
+	# A MAC of our own per address, so two guests differ.
+	last=${ip%/*}
+	last=${last##*.}
+	mac=$(printf '52:54:00:56:53:%02x' "$last")
+	net=(-netdev "socket,id=n0,$mode=127.0.0.1:$port" -device "virtio-net-pci,netdev=n0,mac=$mac")
+	vs_net=eth0
+fi
+roots=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
+vs_root=host
+if [ -n "$relroot" ]; then
+	roots+=(-virtfs "local,path=$relroot,mount_tag=relroot,security_model=none,readonly=on,multidevs=remap")
+	vs_root=rel
+fi
+
+# shellcheck disable=SC2054 # (commas are qemu's)
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 2048
+	-display none -monitor none -serial stdio -no-reboot
+	-kernel "$kdir/vmlinux" -initrd "$initrd"
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_repo=$repo"
+	"${net[@]}" "${roots[@]}"
+	-virtfs "local,path=$repo,mount_tag=repo,security_model=none,multidevs=remap"
+	-virtfs "local,path=$run,mount_tag=vsrun,security_model=none,readonly=on")
+
+label=${name:+$name }
+what="kernel $kver, ${rdma_core:+rdma-core $rdma_core root}${rdma_core:-host root}"
+echo "$me: ${label}booting ($what, timeout ${timeout}s): $*" >&2
+mkfifo "$run/console"
+t0=$EPOCHREALTIME
+qemu-system-x86_64 --version >/dev/null || die "qemu-system-x86_64 does not run"
+"${qemu[@]}" </dev/null >"$run/console" 2>&1 &
+qpid=$!
+exec 3<"$run/console"
+
+elapsed() { awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+secs() { local e=${EPOCHREALTIME%.*} s=${t0%.*}; echo $((e - s)); }
+
+rc='' failmsg='' ready=0 buf='' timedout=''
+: >"$run/console.log"
+while :; do
+	if IFS= read -r -t 1 line <&3; then
+		line=$buf$line
+		buf=
+	else
+		st=$?
+		if [ $st -gt 128 ]; then
+			# No full line this second: keep the partial one, check the clocks.
+			buf+=$line
+			now=$(secs)
+			if [ "$now" -ge "$timeout" ]; then
+				timedout="run timed out after ${timeout}s"
+			elif [ $ready -eq 0 ] && [ "$now" -ge "$boot_timeout" ]; then
+				timedout="VM did not come up within ${boot_timeout}s (boot watchdog)"
+			fi
+			if [ -n "$timedout" ]; then
+				kill -9 "$qpid" 2>/dev/null || true
+				break
+			fi
+			continue
+		fi
+		[ -z "$buf$line" ] && break # EOF: qemu is gone
+		line=$buf$line
+		buf=
+	fi
+	line=${line%$'\r'}
+	printf '%s\n' "$line" >>"$run/console.log"
+	case $line in
+	*@@VSRUN-READY@@*)
+		ready=1
+		echo "[${label}$(elapsed)s] -- ready; running: $*"
+		continue
+		;;
+	*@@VSRUN-EXIT\ *@@*)
+		rc=${line#*@@VSRUN-EXIT }
+		rc=${rc%%@@*}
+		continue
+		;;
+	*@@VSRUN-FAIL\ *@@*)
+		failmsg=${line#*@@VSRUN-FAIL }
+		failmsg=${failmsg%%@@*}
+		;;
+	esac
+	printf '[%s%ss] %s\n' "$label" "$(elapsed)" "$line"
+done
+wait "$qpid" 2>/dev/null && qrc=0 || qrc=$?
+qpid=
+[ -n "$log" ] && cp "$run/console.log" "$log"
+
+if [ -n "$timedout" ]; then
+	echo "$me: ${label}error: $timedout; qemu killed" >&2
+	exit 124
+fi
+if [ -n "$failmsg" ]; then
+	echo "$me: ${label}error: VM setup failed: $failmsg" >&2
+	exit 125
+fi
+if [ -z "$rc" ]; then
+	if [ $ready -eq 0 ]; then
+		echo "$me: ${label}error: qemu exited (status $qrc) before the VM came up; console:" >&2
+	else
+		echo "$me: ${label}error: qemu exited (status $qrc) while the command ran; console:" >&2
+	fi
+	tail -n 15 "$run/console.log" | sed 's/^/  | /' >&2
+	exit 125
+fi
+echo "$me: ${label}exit status $rc after $(elapsed)s" >&2
+exit "$rc"
