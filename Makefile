@@ -44,7 +44,7 @@ LIB_CFLAGS   := $(CFLAGS_ALL) -fvisibility=$(VISIBILITY)
 LDLIBS_SHIM  := -ldl -lpthread
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
-ARCHIVE  := $(if $(SAN),$(BUILD)/libverbshim.a,lib/libverbshim.a)
+ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
 LIB_SRCS := $(wildcard shim/*.c) $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verbshim loader introspection: which rdma-core libraries were found at
+ * run time, where, how new they are, and which symbols resolved.
+ *
+ * Nothing is loaded before first use: the first call into a library (an
+ * ibv_* / rdma_* / efadv_* function, or vs_library_load()) loads it, once,
+ * thread-safely.  Every call here returns 0 or a negative errno.
+ */
+#ifndef VERBSHIM_LOADER_H
+#define VERBSHIM_LOADER_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum vs_library {
+	VS_LIB_IBVERBS = 0,	/* libibverbs.so.1, VERBSHIM_LIBIBVERBS */
+	VS_LIB_RDMACM = 1,	/* librdmacm.so.1,  VERBSHIM_LIBRDMACM */
+	VS_LIB_EFA = 2,		/* libefa.so.1,     VERBSHIM_LIBEFA */
+};
+#define VS_LIB_COUNT 3
+
+struct vs_library_info {
+	uint64_t comp_mask;		/* none defined yet: set to 0 */
+	const char *name;		/* "libibverbs" */
+	int loaded;			/* 1 when loaded and recognised */
+	int load_errno;			/* why not: ENOENT, ELIBBAD, ... */
+	const char *path;		/* the file actually loaded, or NULL */
+	const char *error;		/* what went wrong, in words, or NULL */
+	const char *highest_node;	/* "IBVERBS_1.14"; "" if unversioned */
+	int min_release;		/* rdma-core >= this (36); 0 unknown */
+	int provider_abi;		/* N of IBVERBS_PRIVATE_N; -1 if none */
+	unsigned int symbols_known;	/* rows compiled into the table */
+	unsigned int symbols_resolved;	/* of those, found in the library */
+};
+
+/* Load the library now (it is otherwise loaded at its first call).
+ * 0, or -errno: -ENOENT not found, -ELIBBAD found but not usable (not the
+ * expected library, missing dependency), -EINVAL unknown library. */
+int vs_library_load(enum vs_library lib);
+
+/* Describe a library, loading it first if needed.  Strings live as long
+ * as the process.  0 whether or not it loaded (see info->loaded), or
+ * -EINVAL for a NULL info or an unknown library. */
+int vs_library_query(enum vs_library lib, struct vs_library_info *info);
+
+/* Whether an exported rdma-core function resolved at run time: 1 yes,
+ * 0 no (old library, or none), -ENOENT not a symbol this build of
+ * verbshim knows (misspelt, or absent from the headers it was built with),
+ * -EINVAL NULL name. */
+int vs_symbol_resolved(const char *name);
+
+/* The version node a symbol is pinned to ("IBVERBS_1.1"), or NULL. */
+const char *vs_symbol_node(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VERBSHIM_LOADER_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/* The public loader introspection API (include/verbshim/loader.h). */
+#include <string.h>
+
+#include "vs_shim.h"
+
+static const struct vs_lib_desc *const vs_libs[VS_LIB_COUNT] = {
+	[VS_LIB_IBVERBS] = &vs_ibverbs_desc,
+	[VS_LIB_RDMACM] = &vs_rdmacm_desc,
+	[VS_LIB_EFA] = &vs_efa_desc,
+};
+
+static const struct vs_lib_desc *vs_lib_get(enum vs_library lib)
+{
+	if ((unsigned int)lib >= VS_LIB_COUNT)
+		return NULL;
+	return vs_libs[lib];
+}
+
+int vs_library_load(enum vs_library lib)
+{
+	const struct vs_lib_desc *desc = vs_lib_get(lib);
+
+	if (!desc)
+		return -EINVAL;
+	desc->ensure();
+	return desc->state->handle ? 0 : -desc->state->load_errno;
+}
+
+int vs_library_query(enum vs_library lib, struct vs_library_info *info)
+{
+	const struct vs_lib_desc *desc = vs_lib_get(lib);
+	const struct vs_lib_state *st;
+
+	if (!desc || !info)
+		return -EINVAL;
+	desc->ensure();
+	st = desc->state;
+	*info = (struct vs_library_info){
+		.name = desc->name,
+		.loaded = st->handle != NULL,
+		.load_errno = st->handle ? 0 : st->load_errno,
+		.path = st->path[0] ? st->path : NULL,
+		.error = st->error[0] ? st->error : NULL,
+		.highest_node = st->handle ? st->highest_node : NULL,
+		.min_release = st->min_release,
+		.provider_abi = st->provider_abi,
+		.symbols_known = desc->nsyms,
+		.symbols_resolved = st->resolved,
+	};
+	return 0;
+}
+
+static const struct vs_sym *vs_sym_find(const char *name,
+					const struct vs_lib_desc **owner)
+{
+	unsigned int lib, i;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
+		for (i = 0; i < vs_libs[lib]->nsyms; i++)
+			if (!strcmp(vs_libs[lib]->syms[i].name, name)) {
+				*owner = vs_libs[lib];
+				return &vs_libs[lib]->syms[i];
+			}
+	return NULL;
+}
+
+int vs_symbol_resolved(const char *name)
+{
+	const struct vs_lib_desc *desc;
+	const struct vs_sym *sym;
+	void *slot;
+
+	if (!name)
+		return -EINVAL;
+	sym = vs_sym_find(name, &desc);
+	if (!sym)
+		return -ENOENT;
+	desc->ensure();
+	/* Written once under the once-flag that ensure() synchronised. */
+	memcpy(&slot, (const char *)desc->fn_base + sym->offset, sizeof(slot));
+	return slot != NULL;
+}
+
+const char *vs_symbol_node(const char *name)
+{
+	const struct vs_lib_desc *desc;
+	const struct vs_sym *sym = name ? vs_sym_find(name, &desc) : NULL;
+
+	return sym ? vs_nodes[sym->node].name : NULL;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The rdma-core headers the shim is compiled against, made fit for
+ * defining the exported symbols: the macros that shadow a symbol's name
+ * (ibv_reg_mr, ibv_query_port, ...) are removed, and the few public
+ * symbols that no installed header declares get their upstream prototype.
+ */
+#ifndef VS_RDMA_HEADERS_H
+#define VS_RDMA_HEADERS_H
+
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/efadv.h>
+#include <rdma/rdma_cma.h>
+#include <rdma/rsocket.h>
+
+#undef ibv_reg_mr
+#undef ibv_reg_mr_iova
+#undef ibv_query_port
+#undef ibv_get_device_list
+
+/* Exported by libibverbs (1.0/1.1 nodes) but declared only in rdma-core's
+ * private driver.h / marshall.h; the prototypes are upstream's. */
+struct ibv_sa_path_rec;
+struct ib_user_path_rec;
+struct ib_uverbs_qp_attr;
+struct ib_uverbs_ah_attr;
+void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
+				 struct ib_user_path_rec *src);
+void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
+			       struct ibv_sa_path_rec *src);
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
+				struct ib_uverbs_qp_attr *src);
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
+				struct ib_uverbs_ah_attr *src);
+int ibv_dontfork_range(void *base, size_t size);
+int ibv_dofork_range(void *base, size_t size);
+const char *ibv_get_sysfs_path(void);
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
+			size_t size);
+
+#endif /* VS_RDMA_HEADERS_H */
