@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# The rxe device as the stock ibv_devinfo sees it: port active, Ethernet.
+set -euo pipefail
+# shellcheck source=lib/common.bash
+. "$(dirname "$0")/lib/common.bash"
+need_vm
+out=$(ibv_devinfo -d "$VS_RXE_DEV" -v)
+echo "$out" | head -n 30
+echo "$out" | grep -q 'state:.*PORT_ACTIVE' || { echo "port not active"; exit 1; }
+echo "$out" | grep -q 'link_layer:.*Ethernet' || { echo "link layer not Ethernet"; exit 1; }
+echo "$out" | grep -q "GID\[ *$VS_RXE_GID_INDEX\]:.*$VS_RXE_IP" ||
+	{ echo "GID $VS_RXE_GID_INDEX does not carry $VS_RXE_IP"; exit 1; }
+echo "ok: $VS_RXE_DEV active, GID $VS_RXE_GID_INDEX = $VS_RXE_IP"

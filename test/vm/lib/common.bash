@@ -1,0 +1,52 @@
+# Helpers for test/vm/*.sh (sourced; bash).  Each test exits 0 pass, 1 fail,
+# 77 skip (outside the VM, with the reason on the last line).
+
+need_vm() {
+	if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
+		echo "needs the SoftRoCE VM (run it through scripts/vm-run.sh)"
+		exit 77
+	fi
+	: "${VS_RXE_DEV:?}" "${VS_RXE_GID_INDEX:?}" "${VS_RXE_IP:?}"
+}
+
+# pair SERVER_CMD... -- CLIENT_CMD...
+# Starts the server, then runs the client until it gets through (a client
+# that comes too early fails to connect; the server is not affected), then
+# waits for the server.  Both must exit 0.  VS_PAIR_WAIT: seconds to retry.
+pair() {
+	local srv=() cli=() deadline spid rc src try=0 out
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	out=$(mktemp -d)
+	echo "server: ${srv[*]}"
+	"${srv[@]}" >"$out/server" 2>&1 &
+	spid=$!
+	deadline=$((SECONDS + ${VS_PAIR_WAIT:-60}))
+	while :; do
+		try=$((try + 1))
+		sleep 0.5
+		rc=0
+		"${cli[@]}" >"$out/client" 2>&1 || rc=$?
+		[ $rc -eq 0 ] && break
+		if ! kill -0 "$spid" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
+			break
+		fi
+		# Retry only while the server is not up yet.
+		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|connect error|rdma_connect" "$out/client" || break
+	done
+	echo "client (attempt $try): ${cli[*]}"
+	sed 's/^/  client| /' "$out/client"
+	# The server ends by itself once the client is done.
+	for _ in $(seq 1 100); do kill -0 "$spid" 2>/dev/null || break; sleep 0.2; done
+	kill "$spid" 2>/dev/null || true
+	src=0
+	wait "$spid" || src=$?
+	sed 's/^/  server| /' "$out/server"
+	rm -rf "$out"
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		echo "FAILED: client exit $rc, server exit $src"
+		return 1
+	fi
+	echo "ok: client and server exited 0"
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# Stock ibv_rc_pingpong, server and client on the same rxe, buffers checked.
+set -euo pipefail
+# shellcheck source=lib/common.bash
+. "$(dirname "$0")/lib/common.bash"
+need_vm
+a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 200 -c)
+pair ibv_rc_pingpong "${a[@]}" -- ibv_rc_pingpong "${a[@]}" "$VS_RXE_IP"
