@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Completion queues: extended where the provider has them, legacy
+ * otherwise (or when asked), one API.
+ */
+#include "vs_internal.h"
+
+#define VS_CQ_DEFAULT_DEPTH 256
+
+int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
+		 struct vs_cq **out)
+{
+	static const struct vs_cq_config defaults;
+	struct vs_cq *cq;
+	bool legacy;
+	uint32_t depth;
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs_set_error("vs_cq_create", EINVAL, "out is NULL");
+	*out = NULL;
+	if (!cfg)
+		cfg = &defaults;
+	if (cfg->comp_mask)
+		return vs_set_error("vs_cq_create", EINVAL,
+				    "comp_mask 0x%x has bits this version does "
+				    "not know", cfg->comp_mask);
+	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
+	if (c->attr.orig_attr.max_cqe > 0 &&
+	    depth > (uint32_t)c->attr.orig_attr.max_cqe)
+		return vs_set_error("vs_cq_create", EINVAL,
+				    "depth %u exceeds the device's max_cqe %d",
+				    depth, c->attr.orig_attr.max_cqe);
+	legacy = cfg->legacy || vs_force_legacy();
+	if (legacy && cfg->timestamps)
+		return vs_set_error("vs_cq_create", EOPNOTSUPP,
+				    "completion timestamps need an extended CQ, "
+				    "and a legacy CQ was asked for");
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+	if (!legacy) {
+		struct ibv_cq_init_attr_ex ia;
+
+		memset(&ia, 0, sizeof(ia));
+		ia.cqe = depth;
+		ia.channel = cfg->channel;
+		ia.comp_vector = (uint32_t)cfg->comp_vector;
+		ia.wc_flags = IBV_WC_STANDARD_FLAGS;
+		if (cfg->timestamps)
+			ia.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+		errno = 0;
+		cq->cqx = ibv_create_cq_ex(c->ctx, &ia);
+		if (cq->cqx) {
+			cq->cq = ibv_cq_ex_to_cq(cq->cqx);
+			cq->read_flags = ia.wc_flags;
+			cq->clock_khz = c->attr.hca_core_clock;
+		} else {
+			int err = vs_errno_or(EOPNOTSUPP);
+
+			if (cfg->timestamps) {
+				free(cq);
+				return vs_set_error("ibv_create_cq_ex", err,
+						    "%s cannot create a CQ with "
+						    "completion timestamps%s",
+						    c->name, err == EOPNOTSUPP ?
+						    " (the provider does not support them)" : "");
+			}
+			if (err != EOPNOTSUPP && err != ENOSYS) {
+				free(cq);
+				return vs_set_error("ibv_create_cq_ex", err,
+						    "cannot create a CQ of depth %u on %s",
+						    depth, c->name);
+			}
+			/* No extended CQs here: fall back to legacy. */
+		}
+	}
+	if (!cq->cqx) {
+		errno = 0;
+		cq->cq = ibv_create_cq(c->ctx, (int)depth, NULL, cfg->channel,
+				       cfg->comp_vector);
+		if (!cq->cq) {
+			ret = vs_set_error("ibv_create_cq", vs_errno_or(ENOMEM),
+					   "cannot create a CQ of depth %u on %s",
+					   depth, c->name);
+			free(cq);
+			return ret;
+		}
+	}
+	vs_handle_init(&cq->h, VS_KIND_CQ);
+	cq->ctx = c;
+	cq->depth = depth;
+	vs_ref_get(&c->h);
+	*out = cq;
+	return 0;
+}
+
+int vs_cq_put(struct vs_cq *cq, const char *verb)
+{
+	struct vs_context *c = cq->ctx;
+	int ret = 0, err;
+
+	if (!vs_ref_put(&cq->h))
+		return 0;
+	err = ibv_destroy_cq(cq->cq);
+	if (err)
+		ret = vs_set_error(verb, err,
+				   "ibv_destroy_cq failed (a QP created through "
+				   "the raw handle still uses it?)");
+	vs_handle_kill(&cq->h);
+	free(cq);
+	return vs_first_err(ret, vs_context_put(c, verb));
+}
+
+int vs_cq_close(struct vs_cq *cq)
+{
+	int ret = vs_check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+
+	return ret ? ret : vs_cq_put(cq, "vs_cq_close");
+}
+
+struct ibv_cq *vs_cq_raw(const struct vs_cq *cq)
+{
+	return cq && cq->h.magic == VS_KIND_CQ ? cq->cq : NULL;
+}
+
+struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq)
+{
+	return cq && cq->h.magic == VS_KIND_CQ ? cq->cqx : NULL;
+}
+
+int vs__cq_poll_failed(struct vs_cq *cq, int err)
+{
+	return vs_set_error(cq->cqx ? "ibv_start_poll" : "ibv_poll_cq", err,
+			    "polling the %s CQ failed (CQ overrun or device "
+			    "error)", cq->cqx ? "extended" : "legacy");
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Devices: list, open, attributes, ports.
+ */
+#include "vs_internal.h"
+
+int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	if (!count)
+		return vs_set_error("vs_device_list", EINVAL, "count is NULL");
+	if (cap && !entries)
+		return vs_set_error("vs_device_list", EINVAL,
+				    "entries is NULL but cap is %zu", cap);
+	*count = 0;
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
+				    "cannot list RDMA devices (is rdma-core "
+				    "installed and the kernel's RDMA support loaded?)");
+	for (int i = 0; i < n && (size_t)i < cap; i++) {
+		struct vs_device_entry *e = &entries[i];
+
+		memset(e, 0, sizeof(*e));
+		snprintf(e->name, sizeof(e->name), "%s",
+			 ibv_get_device_name(list[i]));
+		e->guid = be64toh(ibv_get_device_guid(list[i]));
+		e->node_type = list[i]->node_type;
+		e->transport_type = list[i]->transport_type;
+	}
+	*count = (size_t)n;
+	ibv_free_device_list(list);
+	return 0;
+}
+
+int vs_device_open(const char *name, struct vs_context **out)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev = NULL;
+	struct vs_context *c;
+	char names[256] = "";
+	size_t used = 0;
+	int n = 0, ret;
+
+	if (!out)
+		return vs_set_error("vs_device_open", EINVAL, "out is NULL");
+	*out = NULL;
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
+				    "cannot list RDMA devices (is rdma-core "
+				    "installed and the kernel's RDMA support loaded?)");
+	for (int i = 0; i < n; i++) {
+		const char *dn = ibv_get_device_name(list[i]);
+
+		if (used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used,
+						 "%s%s", i ? ", " : "", dn);
+		if (!dev && (!name || !strcmp(name, dn)))
+			dev = list[i];
+	}
+	if (!dev) {
+		ret = name ? vs_set_error("vs_device_open", ENODEV,
+					  "no RDMA device named \"%s\" (found: %s)",
+					  name, n ? names : "none")
+			   : vs_set_error("vs_device_open", ENODEV,
+					  "no RDMA device found");
+		ibv_free_device_list(list);
+		return ret;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		ibv_free_device_list(list);
+		return vs_set_error("vs_device_open", ENOMEM, "out of memory");
+	}
+	snprintf(c->name, sizeof(c->name), "%s", ibv_get_device_name(dev));
+	errno = 0;
+	c->ctx = ibv_open_device(dev);
+	ibv_free_device_list(list);
+	if (!c->ctx) {
+		ret = vs_set_error("ibv_open_device", vs_errno_or(ENODEV),
+				   "cannot open %s (permissions on "
+				   "/dev/infiniband/uverbs*?)", c->name);
+		free(c);
+		return ret;
+	}
+	c->attr_extended = verbs_get_ctx_op(c->ctx, query_device_ex) != NULL;
+	ret = ibv_query_device_ex(c->ctx, NULL, &c->attr);
+	if (ret) {
+		ret = vs_set_error("ibv_query_device_ex", ret,
+				   "cannot query the attributes of %s", c->name);
+		ibv_close_device(c->ctx);
+		free(c);
+		return ret;
+	}
+	vs_handle_init(&c->h, VS_KIND_CONTEXT);
+	*out = c;
+	return 0;
+}
+
+int vs_context_put(struct vs_context *c, const char *verb)
+{
+	int ret = 0;
+
+	if (!vs_ref_put(&c->h))
+		return 0;
+	if (ibv_close_device(c->ctx))
+		ret = vs_set_error(verb, vs_errno_or(EIO),
+				   "ibv_close_device(%s) failed", c->name);
+	vs_handle_kill(&c->h);
+	free(c);
+	return ret;
+}
+
+int vs_context_close(struct vs_context *c)
+{
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
+
+	return ret ? ret : vs_context_put(c, "vs_context_close");
+}
+
+struct ibv_context *vs_context_raw(const struct vs_context *c)
+{
+	return c && c->h.magic == VS_KIND_CONTEXT ? c->ctx : NULL;
+}
+
+int vs_device_attr(const struct vs_context *c, struct ibv_device_attr_ex *out)
+{
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_device_attr", "ctx");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs_set_error("vs_device_attr", EINVAL, "out is NULL");
+	*out = c->attr;
+	return 0;
+}
+
+/* Per-lane rate in Mbit/s of an IB speed code. */
+static uint32_t lane_mbps(uint8_t speed)
+{
+	switch (speed) {
+	case 1: return 2500;
+	case 2: return 5000;
+	case 4: return 10000;
+	case 8: return 10000;
+	case 16: return 14000;
+	case 32: return 25000;
+	case 64: return 50000;
+	case 128: return 100000;
+	case 255: return 200000;
+	default: return 0;
+	}
+}
+
+static uint32_t width_lanes(uint8_t width)
+{
+	switch (width) {
+	case 1: return 1;
+	case 2: return 4;
+	case 4: return 8;
+	case 8: return 12;
+	case 16: return 2;
+	default: return 0;
+	}
+}
+
+int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *out)
+{
+	struct ibv_port_attr pa;
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_port_info", "ctx");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs_set_error("vs_port_info", EINVAL, "out is NULL");
+	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt)
+		return vs_set_error("vs_port_info", EINVAL,
+				    "port %u does not exist on %s (ports 1..%u)",
+				    port, c->name, c->attr.orig_attr.phys_port_cnt);
+	memset(&pa, 0, sizeof(pa));
+	ret = ibv_query_port(c->ctx, port, &pa);
+	if (ret)
+		return vs_set_error("ibv_query_port", ret,
+				    "cannot query port %u of %s", port, c->name);
+	memset(out, 0, sizeof(*out));
+	out->port = port;
+	out->state = pa.state;
+	out->active_mtu = pa.active_mtu;
+	out->max_mtu = pa.max_mtu;
+	out->active_speed = pa.active_speed;
+	out->active_width = pa.active_width;
+	out->link_layer = pa.link_layer;
+	out->lid = pa.lid;
+	out->gid_tbl_len = pa.gid_tbl_len;
+	out->rate_mbps = lane_mbps(pa.active_speed) * width_lanes(pa.active_width);
+	out->raw = pa;
+	return 0;
+}

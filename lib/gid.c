@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The GID table with type, netdev and IP, and the auto-pick of a routable
+ * RoCE GID.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "vs_internal.h"
+
+const char *vs_gid_type_name(enum vs_gid_type type)
+{
+	switch (type) {
+	case VS_GID_IB:
+		return "IB";
+	case VS_GID_ROCE_V1:
+		return "RoCE v1";
+	case VS_GID_ROCE_V2:
+		return "RoCE v2";
+	}
+	return "unknown";
+}
+
+static bool gid_is_v4_mapped(const union ibv_gid *g)
+{
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	return !memcmp(g->raw, prefix, sizeof(prefix));
+}
+
+static bool gid_is_zero(const union ibv_gid *g)
+{
+	static const union ibv_gid zero;
+
+	return !memcmp(g, &zero, sizeof(zero));
+}
+
+char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len)
+{
+	char tmp[INET6_ADDRSTRLEN];
+
+	if (!buf || !len)
+		return buf;
+	if (!gid || !inet_ntop(AF_INET6, gid->raw, tmp, sizeof(tmp)))
+		snprintf(tmp, sizeof(tmp), "?");
+	snprintf(buf, len, "%s", tmp);
+	return buf;
+}
+
+static bool netdev_is_up(const char *name)
+{
+	struct ifreq ifr;
+	bool up = false;
+	int fd;
+
+	if (!name[0])
+		return false;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return false;
+	memset(&ifr, 0, sizeof(ifr));
+	if (strlen(name) >= sizeof(ifr.ifr_name)) {
+		close(fd);
+		return false;
+	}
+	memcpy(ifr.ifr_name, name, strlen(name) + 1);
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
+		up = ifr.ifr_flags & IFF_UP;
+	close(fd);
+	return up;
+}
+
+static void fill_info(struct vs_gid_info *out, const union ibv_gid *gid,
+		      uint32_t index, uint8_t port, enum vs_gid_type type,
+		      const char *netdev)
+{
+	memset(out, 0, sizeof(*out));
+	out->gid = *gid;
+	out->index = index;
+	out->port = port;
+	out->type = type;
+	snprintf(out->netdev, sizeof(out->netdev), "%s", netdev ? netdev : "");
+	out->netdev_up = netdev_is_up(out->netdev);
+	out->ipv4_mapped = gid_is_v4_mapped(gid);
+	out->link_local = gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80;
+	if (out->ipv4_mapped)
+		inet_ntop(AF_INET, gid->raw + 12, out->ip, sizeof(out->ip));
+	else
+		inet_ntop(AF_INET6, gid->raw, out->ip, sizeof(out->ip));
+}
+
+static int read_sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	n = strlen(buf);
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	const struct vs_gid_info *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Old kernels and libraries: ibv_query_gid plus sysfs for type and netdev. */
+static int table_from_sysfs(struct vs_context *c, uint8_t port, int tbl_len,
+			    uint8_t link_layer, struct vs_gid_info *tmp,
+			    size_t *n)
+{
+	int limit = tbl_len < 256 ? tbl_len : 256;
+
+	*n = 0;
+	for (int i = 0; i < limit; i++) {
+		char path[256], type_s[32] = "", ndev[64] = "";
+		enum vs_gid_type type = VS_GID_IB;
+		union ibv_gid gid;
+
+		if (ibv_query_gid(c->ctx, port, i, &gid) || gid_is_zero(&gid))
+			continue;
+		if (link_layer == IBV_LINK_LAYER_ETHERNET) {
+			snprintf(path, sizeof(path),
+				 "/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%d",
+				 c->name, port, i);
+			read_sysfs_line(path, type_s, sizeof(type_s));
+			type = strstr(type_s, "v2") ? VS_GID_ROCE_V2 : VS_GID_ROCE_V1;
+			snprintf(path, sizeof(path),
+				 "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
+				 c->name, port, i);
+			read_sysfs_line(path, ndev, sizeof(ndev));
+		}
+		fill_info(&tmp[(*n)++], &gid, (uint32_t)i, port, type, ndev);
+	}
+	return 0;
+}
+
+static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
+		   size_t *count, uint8_t *link_layer, const char *verb)
+{
+	struct vs_port_info pi;
+	struct ibv_gid_entry *ents;
+	struct vs_gid_info *tmp;
+	size_t total = 0, n = 0;
+	ssize_t got;
+	int ret;
+
+	ret = vs_port_info(c, port, &pi);
+	if (ret)
+		return ret;
+	*link_layer = pi.link_layer;
+	for (uint8_t p = 1; p <= c->attr.orig_attr.phys_port_cnt; p++) {
+		struct ibv_port_attr pa;
+
+		if (!ibv_query_port(c->ctx, p, &pa))
+			total += (size_t)pa.gid_tbl_len;
+	}
+	if (!total)
+		total = 1;
+	tmp = calloc((size_t)(pi.gid_tbl_len > 0 ? pi.gid_tbl_len : 1), sizeof(*tmp));
+	ents = calloc(total, sizeof(*ents));
+	if (!tmp || !ents) {
+		free(tmp);
+		free(ents);
+		return vs_set_error(verb, ENOMEM, "out of memory");
+	}
+	got = ibv_query_gid_table(c->ctx, ents, total, 0);
+	if (got >= 0) {
+		for (ssize_t i = 0; i < got; i++) {
+			char ndev[IF_NAMESIZE + 1] = "";
+			enum vs_gid_type type;
+
+			if (ents[i].port_num != port || gid_is_zero(&ents[i].gid) ||
+			    ents[i].gid_index >= (uint32_t)pi.gid_tbl_len)
+				continue;
+			if (ents[i].ndev_ifindex)
+				if_indextoname(ents[i].ndev_ifindex, ndev);
+			type = ents[i].gid_type == IBV_GID_TYPE_ROCE_V2 ? VS_GID_ROCE_V2 :
+			       ents[i].gid_type == IBV_GID_TYPE_ROCE_V1 ? VS_GID_ROCE_V1 :
+									 VS_GID_IB;
+			fill_info(&tmp[n++], &ents[i].gid, ents[i].gid_index, port,
+				  type, ndev);
+		}
+		qsort(tmp, n, sizeof(*tmp), cmp_index);
+	} else {
+		table_from_sysfs(c, port, pi.gid_tbl_len, pi.link_layer, tmp, &n);
+	}
+	free(ents);
+	*res = tmp;
+	*count = n;
+	return 0;
+}
+
+int vs_gid_table(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
+		 size_t cap, size_t *count)
+{
+	struct vs_gid_info *tmp;
+	uint8_t ll;
+	size_t n;
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_gid_table", "ctx");
+
+	if (ret)
+		return ret;
+	if (!count || (cap && !out))
+		return vs_set_error("vs_gid_table", EINVAL,
+				    "%s is NULL", count ? "out" : "count");
+	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_table");
+	if (ret)
+		return ret;
+	memcpy(out, tmp, (n < cap ? n : cap) * sizeof(*tmp));
+	*count = n;
+	free(tmp);
+	return 0;
+}
+
+static int pick_rank(const struct vs_gid_info *g)
+{
+	if (g->type != VS_GID_ROCE_V2 || !g->netdev_up)
+		return 0;
+	if (g->ipv4_mapped)
+		return 3;
+	/* global IPv6: not link-local, not the deprecated site-local fec0::/10 */
+	if (!g->link_local && !(g->gid.raw[0] == 0xfe && (g->gid.raw[1] & 0xc0) == 0xc0))
+		return 2;
+	return 0;
+}
+
+int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
+{
+	struct vs_gid_info *tmp;
+	const struct vs_gid_info *best = NULL;
+	char seen[256] = "";
+	size_t n, used = 0;
+	uint8_t ll;
+	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_gid_pick", "ctx");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs_set_error("vs_gid_pick", EINVAL, "out is NULL");
+	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_pick");
+	if (ret)
+		return ret;
+	if (ll != IBV_LINK_LAYER_ETHERNET) {
+		/* IB: the port GID at index 0 is always the right source. */
+		for (size_t i = 0; i < n && !best; i++)
+			if (tmp[i].index == 0)
+				best = &tmp[i];
+		if (!best && n)
+			best = &tmp[0];
+	} else {
+		int rank = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			int r = pick_rank(&tmp[i]);
+
+			if (r > rank) {
+				rank = r;
+				best = &tmp[i];
+			}
+			if (used < sizeof(seen))
+				used += (size_t)snprintf(seen + used, sizeof(seen) - used,
+						 "%s[%u] %s %s %s%s", i ? "; " : "",
+						 tmp[i].index, tmp[i].ip,
+						 vs_gid_type_name(tmp[i].type),
+						 tmp[i].netdev[0] ? tmp[i].netdev : "no netdev",
+						 tmp[i].netdev_up ? "" : " (down)");
+		}
+	}
+	if (!best) {
+		ret = vs_set_error("vs_gid_pick", ENOENT,
+				   "no routable GID on %s port %u: RoCE needs a "
+				   "RoCE v2 GID with an IPv4-mapped or global IPv6 "
+				   "address on an up netdev; the table has: %s",
+				   c->name, port, n ? seen : "no valid GID");
+		free(tmp);
+		return ret;
+	}
+	*out = *best;
+	free(tmp);
+	return 0;
+}

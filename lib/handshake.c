@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One-call bring-up: INIT -> RTR -> RTS toward a remote endpoint, with
+ * LID or GRH addressing chosen by the port's link layer.
+ */
+#include <net/if.h>
+
+#include "vs_internal.h"
+
+void vs_fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		     struct ibv_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->port_num = qp->port;
+	ah->dlid = remote->lid;
+	ah->sl = 0;
+	/* RoCE has no LIDs: every packet carries a GRH. */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		ah->is_global = 1;
+		ah->grh.dgid = remote->gid;
+		ah->grh.sgid_index = (uint8_t)qp->gid_index;
+		ah->grh.hop_limit = 64;
+		ah->grh.traffic_class = 0;
+		ah->grh.flow_label = 0;
+	}
+}
+
+void vs_describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
+		       char *buf, size_t len)
+{
+	struct ibv_gid_entry e;
+	char d[64], s[64], ndev[IF_NAMESIZE + 1] = "?";
+	const char *type = "unknown type";
+	bool ll = dgid->raw[0] == 0xfe && (dgid->raw[1] & 0xc0) == 0x80;
+
+	memset(&e, 0, sizeof(e));
+	if (!ibv_query_gid_ex(qp->pd->ctx->ctx, qp->port, qp->gid_index, &e, 0)) {
+		type = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+		       e.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB";
+		if (!e.ndev_ifindex || !if_indextoname(e.ndev_ifindex, ndev))
+			snprintf(ndev, sizeof(ndev), "none");
+	}
+	snprintf(buf, len,
+		 "no RoCE route to dgid %s from sgid index %u (%s, %s, netdev "
+		 "%s); the dgid is %slink-local%s",
+		 vs_gid_to_str(dgid, d, sizeof(d)), qp->gid_index,
+		 vs_gid_to_str(&qp->gid, s, sizeof(s)), type, ndev,
+		 ll ? "" : "not ",
+		 ll ? " (link-local needs both ends on one L2 segment and RoCE v1 "
+		      "or the same netdev)" : "");
+}
+
+static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
+			const char *verb)
+{
+	if (!remote)
+		return vs_set_error(verb, EINVAL, "remote endpoint is NULL");
+	if (remote->comp_mask)
+		return vs_set_error(verb, EINVAL,
+				    "remote comp_mask 0x%x is not 0", remote->comp_mask);
+	if (remote->transport != qp->transport)
+		return vs_set_error(verb, EINVAL,
+				    "mismatched transports: the remote endpoint is "
+				    "%s, this QP is %s (both sides must create the "
+				    "same kind of QP)",
+				    vs_transport_name(remote->transport),
+				    vs_transport_name(qp->transport));
+	if (!!(remote->flags & VS_EP_ETHERNET) !=
+	    (qp->link_layer == IBV_LINK_LAYER_ETHERNET))
+		return vs_set_error(verb, EINVAL,
+				    "mismatched link layers: the remote endpoint is "
+				    "on %s, this QP's port is on %s",
+				    remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
+								     "InfiniBand",
+				    qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
+					    "Ethernet (RoCE)" : "InfiniBand");
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET &&
+	    !(remote->flags & VS_EP_GID_VALID))
+		return vs_set_error(verb, EINVAL,
+				    "the remote RoCE endpoint has no GID");
+	if (remote->mtu < IBV_MTU_256 || remote->mtu > IBV_MTU_4096 ||
+	    remote->qpn > 0xffffff || remote->psn > 0xffffff)
+		return vs_set_error(verb, EINVAL,
+				    "the remote endpoint has an invalid mtu %d, qpn "
+				    "0x%x or psn 0x%x", (int)remote->mtu,
+				    remote->qpn, remote->psn);
+	return 0;
+}
+
+static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
+		const struct vs_endpoint *remote, const char *verb)
+{
+	enum ibv_qp_state to = a->qp_state;
+	char why[700], route[400] = "";
+	int ret = ibv_modify_qp(qp->qp, a, mask);
+
+	if (!ret) {
+		qp->state = to;
+		return 0;
+	}
+	if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+		vs_describe_route(qp, &remote->gid, route, sizeof(route));
+	if (ret == EINVAL &&
+	    vs_qp_check_mask(qp->transport, qp->state, to, mask, why, sizeof(why)))
+		return vs_set_error("ibv_modify_qp", ret, "%s: %s", verb, why);
+	return vs_set_error("ibv_modify_qp", ret,
+			    "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
+			    vs_transport_name(qp->transport),
+			    vs_qp_state_name(qp->state), vs_qp_state_name(to),
+			    remote ? remote->qpn : 0, route[0] ? ": " : "", route);
+}
+
+static int to_init_again(struct vs_qp *qp, const char *verb)
+{
+	struct ibv_qp_attr a;
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.port_num = qp->port;
+	if (qp->transport == VS_TRANSPORT_UD) {
+		a.qkey = qp->qkey;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = qp->access;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	return step(qp, &a, mask, NULL, verb);
+}
+
+int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
+		     const struct vs_endpoint *remote)
+{
+	struct ibv_qp_attr a;
+	int mask, ret = vs_check_handle(qp, kind, verb, "qp");
+
+	if (ret)
+		return ret;
+	ret = check_remote(qp, remote, verb);
+	if (ret)
+		return ret;
+	if (qp->batch_open)
+		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
+	if (qp->state == IBV_QPS_RESET) {
+		ret = to_init_again(qp, verb);
+		if (ret)
+			return ret;
+	}
+	if (qp->state != IBV_QPS_INIT)
+		return vs_set_error(verb, EINVAL,
+				    "the QP is in state %s; a handshake starts "
+				    "from RESET or INIT (it was already brought "
+				    "up?)", vs_qp_state_name(qp->state));
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = remote->mtu < qp->mtu ? remote->mtu : qp->mtu;
+	a.dest_qp_num = remote->qpn;
+	a.rq_psn = remote->psn;
+	vs_fill_ah_attr(qp, remote, &a.ah_attr);
+	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+	       IBV_QP_RQ_PSN;
+	if (qp->transport == VS_TRANSPORT_RC) {
+		a.max_dest_rd_atomic = qp->max_dest_rd_atomic;
+		a.min_rnr_timer = qp->min_rnr_timer;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	ret = step(qp, &a, mask, remote, verb);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = qp->psn;
+	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (qp->transport == VS_TRANSPORT_RC) {
+		a.timeout = qp->timeout;
+		a.retry_cnt = qp->retry_cnt;
+		a.rnr_retry = qp->rnr_retry;
+		a.max_rd_atomic = qp->max_rd_atomic;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	return step(qp, &a, mask, remote, verb);
+}
+
+int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
+		    struct vs_ud_dest *dest)
+{
+	const char *verb = "vs_ud_handshake";
+	struct vs_qp *qp = (struct vs_qp *)uqp;
+	struct ibv_qp_attr a;
+	struct vs_ah *ah;
+	int ret = vs_check_handle(qp, VS_KIND_UD_QP, verb, "qp");
+
+	if (ret)
+		return ret;
+	if (!dest)
+		return vs_set_error(verb, EINVAL, "dest is NULL");
+	memset(dest, 0, sizeof(*dest));
+	ret = check_remote(qp, remote, verb);
+	if (ret)
+		return ret;
+	if (qp->batch_open)
+		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
+	if (qp->state == IBV_QPS_RESET) {
+		ret = to_init_again(qp, verb);
+		if (ret)
+			return ret;
+	}
+	if (qp->state == IBV_QPS_INIT) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_RTR;
+		ret = step(qp, &a, IBV_QP_STATE, NULL, verb);
+		if (ret)
+			return ret;
+	}
+	if (qp->state == IBV_QPS_RTR) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = qp->psn;
+		ret = step(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN, NULL, verb);
+		if (ret)
+			return ret;
+	}
+	if (qp->state != IBV_QPS_RTS)
+		return vs_set_error(verb, EINVAL,
+				    "the UD QP is in state %s, cannot reach RTS",
+				    vs_qp_state_name(qp->state));
+	ret = vs_ah_create_for(qp->pd, qp, remote, &ah, verb);
+	if (ret)
+		return ret;
+	dest->ah = ah;
+	dest->remote_qpn = remote->qpn;
+	dest->remote_qkey = remote->qkey ? remote->qkey : VS_DEFAULT_QKEY;
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The out-of-line halves of the inline data path: precise error reports
+ * (the inlines only detect), and receive storage.
+ */
+#include "vs_internal.h"
+
+int vs__batch_start_failed(struct vs__send_batch *b, struct vs_qp *qp,
+			   uint32_t kind, const char *verb)
+{
+	int ret;
+
+	if (!b)
+		return vs_set_error(verb, EINVAL, "batch is NULL");
+	b->qp = NULL;
+	b->count = 0;
+	ret = vs_check_handle(qp, kind, verb, "qp");
+	if (ret)
+		return ret;
+	if (qp->batch_open)
+		return vs_set_error(verb, EBUSY,
+				    "a batch is already open on this QP: submit "
+				    "or abort it first");
+	if (qp->state != IBV_QPS_RTS)
+		return vs_set_error(verb, EINVAL,
+				    "the QP is in state %s; sends need RTS (bring "
+				    "it up with the handshake first)",
+				    vs_qp_state_name(qp->state));
+	return vs_set_error(verb, EINVAL, "cannot start a batch");
+}
+
+static const char *op_name(int op)
+{
+	switch (op) {
+	case VS__SEND: return "send";
+	case VS__SEND_IMM: return "send with immediate";
+	case VS__WRITE: return "RDMA write";
+	case VS__WRITE_IMM: return "RDMA write with immediate";
+	case VS__READ: return "RDMA read";
+	case VS__CAS: return "compare-and-swap";
+	case VS__FAA: return "fetch-and-add";
+	default: return "work request";
+	}
+}
+
+int vs__batch_add_failed(struct vs__send_batch *b, int op, unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge,
+			 uint64_t remote_addr, const struct vs_ud_dest *dest,
+			 const char *verb)
+{
+	struct vs_qp *qp = b->qp;
+	const char *what = op_name(op);
+
+	if (b->count >= qp->max_batch)
+		return vs_set_error(verb, ENOSPC,
+				    "the batch is full (%u WRs, the QP's max_batch): "
+				    "submit it and start another", b->count);
+	if (flags & ~(unsigned int)VS_WR_FLAGS_ALL)
+		return vs_set_error(verb, EINVAL,
+				    "flags 0x%x has bits that are not VS_WR_* "
+				    "(0x%x)", flags, (unsigned int)VS_WR_FLAGS_ALL);
+	if (num_sge && !sgl)
+		return vs_set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
+				    num_sge);
+	if (num_sge > qp->caps.max_send_sge)
+		return vs_set_error(verb, EINVAL,
+				    "%zu SGEs, the QP allows at most %u per WR "
+				    "(max_send_sge)", num_sge, qp->caps.max_send_sge);
+	if (flags & VS_WR_INLINE) {
+		size_t total = 0;
+
+		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
+			return vs_set_error(verb, EINVAL,
+					    "VS_WR_INLINE on a %s: inline data "
+					    "exists only for sends and writes", what);
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (total > qp->caps.max_inline_data)
+			return vs_set_error(verb, EINVAL,
+					    "inline %s of %zu bytes exceeds the "
+					    "QP's max_inline_data of %u bytes",
+					    what, total, qp->caps.max_inline_data);
+		if (num_sge > 16)
+			return vs_set_error(verb, EINVAL,
+					    "inline data from %zu SGEs: at most 16",
+					    num_sge);
+	}
+	if (op == VS__CAS || op == VS__FAA) {
+		if (num_sge != 1 || sgl[0].length != 8)
+			return vs_set_error(verb, EINVAL,
+					    "a %s needs exactly one 8-byte SGE for "
+					    "the old value (got %zu SGE%s of %u "
+					    "bytes)", what, num_sge,
+					    num_sge == 1 ? "" : "s",
+					    num_sge ? sgl[0].length : 0);
+		if (remote_addr & 7)
+			return vs_set_error(verb, EINVAL,
+					    "the remote address 0x%llx of a %s is "
+					    "not 8-byte aligned",
+					    (unsigned long long)remote_addr, what);
+	}
+	if (qp->transport == VS_TRANSPORT_UD) {
+		if (!dest)
+			return vs_set_error(verb, EINVAL,
+					    "a UD send needs a destination (dest is NULL)");
+		if (!dest->ah)
+			return vs_set_error(verb, EINVAL,
+					    "the destination has no address handle "
+					    "(released, or never filled by "
+					    "vs_ud_handshake?)");
+		return vs_check_handle(dest->ah, VS_KIND_AH, verb, "dest->ah");
+	}
+	return vs_set_error(verb, EINVAL, "invalid %s", what);
+}
+
+int vs__batch_submit_failed(struct vs_qp *qp, int err, long bad_index,
+			    const char *verb)
+{
+	const char *raw = qp->qpx ? "ibv_wr_complete" : "ibv_post_send";
+
+	if (err == ENOMEM)
+		return vs_set_error(raw, err,
+				    "%s: the send queue is full (%u WRs): poll "
+				    "completions, or signal more often so the "
+				    "queue drains", verb, qp->caps.max_send_wr);
+	if (bad_index >= 0)
+		return vs_set_error(raw, err,
+				    "%s: the provider refused WR #%ld of the batch; "
+				    "none from it on was posted", verb, bad_index);
+	return vs_set_error(raw, err, "%s: the provider refused the batch", verb);
+}
+
+int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)
+{
+	memset(st, 0, sizeof(*st));
+	if (!cap)
+		return 0;
+	st->wr = calloc(cap, sizeof(*st->wr));
+	st->sge = calloc((size_t)cap * (max_sge ? max_sge : 1), sizeof(*st->sge));
+	if (!st->wr || !st->sge) {
+		vs_recv_store_free(st);
+		return -ENOMEM;
+	}
+	st->cap = cap;
+	st->max_sge = max_sge;
+	return 0;
+}
+
+void vs_recv_store_free(struct vs__recv_store *st)
+{
+	free(st->wr);
+	free(st->sge);
+	memset(st, 0, sizeof(*st));
+}
+
+int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
+		   const char *verb)
+{
+	struct vs__recv_store *st;
+	int ret;
+
+	if (!rb)
+		return vs_set_error(verb, EINVAL, "batch is NULL");
+	memset(rb, 0, sizeof(*rb));
+	if (kind == VS_KIND_SRQ) {
+		struct vs_srq *srq = (struct vs_srq *)owner;
+
+		ret = vs_check_handle(srq, kind, verb, "srq");
+		if (ret)
+			return ret;
+		st = &srq->recv;
+		rb->srq = srq->srq;
+	} else {
+		struct vs_qp *qp = (struct vs_qp *)owner;
+
+		ret = vs_check_handle(qp, kind, verb, "qp");
+		if (ret)
+			return ret;
+		if (qp->srq)
+			return vs_set_error(verb, EINVAL,
+					    "this QP takes its receives from an "
+					    "SRQ: post them with vs_srq_recv_start");
+		if (qp->state == IBV_QPS_RESET || qp->state == IBV_QPS_ERR)
+			return vs_set_error(verb, EINVAL,
+					    "the QP is in state %s; receives can "
+					    "be posted from INIT on",
+					    vs_qp_state_name(qp->state));
+		st = &qp->recv;
+		rb->qp = qp->qp;
+	}
+	if (st->open)
+		return vs_set_error(verb, EBUSY,
+				    "a receive batch is already open here: submit "
+				    "or abort it first");
+	st->open = true;
+	rb->store = st;
+	return 0;
+}
+
+int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
+		    long bad_index, const char *verb)
+{
+	const char *raw = rb->srq ? "ibv_post_srq_recv" : "ibv_post_recv";
+
+	if (!err) {
+		struct vs__recv_store *st = rb->store;
+
+		if (rb->count >= st->cap)
+			return vs_set_error(verb, ENOSPC,
+					    "the receive batch is full (%u WRs, the "
+					    "queue's size): submit it first", rb->count);
+		if (num_sge > st->max_sge)
+			return vs_set_error(verb, EINVAL,
+					    "%zu SGEs, the receive queue allows at "
+					    "most %u", num_sge, st->max_sge);
+		return vs_set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
+				    num_sge);
+	}
+	if (err == ENOMEM)
+		return vs_set_error(raw, err,
+				    "%s: the receive queue is full: fewer "
+				    "receives, or wait for completions", verb);
+	return vs_set_error(raw, err,
+			    "%s: the provider refused receive #%ld of the batch",
+			    verb, bad_index);
+}

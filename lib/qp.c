@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Queue pair creation and teardown for the three typed transports.
+ */
+#include <sys/random.h>
+
+#include "vs_internal.h"
+
+#define VS_QP_DEFAULT_WR 128
+#define VS_QP_DEFAULT_SGE 4
+#define VS_QP_DEFAULT_INLINE 64
+
+/* The typed configs flattened (they share field names, not layouts). */
+struct qp_params {
+	uint32_t comp_mask;
+	struct vs_cq *send_cq, *recv_cq;
+	struct vs_srq *srq;
+	struct vs_qp_caps caps;
+	uint8_t port;
+	uint32_t gid_index, psn;
+	enum ibv_mtu mtu;
+	unsigned int access;
+	uint32_t max_batch;
+	bool legacy, sq_sig_all;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	uint32_t qkey;
+};
+
+#define COPY_COMMON(p, c)                                                     \
+	do {                                                                  \
+		(p)->comp_mask = (c)->comp_mask;                              \
+		(p)->send_cq = (c)->send_cq;                                  \
+		(p)->recv_cq = (c)->recv_cq;                                  \
+		(p)->srq = (c)->srq;                                          \
+		(p)->caps = (c)->caps;                                        \
+		(p)->port = (c)->port;                                        \
+		(p)->gid_index = (c)->gid_index;                              \
+		(p)->psn = (c)->psn;                                          \
+		(p)->max_batch = (c)->max_batch;                              \
+		(p)->legacy = (c)->legacy;                                    \
+		(p)->sq_sig_all = (c)->sq_sig_all;                            \
+	} while (0)
+
+static void flatten(enum vs_transport t, const void *cfg, struct qp_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (t == VS_TRANSPORT_RC) {
+		const struct vs_rc_config *c = cfg;
+
+		COPY_COMMON(p, c);
+		p->mtu = c->mtu;
+		p->access = c->access;
+		p->timeout = c->timeout;
+		p->retry_cnt = c->retry_cnt;
+		p->rnr_retry = c->rnr_retry;
+		p->min_rnr_timer = c->min_rnr_timer;
+		p->max_rd_atomic = c->max_rd_atomic;
+		p->max_dest_rd_atomic = c->max_dest_rd_atomic;
+	} else if (t == VS_TRANSPORT_UC) {
+		const struct vs_uc_config *c = cfg;
+
+		COPY_COMMON(p, c);
+		p->mtu = c->mtu;
+		p->access = c->access;
+	} else {
+		const struct vs_ud_config *c = cfg;
+
+		COPY_COMMON(p, c);
+		p->qkey = c->qkey;
+	}
+}
+
+static uint32_t kind_of(enum vs_transport t)
+{
+	return t == VS_TRANSPORT_RC ? VS_KIND_RC_QP :
+	       t == VS_TRANSPORT_UC ? VS_KIND_UC_QP : VS_KIND_UD_QP;
+}
+
+static const char *create_verb(enum vs_transport t)
+{
+	return t == VS_TRANSPORT_RC ? "vs_rc_qp_create" :
+	       t == VS_TRANSPORT_UC ? "vs_uc_qp_create" : "vs_ud_qp_create";
+}
+
+static uint64_t send_ops(enum vs_transport t)
+{
+	uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+
+	if (t != VS_TRANSPORT_UD)
+		ops |= IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+	if (t == VS_TRANSPORT_RC)
+		ops |= IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+	return ops;
+}
+
+static uint32_t random_psn(void)
+{
+	uint32_t v = 0;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != sizeof(v))
+		v = (uint32_t)rand();
+	return v & 0xffffff;
+}
+
+/* Validates the config and fills the QP's fixed fields. */
+static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
+		   struct vs_qp *qp, const char *verb)
+{
+	const struct ibv_device_attr *da = &pd->ctx->attr.orig_attr;
+	const uint32_t known = VS_QP_CFG_GID_INDEX | VS_QP_CFG_PSN |
+			       (t == VS_TRANSPORT_RC ? VS_QP_CFG_RETRY : 0);
+	struct vs_port_info pi;
+	int ret;
+
+	if (p->comp_mask & ~known)
+		return vs_set_error(verb, EINVAL,
+				    "comp_mask 0x%x has bits unknown for a %s QP",
+				    p->comp_mask, vs_transport_name(t));
+	ret = vs_check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
+	if (ret)
+		return ret;
+	if (!p->recv_cq)
+		p->recv_cq = p->send_cq;
+	ret = vs_check_handle(p->recv_cq, VS_KIND_CQ, verb, "recv_cq");
+	if (ret)
+		return ret;
+	if (p->send_cq->ctx != pd->ctx || p->recv_cq->ctx != pd->ctx)
+		return vs_set_error(verb, EINVAL,
+				    "the CQs and the PD belong to different devices");
+	if (p->srq) {
+		ret = vs_check_handle(p->srq, VS_KIND_SRQ, verb, "srq");
+		if (ret)
+			return ret;
+		if (p->srq->pd->ctx != pd->ctx)
+			return vs_set_error(verb, EINVAL,
+					    "the SRQ belongs to another device");
+	}
+	if (!p->caps.max_send_wr)
+		p->caps.max_send_wr = VS_QP_DEFAULT_WR;
+	if (!p->caps.max_recv_wr)
+		p->caps.max_recv_wr = VS_QP_DEFAULT_WR;
+	if (!p->caps.max_send_sge)
+		p->caps.max_send_sge = VS_QP_DEFAULT_SGE;
+	if (!p->caps.max_recv_sge)
+		p->caps.max_recv_sge = VS_QP_DEFAULT_SGE;
+	if (!p->caps.max_inline_data)
+		p->caps.max_inline_data = VS_QP_DEFAULT_INLINE;
+	if (da->max_qp_wr > 0 &&
+	    (p->caps.max_send_wr > (uint32_t)da->max_qp_wr ||
+	     p->caps.max_recv_wr > (uint32_t)da->max_qp_wr))
+		return vs_set_error(verb, EINVAL,
+				    "max_send_wr %u / max_recv_wr %u exceed the "
+				    "device's max_qp_wr %d", p->caps.max_send_wr,
+				    p->caps.max_recv_wr, da->max_qp_wr);
+	if (da->max_sge > 0 &&
+	    (p->caps.max_send_sge > (uint32_t)da->max_sge ||
+	     p->caps.max_recv_sge > (uint32_t)da->max_sge))
+		return vs_set_error(verb, EINVAL,
+				    "max_send_sge %u / max_recv_sge %u exceed the "
+				    "device's max_sge %d", p->caps.max_send_sge,
+				    p->caps.max_recv_sge, da->max_sge);
+	if (!p->port)
+		p->port = 1;
+	ret = vs_port_info(pd->ctx, p->port, &pi);
+	if (ret)
+		return ret;
+	if (p->comp_mask & VS_QP_CFG_PSN) {
+		if (p->psn > 0xffffff)
+			return vs_set_error(verb, EINVAL,
+					    "psn 0x%x does not fit 24 bits", p->psn);
+	} else {
+		p->psn = random_psn();
+	}
+	qp->port = p->port;
+	qp->link_layer = pi.link_layer;
+	qp->lid = pi.lid;
+	qp->mtu = p->mtu && p->mtu < pi.active_mtu ? p->mtu : pi.active_mtu;
+	if (p->mtu && (p->mtu < IBV_MTU_256 || p->mtu > IBV_MTU_4096))
+		return vs_set_error(verb, EINVAL, "mtu %d is not an enum ibv_mtu",
+				    (int)p->mtu);
+	if (p->comp_mask & VS_QP_CFG_GID_INDEX) {
+		if (p->gid_index >= (uint32_t)pi.gid_tbl_len)
+			return vs_set_error(verb, EINVAL,
+					    "gid_index %u is beyond the port's "
+					    "GID table (%d entries)", p->gid_index,
+					    pi.gid_tbl_len);
+		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
+		if (ret)
+			return vs_set_error("ibv_query_gid", vs_errno_or(EINVAL),
+					    "cannot read GID %u of port %u",
+					    p->gid_index, p->port);
+		qp->gid_index = p->gid_index;
+	} else {
+		struct vs_gid_info g;
+
+		ret = vs_gid_pick(pd->ctx, p->port, &g);
+		if (ret && pi.link_layer == IBV_LINK_LAYER_ETHERNET)
+			return ret;
+		if (!ret) {
+			qp->gid_index = g.index;
+			qp->gid = g.gid;
+		}
+	}
+	qp->psn = p->psn;
+	qp->transport = t;
+	if (t == VS_TRANSPORT_UD) {
+		qp->qkey = p->qkey ? p->qkey : VS_DEFAULT_QKEY;
+	} else {
+		unsigned int allowed = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				       (t == VS_TRANSPORT_RC ? IBV_ACCESS_REMOTE_READ |
+					IBV_ACCESS_REMOTE_ATOMIC : 0);
+
+		if (!p->access)
+			p->access = t == VS_TRANSPORT_RC ? VS_ACCESS_DEFAULT :
+				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+		if (p->access & ~allowed)
+			return vs_set_error(verb, EINVAL,
+					    "access 0x%x has bits a %s QP cannot "
+					    "grant (allowed: 0x%x)", p->access,
+					    vs_transport_name(t), allowed);
+		qp->access = p->access;
+	}
+	if (t == VS_TRANSPORT_RC) {
+		uint8_t dev_rd = (uint8_t)(da->max_qp_rd_atom > 16 ? 16 : da->max_qp_rd_atom);
+		uint8_t dev_dest = (uint8_t)(da->max_qp_init_rd_atom > 16 ? 16 :
+					     da->max_qp_init_rd_atom);
+		bool literal = p->comp_mask & VS_QP_CFG_RETRY;
+
+		if (!dev_dest)
+			dev_dest = dev_rd;
+		qp->timeout = literal || p->timeout ? p->timeout : 14;
+		qp->retry_cnt = literal || p->retry_cnt ? p->retry_cnt : 7;
+		qp->rnr_retry = literal || p->rnr_retry ? p->rnr_retry : 7;
+		qp->min_rnr_timer = p->min_rnr_timer ? p->min_rnr_timer : 12;
+		qp->max_rd_atomic = p->max_rd_atomic ? p->max_rd_atomic : dev_dest;
+		qp->max_dest_rd_atomic = p->max_dest_rd_atomic ?
+					 p->max_dest_rd_atomic : dev_rd;
+		if (qp->timeout > 31 || qp->retry_cnt > 7 || qp->rnr_retry > 7 ||
+		    qp->min_rnr_timer > 31)
+			return vs_set_error(verb, EINVAL,
+					    "timeout %u (0..31), retry_cnt %u (0..7), "
+					    "rnr_retry %u (0..7) or min_rnr_timer %u "
+					    "(0..31) out of range", qp->timeout,
+					    qp->retry_cnt, qp->rnr_retry,
+					    qp->min_rnr_timer);
+	}
+	return 0;
+}
+
+static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
+		      struct vs_qp *qp, const char *verb)
+{
+	enum ibv_qp_type type = t == VS_TRANSPORT_RC ? IBV_QPT_RC :
+				t == VS_TRANSPORT_UC ? IBV_QPT_UC : IBV_QPT_UD;
+	struct ibv_qp_cap cap = {
+		.max_send_wr = p->caps.max_send_wr,
+		.max_recv_wr = p->caps.max_recv_wr,
+		.max_send_sge = p->caps.max_send_sge,
+		.max_recv_sge = p->caps.max_recv_sge,
+		.max_inline_data = p->caps.max_inline_data,
+	};
+	int err;
+
+	if (!p->legacy && !vs_force_legacy()) {
+		struct ibv_qp_init_attr_ex ia = {
+			.send_cq = p->send_cq->cq,
+			.recv_cq = p->recv_cq->cq,
+			.srq = p->srq ? p->srq->srq : NULL,
+			.cap = cap,
+			.qp_type = type,
+			.sq_sig_all = p->sq_sig_all,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = pd->pd,
+			.send_ops_flags = send_ops(t),
+		};
+
+		errno = 0;
+		qp->qp = ibv_create_qp_ex(pd->ctx->ctx, &ia);
+		if (qp->qp) {
+			qp->qpx = ibv_qp_to_qp_ex(qp->qp);
+			if (!qp->qpx) {
+				/* created, but no ibv_wr_* table: post legacy */
+			}
+			cap = ia.cap;
+			goto created;
+		}
+		err = vs_errno_or(EOPNOTSUPP);
+		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
+			return vs_set_error("ibv_create_qp_ex", err,
+					    "cannot create a %s QP (send %u x %u "
+					    "SGE, recv %u x %u SGE, inline %u)",
+					    vs_transport_name(t), cap.max_send_wr,
+					    cap.max_send_sge, cap.max_recv_wr,
+					    cap.max_recv_sge, cap.max_inline_data);
+		/* No extended QPs for this (provider, transport): legacy. */
+	}
+	{
+		struct ibv_qp_init_attr ia = {
+			.send_cq = p->send_cq->cq,
+			.recv_cq = p->recv_cq->cq,
+			.srq = p->srq ? p->srq->srq : NULL,
+			.cap = cap,
+			.qp_type = type,
+			.sq_sig_all = p->sq_sig_all,
+		};
+
+		errno = 0;
+		qp->qp = ibv_create_qp(pd->pd, &ia);
+		if (!qp->qp)
+			return vs_set_error("ibv_create_qp", vs_errno_or(EINVAL),
+					    "cannot create a %s QP (send %u x %u "
+					    "SGE, recv %u x %u SGE, inline %u: lower "
+					    "them if the device cannot)",
+					    vs_transport_name(t), cap.max_send_wr,
+					    cap.max_send_sge, cap.max_recv_wr,
+					    cap.max_recv_sge, cap.max_inline_data);
+		cap = ia.cap;
+	}
+created:
+	(void)verb;
+	qp->caps.max_send_wr = cap.max_send_wr;
+	qp->caps.max_recv_wr = cap.max_recv_wr;
+	qp->caps.max_send_sge = cap.max_send_sge;
+	qp->caps.max_recv_sge = cap.max_recv_sge;
+	/* Providers may round up; never promise less than what was asked. */
+	qp->caps.max_inline_data = cap.max_inline_data;
+	return 0;
+}
+
+static int to_init(struct vs_qp *qp, const char *verb)
+{
+	struct ibv_qp_attr a;
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = qp->port;
+	if (qp->transport == VS_TRANSPORT_UD) {
+		a.qkey = qp->qkey;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = qp->access;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	ret = ibv_modify_qp(qp->qp, &a, mask);
+	if (ret)
+		return vs_set_error("ibv_modify_qp", ret,
+				    "%s: RESET->INIT of the new %s QP failed",
+				    verb, vs_transport_name(qp->transport));
+	qp->state = IBV_QPS_INIT;
+	return 0;
+}
+
+static void free_qp(struct vs_qp *qp)
+{
+	free(qp->swr);
+	free(qp->ssge);
+	vs_recv_store_free(&qp->recv);
+	vs_handle_kill(&qp->h);
+	free(qp);
+}
+
+int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
+		  struct vs_qp **out)
+{
+	const char *verb = create_verb(t);
+	struct qp_params p;
+	struct vs_qp *qp;
+	int ret;
+
+	if (!out)
+		return vs_set_error(verb, EINVAL, "out is NULL");
+	*out = NULL;
+	ret = vs_check_handle(pd, VS_KIND_PD, verb, "pd");
+	if (ret)
+		return ret;
+	if (!cfg)
+		return vs_set_error(verb, EINVAL,
+				    "cfg is NULL (it names the CQs, at least send_cq)");
+	flatten(t, cfg, &p);
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return vs_set_error(verb, ENOMEM, "out of memory");
+	ret = prepare(pd, t, &p, qp, verb);
+	if (ret)
+		goto fail;
+	ret = create_raw(pd, t, &p, qp, verb);
+	if (ret)
+		goto fail;
+	qp->max_batch = p.max_batch ? p.max_batch : qp->caps.max_send_wr;
+	if (qp->max_batch > qp->caps.max_send_wr) {
+		ret = vs_set_error(verb, EINVAL,
+				   "max_batch %u exceeds the send queue (%u WRs)",
+				   qp->max_batch, qp->caps.max_send_wr);
+		goto fail_qp;
+	}
+	if (!qp->qpx) {
+		qp->swr = calloc(qp->max_batch, sizeof(*qp->swr));
+		qp->ssge = calloc((size_t)qp->max_batch * (qp->caps.max_send_sge ?
+					qp->caps.max_send_sge : 1), sizeof(*qp->ssge));
+		if (!qp->swr || !qp->ssge) {
+			ret = vs_set_error(verb, ENOMEM, "out of memory");
+			goto fail_qp;
+		}
+	}
+	if (!p.srq && vs_recv_store_init(&qp->recv, qp->caps.max_recv_wr,
+					 qp->caps.max_recv_sge)) {
+		ret = vs_set_error(verb, ENOMEM, "out of memory");
+		goto fail_qp;
+	}
+	ret = to_init(qp, verb);
+	if (ret)
+		goto fail_qp;
+	vs_handle_init(&qp->h, kind_of(t));
+	qp->pd = pd;
+	qp->send_cq = p.send_cq;
+	qp->recv_cq = p.recv_cq;
+	qp->srq = p.srq;
+	vs_ref_get(&pd->h);
+	vs_ref_get(&p.send_cq->h);
+	vs_ref_get(&p.recv_cq->h);
+	if (p.srq)
+		vs_ref_get(&p.srq->h);
+	*out = qp;
+	return 0;
+fail_qp:
+	ibv_destroy_qp(qp->qp);
+fail:
+	free_qp(qp);
+	return ret;
+}
+
+int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
+{
+	struct vs_pd *pd;
+	struct vs_cq *scq, *rcq;
+	struct vs_srq *srq;
+	int ret = vs_check_handle(qp, kind, verb, "qp"), err;
+
+	if (ret)
+		return ret;
+	if (!vs_ref_put(&qp->h))
+		return 0;
+	if (qp->batch_open && qp->qpx)
+		ibv_wr_abort(qp->qpx);
+	pd = qp->pd;
+	scq = qp->send_cq;
+	rcq = qp->recv_cq;
+	srq = qp->srq;
+	err = ibv_destroy_qp(qp->qp);
+	if (err)
+		ret = vs_set_error("ibv_destroy_qp", err,
+				   "cannot destroy the %s QP %u",
+				   vs_transport_name(qp->transport), qp->qp->qp_num);
+	free_qp(qp);
+	ret = vs_first_err(ret, vs_cq_put(scq, verb));
+	ret = vs_first_err(ret, vs_cq_put(rcq, verb));
+	if (srq)
+		ret = vs_first_err(ret, vs_srq_put(srq, verb));
+	return vs_first_err(ret, vs_pd_put(pd, verb));
+}
+
+const char *vs_transport_name(enum vs_transport t)
+{
+	switch (t) {
+	case VS_TRANSPORT_RC:
+		return "RC";
+	case VS_TRANSPORT_UC:
+		return "UC";
+	case VS_TRANSPORT_UD:
+		return "UD";
+	}
+	return "unknown transport";
+}

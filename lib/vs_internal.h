@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private helpers of the typed API (the lib sources only).
+ */
+#ifndef VS_INTERNAL_H
+#define VS_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "verbshim/common.h"
+#include "verbshim/error.h"
+#include "verbshim/device.h"
+#include "verbshim/mem.h"
+#include "verbshim/cq.h"
+#include "verbshim/qp.h"
+#include "verbshim/endpoint.h"
+#include "verbshim/post.h"
+
+/* Records the thread's last error; returns -err. */
+int vs_set_error(const char *verb, int err, const char *fmt, ...)
+	VS_PRINTF(3, 4);
+/* Same with a va_list. */
+int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap);
+
+/* errno after a failed verb, never 0 (a provider may forget to set it). */
+static inline int vs_errno_or(int fallback)
+{
+	return errno ? errno : fallback;
+}
+
+static inline void vs_handle_init(struct vs_handle *h, uint32_t kind)
+{
+	h->magic = kind;
+	h->refs = 1;
+}
+
+static inline void vs_ref_get(struct vs_handle *h)
+{
+	__atomic_add_fetch(&h->refs, 1, __ATOMIC_RELAXED);
+}
+
+/* true when this was the last reference */
+static inline bool vs_ref_put(struct vs_handle *h)
+{
+	return __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+/* Poisons a handle before it is freed so a stale copy is recognisable. */
+static inline void vs_handle_kill(struct vs_handle *h)
+{
+	h->magic = 0xdeadbeef;
+}
+
+/*
+ * 0 when h points at a live handle of the given kind; else -EINVAL with
+ * "what is NULL" or "what is a PD, not an MR".
+ */
+int vs_check_handle(const void *h, uint32_t kind, const char *verb,
+		    const char *what);
+
+/* Internal drops used by dependants (no user-visible reference check). */
+int vs_context_put(struct vs_context *ctx, const char *verb);
+int vs_pd_put(struct vs_pd *pd, const char *verb);
+int vs_cq_put(struct vs_cq *cq, const char *verb);
+int vs_srq_put(struct vs_srq *srq, const char *verb);
+int vs_ah_put(struct vs_ah *ah, const char *verb);
+
+/* Keeps the first failure of a teardown sequence. */
+static inline int vs_first_err(int a, int b)
+{
+	return a ? a : b;
+}
+
+/* Receive storage shared by QPs and SRQs. */
+int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge);
+void vs_recv_store_free(struct vs__recv_store *st);
+
+/* Names of IBV_QP_* mask bits into buf ("IBV_QP_AV|IBV_QP_PATH_MTU"). */
+void vs_qp_mask_names(int mask, char *buf, size_t len);
+
+/* Creates an AH toward remote from (pd, port, gid index, link layer). */
+int vs_ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
+		     const struct vs_endpoint *remote, struct vs_ah **out,
+		     const char *verb);
+/* Fills ah_attr toward remote the way the QP's link layer needs. */
+void vs_fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		     struct ibv_ah_attr *ah);
+
+/* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
+void vs_describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
+		       char *buf, size_t len);
+
+#endif /* VS_INTERNAL_H */
