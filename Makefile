@@ -63,6 +63,21 @@ BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
 
+# Stub rdma-core libraries for the loader tests (test/stubs/): one per
+# emulated release, with that release's version nodes and provider ABI,
+# plus one without any symbol versioning.
+STUB_RELEASES := 17 28 34 44 65
+STUB_ABI_17 := 17
+STUB_ABI_28 := 28
+STUB_ABI_34 := 34
+STUB_ABI_44 := 34
+STUB_ABI_65 := 65
+STUB_OBJ = $(BUILD)/obj/test/stubs
+STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
+	   $(BUILD)/stubs/v$(r)/librdmacm.so.1) \
+	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
+	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1)
+
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
 	install uninstall clean
 .DEFAULT_GOAL := all
@@ -70,7 +85,7 @@ CONFIG_H := $(BUILD)/gen/vs_config.h
 all: lib examples
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
-tests: $(UNIT_TESTS) $(RXE_TESTS)
+tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -88,6 +103,27 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
+
+$(BUILD)/obj/test/stubs/%.o: private CFLAGS_USE = $(CSTD) $(WARN) -O2 -g -fPIC
+
+$(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
+	$(call say,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $<
+
+stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
+define stub_rules
+$(BUILD)/stubs/v%/lib$(1).so.1: $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
+	@mkdir -p $$(@D)
+	$$(call say,STUB,$$@)
+	$$(Q)$(BUILD)/stubs/gen_map $(1) $$* $$(if $$(filter ibverbs,$(1)),$$(STUB_ABI_$$*)) > $$@.map
+	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -Wl,--version-script=$$@.map -o $$@ $(call stub_objs,$(1))
+$(BUILD)/stubs/unversioned/lib$(1).so.1: $(call stub_objs,$(1))
+	@mkdir -p $$(@D)
+	$$(call say,STUB,$$@)
+	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -o $$@ $(call stub_objs,$(1))
+endef
+$(foreach lib,ibverbs rdmacm efa,$(eval $(call stub_rules,$(lib))))
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
