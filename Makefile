@@ -37,7 +37,7 @@ SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SAN_tsan := -fsanitize=thread
 SANFLAGS := $(SAN_$(SAN))
 
-CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ishim -I$(BUILD)/gen \
+CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ishim -Itest/common -I$(BUILD)/gen \
 	$(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE))
 CFLAGS_ALL   := $(CSTD) $(WARN) $(OPT) -fPIC $(SANFLAGS) $(CFLAGS)
 LIB_CFLAGS   := $(CFLAGS_ALL) -fvisibility=$(VISIBILITY)

@@ -32,7 +32,7 @@ host_stages() {
 	fi
 
 	run --stage valgrind --timeout 300 \
-		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all" \
+		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
 		build/test/unit/*
 
 	echo "== building the TSan variant"

@@ -20,8 +20,11 @@ const struct vs_node vs_nodes[VS_NODE_COUNT] = {
 	VS_EFA_NODES(VS_NODE_ROW)
 };
 
-void *vs_dlvsym(void *handle, const char *name, enum vs_node_id node)
+void *vs_lookup(void *handle, int versioned, const char *name,
+		enum vs_node_id node)
 {
+	if (!versioned)
+		return dlsym(handle, name);
 	return dlvsym(handle, name, vs_nodes[node].name);
 }
 
@@ -211,6 +214,6 @@ void vs_lib_load(const struct vs_lib_desc *desc)
 	}
 	if (versioned)
 		st->min_release = vs_min_release(desc, st->highest_node);
-	st->resolved = desc->fill(h);
+	st->resolved = desc->fill(h, versioned);
 	st->handle = h;
 }

@@ -3,6 +3,8 @@
  * The three function tables, their once-flags, and for each library the
  * descriptor the loader works from: all generated from shim/syms_*.h.
  */
+#include <stdio.h>
+
 #include "vs_shim.h"
 
 struct vs_ibverbs_table vs_ibverbs;
@@ -30,7 +32,7 @@ static const struct vs_sym vs_efa_syms[] = { VS_EFA_SYMBOLS(VS_EFA_SYM) };
 #define VS_EFA_FILL(node, name, ret, params, args, conv)                       \
 	VS_FILL_SLOT(efa, handle, node, name)
 
-static unsigned int vs_ibverbs_fill(void *handle)
+static unsigned int vs_ibverbs_fill(void *handle, int versioned)
 {
 	unsigned int n = 0;
 
@@ -38,7 +40,7 @@ static unsigned int vs_ibverbs_fill(void *handle)
 	return n;
 }
 
-static unsigned int vs_rdmacm_fill(void *handle)
+static unsigned int vs_rdmacm_fill(void *handle, int versioned)
 {
 	unsigned int n = 0;
 
@@ -46,7 +48,7 @@ static unsigned int vs_rdmacm_fill(void *handle)
 	return n;
 }
 
-static unsigned int vs_efa_fill(void *handle)
+static unsigned int vs_efa_fill(void *handle, int versioned)
 {
 	unsigned int n = 0;
 
@@ -113,18 +115,34 @@ static void vs_ibverbs_load(void)
 	vs_lib_load(&vs_ibverbs_desc);
 }
 
-/* librdmacm and libefa need libibverbs: load it first, so that theirs is
- * the copy this process already uses (joined by soname). */
-static void vs_rdmacm_load(void)
+/*
+ * librdmacm and libefa need libibverbs: load it first, so that theirs is
+ * the copy this process already uses (joined by soname).  When it did not
+ * load they are not loaded either: their own dependency would pull in some
+ * other libibverbs behind the table's back.
+ */
+static void vs_load_on_ibverbs(const struct vs_lib_desc *desc)
 {
 	vs_ensure_ibverbs();
-	vs_lib_load(&vs_rdmacm_desc);
+	if (!vs_ibverbs.state.handle) {
+		desc->state->provider_abi = -1;
+		desc->state->load_errno = vs_ibverbs.state.load_errno;
+		snprintf(desc->state->error, sizeof(desc->state->error),
+			 "%s not loaded: it needs libibverbs, which did not load",
+			 desc->name);
+		return;
+	}
+	vs_lib_load(desc);
+}
+
+static void vs_rdmacm_load(void)
+{
+	vs_load_on_ibverbs(&vs_rdmacm_desc);
 }
 
 static void vs_efa_load(void)
 {
-	vs_ensure_ibverbs();
-	vs_lib_load(&vs_efa_desc);
+	vs_load_on_ibverbs(&vs_efa_desc);
 }
 
 void vs_ensure_ibverbs(void)

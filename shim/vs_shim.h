@@ -55,7 +55,8 @@ struct vs_lib_desc {
 	struct vs_lib_state *state;
 	const void *fn_base;	/* the library's fn table */
 	void (*ensure)(void);	/* load once */
-	unsigned int (*fill)(void *handle);	/* resolve every slot */
+	/* resolve every slot */
+	unsigned int (*fill)(void *handle, int versioned);
 };
 
 /* What loading found; filled once, under the library's once-flag, then
@@ -111,8 +112,10 @@ void vs_ensure_efa(void);
 /* The loader itself, run by each library's once function. */
 void vs_lib_load(const struct vs_lib_desc *desc);
 
-/* dlvsym() pinned to a node of vs_nodes. */
-void *vs_dlvsym(void *handle, const char *name, enum vs_node_id node);
+/* dlvsym() pinned to a node of vs_nodes; dlsym() for a library that
+ * defines no version node at all (there is nothing to pin to). */
+void *vs_lookup(void *handle, int versioned, const char *name,
+		enum vs_node_id node);
 
 /* Generators of a library's symbol array and fill function. */
 #define VS_SYM_ROW(lib, node, name)                                            \
@@ -120,7 +123,7 @@ void *vs_dlvsym(void *handle, const char *name, enum vs_node_id node);
 					 offsetof(struct vs_##lib##_table, fn) },
 #define VS_FILL_SLOT(lib, handle, node, name)                                  \
 	do {                                                                   \
-		void *p = vs_dlvsym(handle, #name, VS_NODE_##node);            \
+		void *p = vs_lookup(handle, versioned, #name, VS_NODE_##node); \
 		__atomic_store_n(&vs_##lib.fn.name,                            \
 				 (__typeof__(vs_##lib.fn.name))p,              \
 				 __ATOMIC_RELEASE);                            \

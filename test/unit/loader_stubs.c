@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The loader against stub libraries that emulate the version nodes of
+ * rdma-core 17, 28, 34, 44 and 65, one without symbol versions, an
+ * override that points nowhere, and one that is not rdma-core at all:
+ * which nodes and provider ABI are reported, which symbols resolve, that
+ * present symbols reach the library, and that missing ones keep their
+ * upstream error convention or fall back.
+ *
+ * Each scenario runs in a child process, since a process loads once.
+ *   loader_stubs            every scenario
+ *   loader_stubs none       only "no rdma-core at all", default search
+ *                           (run in an empty root by no_rdma_core.sh)
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "vs_shim.h"
+#include "vs_test.h"
+
+struct scenario {
+	const char *name;
+	const char *dir;	/* under build/stubs; NULL: none, by env */
+	int release;		/* nodes of releases <= this exist */
+	int efa;		/* the release has libefa */
+	const char *node[VS_LIB_COUNT];
+	int min_release[VS_LIB_COUNT];
+	int abi;
+};
+
+static const struct scenario scenarios[] = {
+	{ "v17", "v17", 17, 0, { "IBVERBS_1.1", "RDMACM_1.1", NULL },
+	  { 13, 16, 0 }, 17 },
+	{ "v28", "v28", 28, 1, { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1" },
+	  { 28, 23, 26 }, 28 },
+	{ "v34", "v34", 34, 1, { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1" },
+	  { 34, 31, 26 }, 34 },
+	{ "v44", "v44", 44, 1, { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2" },
+	  { 36, 31, 43 }, 34 },
+	{ "v65", "v65", 65, 1, { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7" },
+	  { 65, 65, 65 }, 65 },
+	/* No version node to pin to: resolved by name, reported as "". */
+	{ "unversioned", "unversioned", 1000, 1, { "", "", "" }, { 0, 0, 0 },
+	  -1 },
+};
+
+static char stubs_root[1024];
+static char stub_path[VS_LIB_COUNT][PATH_MAX];
+static const char *const sonames[VS_LIB_COUNT] = {
+	"libibverbs.so.1", "librdmacm.so.1", "libefa.so.1"
+};
+static const char *const envs[VS_LIB_COUNT] = {
+	"VERBSHIM_LIBIBVERBS", "VERBSHIM_LIBRDMACM", "VERBSHIM_LIBEFA"
+};
+
+/* build/.../test/unit/loader_stubs -> build/.../stubs */
+static void find_stubs_root(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	VS_ASSERT(n > 0);
+	exe[n] = '\0';
+	snprintf(stubs_root, sizeof(stubs_root), "%s/../../stubs",
+		 dirname(exe));
+}
+
+static void *stub_sym(enum vs_library lib, const char *name)
+{
+	void *h = dlopen(stub_path[lib], RTLD_NOW | RTLD_NOLOAD);
+	void *sym;
+
+	VS_ASSERT(h != NULL);
+	sym = dlsym(h, name);
+	dlclose(h);	/* drops only the reference NOLOAD added */
+	VS_ASSERT(sym != NULL);
+	return sym;
+}
+
+static char *stub_last(enum vs_library lib)
+{
+	return stub_sym(lib, "vs_stub_last");
+}
+
+static int release_of(enum vs_node_id node)
+{
+	return vs_nodes[node].release;
+}
+
+/* Every row of the lists: resolved exactly when its node exists. */
+static void check_resolution(const struct scenario *sc)
+{
+	int ib = sc->release, cm = sc->release, efa = sc->efa ? sc->release : 0;
+
+#define CHECK_ROW(limit, node, sym)                                            \
+	do {                                                                   \
+		int want = release_of(VS_NODE_##node) <= (limit);              \
+		int got = vs_symbol_resolved(#sym);                            \
+		if (got != want)                                               \
+			VS_FAIL("%s: %s (%s) resolved %d, expected %d",        \
+				sc->name, #sym, vs_nodes[VS_NODE_##node].name, \
+				got, want);                                    \
+	} while (0);
+#define IB_ROW(node, name, ret, params, args, conv) CHECK_ROW(ib, node, name)
+#define CM_ROW(node, name, ret, params, args, conv) CHECK_ROW(cm, node, name)
+#define EFA_ROW(node, name, ret, params, args, conv) CHECK_ROW(efa, node, name)
+	VS_IBVERBS_SYMBOLS(IB_ROW)
+	VS_RDMACM_SYMBOLS(CM_ROW)
+	VS_EFA_SYMBOLS(EFA_ROW)
+}
+
+static void check_info(const struct scenario *sc)
+{
+	unsigned int lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		struct vs_library_info info;
+		char want[PATH_MAX], got[PATH_MAX];
+
+		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
+		if (lib == VS_LIB_EFA && !sc->efa) {
+			VS_ASSERT_EQ(info.loaded, 0);
+			VS_ASSERT_EQ(info.load_errno, ENOENT);
+			VS_ASSERT(strstr(info.error, "VERBSHIM_LIBEFA="));
+			VS_ASSERT_EQ(vs_library_load(VS_LIB_EFA), -ENOENT);
+			continue;
+		}
+		if (!info.loaded)
+			VS_FAIL("%s: %s not loaded: %s", sc->name, info.name,
+				info.error);
+		VS_ASSERT(realpath(stub_path[lib], want));
+		VS_ASSERT(realpath(info.path, got));
+		VS_ASSERT_STREQ(got, want);
+		VS_ASSERT_STREQ(info.highest_node, sc->node[lib]);
+		VS_ASSERT_EQ(info.min_release, sc->min_release[lib]);
+		VS_ASSERT_EQ(info.provider_abi,
+			     lib == VS_LIB_IBVERBS ? sc->abi : -1);
+		VS_ASSERT(info.error == NULL);
+		VS_ASSERT(info.symbols_resolved <= info.symbols_known);
+		VS_ASSERT_EQ(vs_library_load(lib), 0);
+	}
+}
+
+/* What the ibv_reg_mr() macro of verbs.h expands to when the compiler
+ * cannot see the access flags (this file sees the shim's headers, which
+ * remove the macro in order to define the symbol). */
+static struct ibv_mr *reg_mr_like_header(struct ibv_pd *pd, void *addr,
+					 size_t length, unsigned int access)
+{
+	return __ibv_reg_mr(pd, addr, length, access, 0);
+}
+
+/* Present symbols reach the library, arguments and result intact. */
+static void check_forwarding(const struct scenario *sc)
+{
+	struct ibv_pd *pd = (struct ibv_pd *)0x1000;
+	char *marker = stub_sym(VS_LIB_IBVERBS, "vs_stub_marker");
+
+	VS_ASSERT_PTR_EQ(ibv_alloc_pd(NULL), marker);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "ibv_alloc_pd");
+	VS_ASSERT_EQ(ibv_dereg_mr(NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "ibv_dereg_mr");
+	VS_ASSERT_STREQ(ibv_wc_status_str(IBV_WC_SUCCESS), "stub");
+	ibv_ack_cq_events(NULL, 1);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "ibv_ack_cq_events");
+	VS_ASSERT_EQ(rdma_destroy_id(NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rdma_destroy_id");
+	VS_ASSERT_EQ(rfcntl(3, F_SETFL, O_NONBLOCK), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rfcntl");
+	if (sc->efa) {
+		VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_EFA), "efadv_query_device");
+	} else {
+		errno = 0;
+		VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), EOPNOTSUPP);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+		VS_ASSERT(efadv_create_qp_ex(NULL, NULL, NULL, 0) == NULL);
+	}
+
+	/* ibv_reg_mr() with an access the compiler cannot see goes through
+	 * ibv_reg_mr_iova2 (IBVERBS_1.8) or, before it, falls back. */
+	{
+		volatile int access = IBV_ACCESS_LOCAL_WRITE;
+		struct {
+			struct ibv_pd *pd;
+			void *addr;
+			size_t length;
+			int access;
+		} *seen = stub_sym(VS_LIB_IBVERBS, "vs_stub_reg_mr");
+		char buf[64];
+
+		memset(seen, 0, sizeof(*seen));
+		VS_ASSERT_PTR_EQ(reg_mr_like_header(pd, buf, sizeof(buf),
+						    access), marker);
+		if (sc->release >= 28) {
+			VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS),
+					"ibv_reg_mr_iova2");
+		} else {
+			VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS),
+					"ibv_reg_mr");
+			VS_ASSERT_PTR_EQ(seen->pd, pd);
+			VS_ASSERT_PTR_EQ(seen->addr, buf);
+			VS_ASSERT_EQ(seen->length, sizeof(buf));
+			VS_ASSERT_EQ(seen->access, IBV_ACCESS_LOCAL_WRITE);
+			/* Not expressible without iova2: refused, unsent. */
+			strcpy(stub_last(VS_LIB_IBVERBS), "-");
+			errno = 0;
+			VS_ASSERT(ibv_reg_mr_iova2(pd, buf, sizeof(buf),
+						   0x10000, access) == NULL);
+			VS_ASSERT_EQ(errno, EOPNOTSUPP);
+			errno = 0;
+			VS_ASSERT(reg_mr_like_header(pd, buf, sizeof(buf),
+					access | IBV_ACCESS_RELAXED_ORDERING) ==
+				  NULL);
+			VS_ASSERT_EQ(errno, EOPNOTSUPP);
+			VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "-");
+			/* ibv_reg_mr_iova (1.7) falls back the same way. */
+			VS_ASSERT_PTR_EQ(ibv_reg_mr_iova(pd, buf, sizeof(buf),
+							 (uintptr_t)buf, access),
+					 marker);
+			VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS),
+					"ibv_reg_mr");
+		}
+	}
+}
+
+/* Missing nodes: each convention, on rows this release lacks. */
+static void check_missing(const struct scenario *sc)
+{
+	if (sc->release < 20) {	/* IBVERBS_1.5: -1 + errno */
+		errno = 0;
+		VS_ASSERT_EQ(ibv_get_pkey_index(NULL, 1, 0), -1);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 24) {	/* IBVERBS_1.6: NULL + errno */
+		errno = 0;
+		VS_ASSERT(ibv_qp_to_qp_ex(NULL) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+		errno = 0;	/* RDMACM_1.2: -1 + errno */
+		VS_ASSERT_EQ(rdma_establish(NULL), -1);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 31) {	/* IBVERBS_1.10: positive errno, void */
+		VS_ASSERT_EQ(ibv_query_ece(NULL, NULL), EOPNOTSUPP);
+		ibv_unimport_pd(NULL);
+		errno = 0;
+		VS_ASSERT_EQ(rdma_set_local_ece(NULL, NULL), -1);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 34) {	/* IBVERBS_1.12 */
+		errno = 0;
+		VS_ASSERT(ibv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 36)	/* IBVERBS_1.14: 0, "not in order" */
+		VS_ASSERT_EQ(ibv_query_qp_data_in_order(NULL, IBV_WR_SEND, 0),
+			     0);
+	if (sc->release < 35) {	/* IBVERBS_1.13: fork status fallback */
+		VS_ASSERT_EQ(ibv_is_fork_initialized(), IBV_FORK_DISABLED);
+		VS_ASSERT_EQ(ibv_fork_init(), 0);
+		VS_ASSERT_EQ(ibv_is_fork_initialized(), IBV_FORK_ENABLED);
+	} else {
+		ibv_is_fork_initialized();
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS),
+				"ibv_is_fork_initialized");
+	}
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	VS_ASSERT(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A sysfs tree for stub0 port 1: GID 0 RoCE v1, GID 1 RoCE v2, on lo. */
+static void make_sysfs(char *root, size_t size, char *attrs, size_t asize)
+{
+	static const char *const dirs[] = { "", "/stub0", "/stub0/ports",
+		"/stub0/ports/1", "/stub0/ports/1/gid_attrs",
+		"/stub0/ports/1/gid_attrs/types",
+		"/stub0/ports/1/gid_attrs/ndevs" };
+	char path[PATH_MAX];
+	unsigned int i;
+
+	snprintf(root, size, "/tmp/vs-sysfs-XXXXXX");
+	VS_ASSERT(mkdtemp(root) != NULL);
+	for (i = 1; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		VS_ASSERT_EQ(mkdir(path, 0700), 0);
+	}
+	snprintf(attrs, asize, "%s/stub0/ports/1/gid_attrs", root);
+	snprintf(path, sizeof(path), "%s/types", attrs);
+	write_file(path, "0", "IB/RoCE v1\n");
+	write_file(path, "1", "RoCE v2\n");
+	snprintf(path, sizeof(path), "%s/ndevs", attrs);
+	write_file(path, "0", "lo\n");
+	write_file(path, "1", "lo\n");
+}
+
+static void remove_sysfs(const char *root, const char *attrs)
+{
+	static const char *const files[] = { "types/0", "types/1", "ndevs/0",
+					      "ndevs/1", "types", "ndevs" };
+	static const char *const dirs[] = { "/stub0/ports/1/gid_attrs",
+		"/stub0/ports/1", "/stub0/ports", "/stub0", "" };
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", attrs, files[i]);
+		(i < 4 ? unlink : rmdir)(path);
+	}
+	for (i = 0; i < 5; i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		rmdir(path);
+	}
+}
+
+/* ibv_query_gid_ex / ibv_query_gid_table: the library's own before
+ * IBVERBS_1.11 is a fallback built from ibv_query_gid() and sysfs. */
+static void check_gid(const struct scenario *sc)
+{
+	char root[256], attrs[512], sysfs[512];
+	struct ibv_gid_entry entry, table[4];
+	struct ibv_context *ctx;
+	struct ibv_device **list;
+	int n = -1;
+
+	make_sysfs(root, sizeof(root), attrs, sizeof(attrs));
+	snprintf(sysfs, sizeof(sysfs), "%s/stub0", root);
+	setenv("VS_STUB_SYSFS", sysfs, 1);
+	list = ibv_get_device_list(&n);
+	VS_ASSERT(list != NULL);
+	VS_ASSERT_EQ(n, 1);
+	ctx = ibv_open_device(list[0]);
+	VS_ASSERT(ctx != NULL);
+
+	if (sc->release >= 32) {	/* the library's own */
+		VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 1, &entry, 0), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "_ibv_query_gid_ex");
+		VS_ASSERT_EQ(ibv_query_gid_table(ctx, table, 4, 0), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS),
+				"_ibv_query_gid_table");
+		goto out;
+	}
+	memset(&entry, 0xa5, sizeof(entry));
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 1, &entry, 0), 0);
+	VS_ASSERT_EQ(entry.gid_index, 1);
+	VS_ASSERT_EQ(entry.port_num, 1);
+	VS_ASSERT_EQ(entry.gid_type, IBV_GID_TYPE_ROCE_V2);
+	VS_ASSERT_EQ(entry.ndev_ifindex, if_nametoindex("lo"));
+	VS_ASSERT_EQ(entry.gid.raw[10], 0xff);
+	VS_ASSERT_EQ(entry.gid.raw[12], 10);
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 0, &entry, 0), 0);
+	VS_ASSERT_EQ(entry.gid_type, IBV_GID_TYPE_ROCE_V1);
+	VS_ASSERT_EQ(entry.gid.raw[0], 0xfe);
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 2, &entry, 0), ENODATA);
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 0, &entry, 1), EINVAL);
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 2, 0, &entry, 0), EINVAL);
+
+	VS_ASSERT_EQ(ibv_query_gid_table(ctx, table, 4, 0), 2);
+	VS_ASSERT_EQ(table[0].gid_index, 0);
+	VS_ASSERT_EQ(table[0].gid_type, IBV_GID_TYPE_ROCE_V1);
+	VS_ASSERT_EQ(table[1].gid_index, 1);
+	VS_ASSERT_EQ(table[1].gid_type, IBV_GID_TYPE_ROCE_V2);
+	VS_ASSERT_EQ(ibv_query_gid_table(ctx, table, 1, 0), -EINVAL);
+
+	/* No gid_attrs (old kernels): Ethernet means RoCE v1. */
+	remove_sysfs(root, attrs);
+	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 1, &entry, 0), 0);
+	VS_ASSERT_EQ(entry.gid_type, IBV_GID_TYPE_ROCE_V1);
+	VS_ASSERT_EQ(entry.ndev_ifindex, 0);
+out:
+	remove_sysfs(root, attrs);
+	VS_ASSERT_EQ(ibv_close_device(ctx), 0);
+	ibv_free_device_list(list);
+}
+
+static void run_stub_scenario(const struct scenario *sc)
+{
+	unsigned int lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		snprintf(stub_path[lib], sizeof(stub_path[lib]), "%s/%s/%s",
+			 stubs_root, sc->dir, sonames[lib]);
+		if (lib == VS_LIB_EFA && !sc->efa)
+			snprintf(stub_path[lib], sizeof(stub_path[lib]),
+				 "%s/%s/no-libefa-in-this-release.so.1",
+				 stubs_root, sc->dir);
+		VS_ASSERT((lib == VS_LIB_EFA && !sc->efa) ||
+			  access(stub_path[lib], R_OK) == 0);
+		setenv(envs[lib], stub_path[lib], 1);
+	}
+	check_info(sc);
+	check_resolution(sc);
+	check_forwarding(sc);
+	check_missing(sc);
+	check_gid(sc);
+}
+
+/* No library: every convention, and nothing crashes. */
+static void check_all_missing(int want_errno, const char *want_text)
+{
+	struct vs_library_info info;
+	unsigned int lib;
+	int n = 7;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
+		VS_ASSERT_EQ(info.loaded, 0);
+		VS_ASSERT_EQ(info.symbols_resolved, 0);
+		VS_ASSERT(info.highest_node == NULL);
+		VS_ASSERT_EQ(vs_library_load(lib), -want_errno);
+	}
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_IBVERBS, &info), 0);
+	VS_ASSERT_EQ(info.load_errno, want_errno);
+	if (!strstr(info.error, want_text))
+		VS_FAIL("error \"%s\" does not say \"%s\"", info.error,
+			want_text);
+	VS_ASSERT_EQ(vs_symbol_resolved("ibv_open_device"), 0);
+	VS_ASSERT_EQ(vs_symbol_resolved("ibv_no_such_verb"), -ENOENT);
+	VS_ASSERT_EQ(vs_symbol_resolved(NULL), -EINVAL);
+	VS_ASSERT_STREQ(vs_symbol_node("ibv_create_comp_channel"),
+			"IBVERBS_1.0");
+	VS_ASSERT_STREQ(vs_symbol_node("ibv_reg_mr_iova2"), "IBVERBS_1.8");
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_COUNT, &info), -EINVAL);
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_IBVERBS, NULL), -EINVAL);
+
+	errno = 0;
+	VS_ASSERT(ibv_get_device_list(&n) == NULL);
+	VS_ASSERT_EQ(n, 0);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT(ibv_open_device(NULL) == NULL);
+	VS_ASSERT_EQ(ibv_query_device(NULL, NULL), EOPNOTSUPP);
+	errno = 0;
+	VS_ASSERT_EQ(ibv_close_device(NULL), -1);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT_EQ(ibv_get_cq_event(NULL, NULL, NULL), -1);
+	VS_ASSERT_EQ(ibv_get_device_guid(NULL), 0);
+	VS_ASSERT_STREQ(ibv_wc_status_str(IBV_WC_SUCCESS), "unknown");
+	VS_ASSERT_EQ(mult_to_ibv_rate(4), IBV_RATE_MAX);
+	ibv_ack_cq_events(NULL, 1);
+	ibv_free_device_list(NULL);
+	VS_ASSERT(ibv_reg_mr(NULL, NULL, 0, IBV_ACCESS_LOCAL_WRITE) == NULL);
+	VS_ASSERT(ibv_reg_mr_iova2(NULL, &n, 4, (uintptr_t)&n, 0) == NULL);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT_EQ(_ibv_query_gid_ex(NULL, 1, 0, NULL, 0, 32), EOPNOTSUPP);
+	VS_ASSERT_EQ(_ibv_query_gid_table(NULL, NULL, 0, 0, 32), -EOPNOTSUPP);
+	VS_ASSERT_EQ(ibv_is_fork_initialized(), IBV_FORK_DISABLED);
+	VS_ASSERT_EQ(ibv_fork_init(), EOPNOTSUPP);
+
+	n = 7;
+	VS_ASSERT(rdma_get_devices(&n) == NULL);
+	VS_ASSERT_EQ(n, 0);
+	VS_ASSERT(rdma_create_event_channel() == NULL);
+	errno = 0;
+	VS_ASSERT_EQ(rdma_create_id(NULL, NULL, NULL, RDMA_PS_TCP), -1);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT_EQ(rsocket(AF_INET, SOCK_STREAM, 0), -1);
+	VS_ASSERT_EQ(rsend(3, "x", 1, 0), -1);
+	VS_ASSERT_EQ(riomap(3, NULL, 0, 0, 0, 0), -1);
+	VS_ASSERT_EQ(rfcntl(3, F_GETFL), -1);
+	VS_ASSERT_EQ(rdma_get_src_port(NULL), 0);
+	VS_ASSERT_STREQ(rdma_event_str(RDMA_CM_EVENT_ESTABLISHED), "unknown");
+	rdma_destroy_event_channel(NULL);
+
+	VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), EOPNOTSUPP);
+	VS_ASSERT(efadv_create_driver_qp(NULL, NULL, 0) == NULL);
+}
+
+static void run_nowhere(void)
+{
+	setenv("VERBSHIM_LIBIBVERBS", "/nonexistent/libibverbs.so.1", 1);
+	check_all_missing(ENOENT,
+			  "VERBSHIM_LIBIBVERBS=/nonexistent/libibverbs.so.1");
+}
+
+/* A real library, just not rdma-core: refused, and named. */
+static void run_not_rdma_core(void)
+{
+	struct vs_library_info info;
+	Dl_info where;
+
+	VS_ASSERT(dladdr((void *)printf, &where) && where.dli_fname);
+	setenv("VERBSHIM_LIBIBVERBS", where.dli_fname, 1);
+	check_all_missing(ELIBBAD, "is not libibverbs");
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_RDMACM, &info), 0);
+	VS_ASSERT(strstr(info.error, "needs libibverbs"));
+}
+
+static void run_none(void)
+{
+	unsetenv("VERBSHIM_LIBIBVERBS");
+	check_all_missing(ENOENT, "libibverbs not found");
+}
+
+static void in_child(const char *name, void (*fn)(const void *),
+		     const void *arg, int *failed)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	VS_ASSERT(pid >= 0);
+	if (pid == 0) {
+		fn(arg);
+		exit(0);
+	}
+	VS_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("FAIL %s\n", name);
+		*failed = 1;
+	} else {
+		printf("ok   %s\n", name);
+	}
+}
+
+static void stub_entry(const void *arg)
+{
+	run_stub_scenario(arg);
+}
+
+static void fn_entry(const void *arg)
+{
+	void (*const *fn)(void) = arg;
+
+	(*fn)();
+}
+
+int main(int argc, char **argv)
+{
+	static void (*const nowhere)(void) = run_nowhere;
+	static void (*const not_rdma)(void) = run_not_rdma_core;
+	unsigned int i;
+	int failed = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "none")) {
+		run_none();
+		printf("ok   none\n");
+		return 0;
+	}
+	find_stubs_root();
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		in_child(scenarios[i].name, stub_entry, &scenarios[i], &failed);
+	in_child("env override pointing nowhere", fn_entry, &nowhere, &failed);
+	in_child("a library that is not rdma-core", fn_entry, &not_rdma,
+		 &failed);
+	return failed;
+}
