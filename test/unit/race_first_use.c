@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * First use from many threads at once: in each of many fresh processes,
+ * threads released together by a barrier make their first call into
+ * libibverbs, librdmacm and libefa.  Every thread must get the library's
+ * own answer, and every table must end up complete.  Built with TSan too
+ * (check.sh runs build/tsan/test/unit/race*).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "verbshim/loader.h"
+#include "vs_test.h"
+
+#define THREADS 16
+
+static pthread_barrier_t start;
+
+struct result {
+	int index;
+	const char *status_str;
+	const char *event_str;
+	int efa_ret;
+	int rate;
+};
+
+static void *racer(void *arg)
+{
+	struct result *r = arg;
+
+	pthread_barrier_wait(&start);
+	/* Each thread enters through a different library first. */
+	switch (r->index % 3) {
+	default:
+		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
+		break;
+	case 1:
+		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
+		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+		break;
+	case 2:
+		/* Every efadv_* call needs an EFA device; this loads libefa
+		 * the same way. */
+		r->efa_ret = vs_symbol_resolved("efadv_query_device");
+		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
+		break;
+	}
+	r->rate = ibv_rate_to_mult(IBV_RATE_10_GBPS);
+	return NULL;
+}
+
+static int one_process(void)
+{
+	struct result results[THREADS];
+	pthread_t threads[THREADS];
+	struct vs_library_info info;
+	int i, lib;
+
+	memset(results, 0, sizeof(results));
+	VS_ASSERT_EQ(pthread_barrier_init(&start, NULL, THREADS), 0);
+	for (i = 0; i < THREADS; i++) {
+		results[i].index = i;
+		VS_ASSERT_EQ(pthread_create(&threads[i], NULL, racer,
+					    &results[i]), 0);
+	}
+	for (i = 0; i < THREADS; i++)
+		VS_ASSERT_EQ(pthread_join(threads[i], NULL), 0);
+	pthread_barrier_destroy(&start);
+
+	for (i = 0; i < THREADS; i++) {
+		VS_ASSERT_STREQ(results[i].status_str, "success");
+		VS_ASSERT_STREQ(results[i].event_str,
+				"RDMA_CM_EVENT_ESTABLISHED");
+		VS_ASSERT_EQ(results[i].rate, 4);
+		VS_ASSERT_EQ(results[i].efa_ret, i % 3 == 2);
+	}
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
+		if (!info.loaded)
+			VS_FAIL("%s: %s", info.name, info.error);
+		VS_ASSERT_EQ(info.symbols_resolved, info.symbols_known);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const char *env = getenv("VS_RACE_PROCESSES");
+	int processes = env ? atoi(env) : 40, i, failed = 0;
+
+	for (i = 0; i < processes; i++) {
+		pid_t pid;
+		int status;
+
+		fflush(NULL);
+		pid = fork();
+		VS_ASSERT(pid >= 0);
+		if (pid == 0)
+			exit(one_process());
+		VS_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "process %d of %d failed\n", i + 1,
+				processes);
+			failed = 1;
+			break;
+		}
+	}
+	if (!failed)
+		printf("%d processes x %d threads: every first call agreed\n",
+		       processes, THREADS);
+	return failed;
+}
