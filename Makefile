@@ -85,7 +85,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 all: lib examples
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
-tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS)
+tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -144,6 +144,13 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+
+# A plain verbs program linked the way a user replacing -libverbs would.
+$(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(WARN) $(OPT) $(SANFLAGS) $(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
+		-o $@ $< -L$(dir $(ARCHIVE)) -lverbshim -ldl -lpthread
 
 check: all tests
 	$(Q)scripts/check.sh all

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# verbshim-info on a host without RDMA in its kernel: the introspection of
+# all three libraries against objdump's view of the real files, the
+# diagnosis chain (on a fake sysfs/dev/etc tree, VERBSHIM_INFO_ROOT), the
+# JSON, a library override that points nowhere, usage errors, valgrind.
+# Exit 0 pass, 1 fail, 77 skip (reason on the last line).
+set -u
+cd "$(dirname "$0")/../.."
+bin=${VERBSHIM_INFO_BIN:-build/bin/verbshim-info}
+[ -x "$bin" ] || { echo "skip: $bin not built (run make)"; exit 77; }
+command -v objdump >/dev/null || { echo "skip: objdump not installed (binutils)"; exit 77; }
+py=$(command -v python3 || true)
+[ -n "$py" ] || { echo "skip: python3 not installed"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# run NAME EXPECTED_RC ARGS...: output in $tmp/NAME.out/.err
+run() {
+	local name=$1 want=$2 rc=0
+	shift 2
+	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name: exit $rc, expected $want"
+		sed 's/^/    | /' "$tmp/$name.out" "$tmp/$name.err" | head -n 20
+	else
+		ok "$name: exit $rc"
+	fi
+}
+
+# The highest public node and IBVERBS_PRIVATE_N of a library file, from
+# the symbol versions objdump lists (independent of the shim's loader).
+highest_node() {
+	objdump -T "$1" | grep -oE "\b$2_[0-9]+\.[0-9]+\b" | sort -u -V | tail -n 1
+}
+
+# 1. Text: exit 2 here, the three libraries, the kernel diagnosis.
+host_rdma=0
+[ -e /sys/class/infiniband ] && host_rdma=1
+run text 2 "$bin"
+[ $host_rdma -eq 1 ] && echo "note: this host has /sys/class/infiniband; host diagnosis checks skipped"
+for lib in libibverbs librdmacm libefa; do
+	grep -qE "^  $lib +/" "$tmp/text.out" || fail "text: no loaded path for $lib"
+done
+grep -q 'version node:  IBVERBS_1\.[0-9]* (rdma-core >= v[0-9]*)' "$tmp/text.out" ||
+	fail "text: no IBVERBS version node line"
+grep -q 'provider ABI:  [0-9]* (IBVERBS_PRIVATE_[0-9]*)' "$tmp/text.out" ||
+	fail "text: no provider ABI line"
+if [ $host_rdma -eq 0 ]; then
+	grep -q '^Diagnosis: no /sys/class/infiniband: ' "$tmp/text.out" ||
+		fail "text: diagnosis is not 'no /sys/class/infiniband'"
+fi
+grep -q . "$tmp/text.err" && fail "text: stderr not empty: $(head -c 200 "$tmp/text.err")"
+
+# 2. JSON: parses, has the stable keys, agrees with objdump.
+run json 2 "$bin" --json
+"$py" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/json.out" || fail "json: does not parse"
+for lib in ibverbs rdmacm efa; do
+	path=$("$py" -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+l = [x for x in d["libraries"] if x["name"] == "lib" + sys.argv[2]][0]
+print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; continue; }
+	[ -n "$path" ] || { fail "json: lib$lib has no path"; continue; }
+	prefix=$(echo "$lib" | tr a-z A-Z)
+	want=$(highest_node "$path" "$prefix")
+	abi=$(objdump -T "$path" | grep -oE "\bIBVERBS_PRIVATE_[0-9]+\b" | sort -u | sed 's/.*_//' | tail -n 1)
+	echo "objdump: $path: highest $want${abi:+, provider ABI $abi}"
+	"$py" - "$tmp/json.out" "lib$lib" "$want" "${abi:-null}" "$host_rdma" <<'EOF' || fail "json: lib$lib"
+import json, sys
+d = json.load(open(sys.argv[1]))
+name, want, abi, host_rdma = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
+assert list(d) == ["libraries", "devices", "diagnosis"], list(d)
+keys = ["name", "loaded", "path", "error", "highest_node", "min_release",
+        "provider_abi", "symbols_resolved", "symbols_known"]
+assert [list(l) for l in d["libraries"]] == [keys] * 3, d["libraries"]
+assert [l["name"] for l in d["libraries"]] == ["libibverbs", "librdmacm", "libefa"]
+l = [x for x in d["libraries"] if x["name"] == name][0]
+assert l["loaded"] is True and l["error"] is None, l
+assert l["highest_node"] == want, (l["highest_node"], want)
+assert isinstance(l["min_release"], int) and l["min_release"] >= 13, l
+if name == "libibverbs":
+    assert l["provider_abi"] == int(abi), (l["provider_abi"], abi)
+else:
+    assert l["provider_abi"] is None, l
+assert 0 < l["symbols_resolved"] <= l["symbols_known"], l
+if not host_rdma:
+    assert d["devices"] == [], d["devices"]
+    assert d["diagnosis"].startswith("no /sys/class/infiniband: "), d["diagnosis"]
+print("json ok:", name, l["highest_node"], "rdma-core >=", l["min_release"])
+EOF
+done
+grep -q '"highest_node": "IBVERBS_' "$tmp/json.out" || fail "json: no IBVERBS highest_node"
+
+# 3. An override that points nowhere: reported, no crash, still exit 2.
+bad=/nonexistent/libibverbs.so.1
+run override 2 env VERBSHIM_LIBIBVERBS=$bad "$bin"
+grep -qE "^  libibverbs +not loaded" "$tmp/override.out" || fail "override: libibverbs not reported as not loaded"
+grep -q "error: .*$bad" "$tmp/override.out" || fail "override: error does not name $bad"
+grep -q "^Diagnosis: libibverbs did not load (.*$bad" "$tmp/override.out" || fail "override: diagnosis"
+run override_json 2 env VERBSHIM_LIBIBVERBS=$bad "$bin" --json
+"$py" - "$tmp/override_json.out" "$bad" <<'EOF' || fail "override: json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d["libraries"][0]
+assert l["name"] == "libibverbs" and l["loaded"] is False, l
+assert l["path"] is None and l["highest_node"] is None and l["provider_abi"] is None, l
+assert sys.argv[2] in l["error"], l["error"]
+assert l["symbols_resolved"] == 0 and l["symbols_known"] > 0, l
+assert d["devices"] == [] and d["diagnosis"].startswith("libibverbs did not load"), d
+print("override json ok:", l["error"])
+EOF
+
+# 4. Escaping: quotes, backslash, a tab and invalid UTF-8 in a path.
+weird=$(printf '/nonexistent/q"b\\t\tx\xffy.so')
+run escape 2 env VERBSHIM_LIBIBVERBS="$weird" "$bin" --json
+"$py" - "$tmp/escape.out" <<'EOF' || fail "escape: json"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+e = d["libraries"][0]["error"]
+assert 'q"b\\t\tx\ufffdy.so' in e, repr(e)
+print("escape ok:", repr(e))
+EOF
+
+# 5. Usage.
+run help 0 "$bin" --help
+grep -q '^usage: verbshim-info' "$tmp/help.out" || fail "help: no usage"
+run badopt 1 "$bin" --bogus
+run extra 1 "$bin" extra-arg
+run noarg 1 "$bin" -d
+
+# 6. The diagnosis chain on a fake tree (only meaningful where libibverbs
+#    lists no device, as here).
+if [ $host_rdma -eq 0 ]; then
+	root=$tmp/root
+	lib=	# VERBSHIM_LIBIBVERBS for the next checks, when set
+	diag() {
+		env VERBSHIM_INFO_ROOT="$root" ${lib:+VERBSHIM_LIBIBVERBS="$lib"} \
+			"$bin" "$@" | sed -n 's/^Diagnosis: //p'
+	}
+	# expect WHAT DIAGNOSIS-PREFIX [ARGS...]
+	expect() {
+		local what=$1 want=$2 got
+		shift 2
+		got=$(diag "$@")
+		case $got in
+		"$want"*) ok "diagnosis: $what" ;;
+		*) fail "diagnosis: $what: got '$got', want '$want...'" ;;
+		esac
+	}
+	mkdir -p "$root/sys/class/infiniband"
+	expect "empty sysfs" "$root/sys/class/infiniband is empty"
+	mkdir "$root/sys/class/infiniband/rxe0"
+	expect "no uverbs" "no $root/dev/infiniband/uverbs*: the kernel has RDMA device rxe0"
+	expect "-d unknown" "no device named foo" -d foo
+	mkdir -p "$root/dev/infiniband" && touch "$root/dev/infiniband/uverbs0"
+	expect "no config dir" "no provider for driver rxe (device rxe0): no \"driver rxe\" line in $root/etc/libibverbs.d (no such directory)"
+	mkdir -p "$root/etc/libibverbs.d"
+	echo "driver mlx4" >"$root/etc/libibverbs.d/mlx4.driver"
+	expect "no rxe provider" "no provider for driver rxe (device rxe0)"
+	printf '# SoftRoCE\ndriver rxe\n' >"$root/etc/libibverbs.d/rxe.driver"
+	expect "provider present" "the kernel has device rxe0 and its provider is installed"
+	# A copy of libibverbs with its own provider dir, to vary the ABI.
+	mkdir -p "$tmp/lib/libibverbs"
+	real=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["libraries"][0]["path"])' "$tmp/json.out")
+	cp "$real" "$tmp/lib/libibverbs.so.1"
+	lib=$tmp/lib/libibverbs.so.1
+	expect "provider file missing" "no provider library for driver rxe (device rxe0): $tmp/lib/libibverbs/librxe-rdmav"
+	touch "$tmp/lib/libibverbs/librxe-rdmav1.so"
+	expect "ABI mismatch" "provider ABI mismatch for driver rxe (device rxe0): $lib needs provider ABI"
+	mkdir -p "$root/sys/class/infiniband/mlx5_0/device"
+	ln -s ../../../../bus/pci/drivers/mlx5_core "$root/sys/class/infiniband/mlx5_0/device/driver"
+	expect "driver link" "no provider for driver mlx5_core (device mlx5_0): no \"driver mlx5\" line"
+	lib=
+	expect "-d restricts" "the kernel has device rxe0" -d rxe0
+fi
+
+# 7. valgrind: no error, no leak, in both outputs and without a library.
+if command -v valgrind >/dev/null; then
+	vg="valgrind -q --leak-check=full --error-exitcode=9"
+	run valgrind_text 2 $vg "$bin"
+	run valgrind_json 2 $vg "$bin" --json
+	run valgrind_override 2 env VERBSHIM_LIBIBVERBS=$bad $vg "$bin" --json
+else
+	echo "note: valgrind not installed, leak check skipped"
+fi
+
+if [ $fails -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "verbshim-info: all checks passed"
