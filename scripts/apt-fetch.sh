@@ -110,28 +110,47 @@ fresh || update
 
 out=$apt/debs/$suite
 mkdir -p "$out"
+# pkg/suite picks that suite's candidate; pkg=ver an exact version.
+sels=()
 for pkg in "$@"; do
-	# pkg/suite picks that suite's candidate; pkg=ver an exact version.
 	case $pkg in
-	*=*) sel=$pkg ;;
-	*) sel=$pkg/$suite ;;
+	*=*) sels+=("$pkg") ;;
+	*) sels+=("$pkg/$suite") ;;
 	esac
-	# "'URI' FILE SIZE SHA256:..." tells us the file name before downloading.
-	line=$(apt-get -q "${opts[@]}" download --print-uris "$sel" 2>"$apt/err.log" | grep "^'" | head -n 1) || true
-	if [ -z "$line" ]; then
-		sed 's/^/  | /' "$apt/err.log" >&2
-		die "package '$pkg' not found in $suite ($uri)"
-	fi
-	file=$(echo "$line" | awk '{print $2}')
-	size=$(echo "$line" | awk '{print $3}')
+done
+
+# "'URI' FILE SIZE SHA256:..." per package tells the file names up front.
+if ! uris=$(apt-get -q "${opts[@]}" download --print-uris "${sels[@]}" 2>"$apt/err.log"); then
+	# Name the culprit(s).
+	for sel in "${sels[@]}"; do
+		apt-get -q "${opts[@]}" download --print-uris "$sel" >/dev/null 2>&1 ||
+			echo "$me.sh: error: package '${sel%/"$suite"}' not found in $suite ($uri)" >&2
+	done
+	sed 's/^/  | /' "$apt/err.log" >&2
+	die "cannot resolve: $*"
+fi
+uris=$(grep "^'" <<<"$uris")
+[ "$(wc -l <<<"$uris")" -eq ${#sels[@]} ] || die "apt resolved a different number of files than asked for: $uris"
+
+# apt lists them in its own order: match files to packages by name.
+need=()
+files=()
+for sel in "${sels[@]}"; do
+	name=${sel%%[/=]*}
+	line=$(grep "^'[^']*/${name}_[^/']*' " <<<"$uris" | head -n 1) || die "apt did not resolve $sel"
+	read -r _ file size _ <<<"$line"
+	files+=("$file")
 	if [ ! -s "$out/$file" ] || [ "$(stat -c %s "$out/$file")" != "$size" ]; then
 		echo "$me.sh: downloading $file" >&2
-		if ! (cd "$out" && apt-get -q "${opts[@]}" download "$sel" >"$apt/dl.log" 2>&1); then
-			sed 's/^/  | /' "$apt/dl.log" >&2
-			die "download of '$pkg' from $suite failed"
-		fi
-		# apt-get download names the file itself; normalise to the URI name.
-		[ -s "$out/$file" ] || die "download of '$pkg' produced no $file"
+		need+=("$sel")
 	fi
+done
+if [ ${#need[@]} -gt 0 ] &&
+	! (cd "$out" && apt-get -q "${opts[@]}" download "${need[@]}" >"$apt/dl.log" 2>&1); then
+	sed 's/^/  | /' "$apt/dl.log" >&2
+	die "download from $suite failed: ${need[*]}"
+fi
+for file in "${files[@]}"; do
+	[ -s "$out/$file" ] || die "apt-get download produced no $file"
 	echo "$out/$file"
 done

@@ -161,7 +161,8 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 2048
 	-virtfs "local,path=$run,mount_tag=vsrun,security_model=none,readonly=on")
 
 label=${name:+$name }
-what="kernel $kver, ${rdma_core:+rdma-core $rdma_core root}${rdma_core:-host root}"
+what="kernel $kver, host root"
+[ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
 echo "$me: ${label}booting ($what, timeout ${timeout}s): $*" >&2
 mkfifo "$run/console"
 t0=$EPOCHREALTIME

@@ -5,6 +5,9 @@ set -euo pipefail
 # shellcheck source=lib/common.bash
 . "$(dirname "$0")/lib/common.bash"
 need_vm
+# Which libibverbs this root has (the release matrix swaps it).
+lib=$(ls /usr/lib/x86_64-linux-gnu/libibverbs.so.1.* 2>/dev/null | head -n 1 || true)
+echo "libibverbs: ${lib##*/}"
 out=$(ibv_devinfo -d "$VS_RXE_DEV" -v)
 echo "$out" | head -n 30
 echo "$out" | grep -q 'state:.*PORT_ACTIVE' || { echo "port not active"; exit 1; }
