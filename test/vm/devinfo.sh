@@ -6,7 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.bash"
 need_vm
 # Which libibverbs this root has (the release matrix swaps it).
-lib=$(ls /usr/lib/x86_64-linux-gnu/libibverbs.so.1.* 2>/dev/null | head -n 1 || true)
+lib=none
+for f in /usr/lib/x86_64-linux-gnu/libibverbs.so.1.*; do lib=$f; done
 echo "libibverbs: ${lib##*/}"
 out=$(ibv_devinfo -d "$VS_RXE_DEV" -v)
 echo "$out" | head -n 30
