@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One test binary, built once against bookworm's headers, run against the
+# real rdma-core 33.2, 44.0, 56.1 and 65.0 libraries of Debian (roots from
+# scripts/rdma-core-root.sh, run through each root's own ld-linux).  What
+# each must report (highest node, provider ABI, which name@node exist) is
+# read from that release's libraries with objdump, not written down here.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=$PWD/build/test/unit/release_probe
+[ -x "$bin" ] || { echo "no $bin: run make tests"; exit 1; }
+releases=${VS_RELEASES:-33.2 44.0 56.1 65.0}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# "lib NAME NODE ABI" and "sym NAME NODE" lines for one root.
+expectations() {
+	local root=$1 lib prefix path
+	for lib in libibverbs:IBVERBS libefa:EFA librdmacm:RDMACM; do
+		prefix=${lib#*:} lib=${lib%%:*}
+		path=$root/usr/lib/x86_64-linux-gnu/$lib.so.1
+		[ -e "$path" ] || { echo "missing $path" >&2; return 1; }
+		objdump -T "$path" | awk '$3 == "DF" && $4 == ".text" {print "sym", $NF, $(NF-1)}' | tr -d '()'
+		node=$(objdump -p "$path" | awk -v p="${prefix}_1." 'index($NF, p) == 1 {print $NF}' |
+			sort -t. -k2,2n | tail -n 1)
+		abi=$(objdump -p "$path" | sed -n "s/.*${prefix}_PRIVATE_\([0-9]*\).*/\1/p" | sort -n | tail -n 1)
+		echo "lib $lib $node ${abi:--1}"
+	done
+}
+
+status=0
+for ver in $releases; do
+	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
+		cat "$tmp/fetch.log"
+		echo "rdma-core $ver: could not build its root (see above)"
+		status=1
+		continue
+	fi
+	expectations "$root" >"$tmp/expect.$ver"
+	echo "== rdma-core $ver ($(awk '$1 == "lib" {printf "%s %s abi %s; ", $2, $3, $4}' "$tmp/expect.$ver"))"
+	ldso=$root/lib64/ld-linux-x86-64.so.2
+	if ! VS_EXPECT_FILE=$tmp/expect.$ver VS_EXPECT_ROOT=$root \
+		"$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin"; then
+		echo "rdma-core $ver: FAILED"
+		status=1
+	fi
+done
+exit $status

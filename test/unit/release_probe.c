@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One binary, run against whatever rdma-core it finds: reports what was
+ * loaded and checks it against expectations read from the libraries
+ * themselves (test/shell/cross_version.sh writes them from objdump), then
+ * makes calls that need no device and must behave on every release.
+ *
+ *   VS_EXPECT_FILE  lines "lib NAME HIGHEST_NODE PROVIDER_ABI" and
+ *                   "sym NAME NODE" (every exported name@node); optional
+ *   VS_EXPECT_ROOT  the loaded libraries must live under this directory
+ *
+ * Without VS_EXPECT_FILE (the unit stage): the installed libraries, whose
+ * headers this was built with, must resolve every symbol.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vs_shim.h"
+#include "vs_test.h"
+
+struct expect {
+	char node[VS_LIB_COUNT][64];
+	int abi[VS_LIB_COUNT];
+	char (*syms)[160];	/* "name node" */
+	size_t nsyms;
+};
+
+static const char *const lib_names[VS_LIB_COUNT] = { "libibverbs",
+						       "librdmacm", "libefa" };
+
+static void read_expect(const char *path, struct expect *e)
+{
+	char line[256], kind[8], a[64], b[64], abi[16];
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+	int lib;
+
+	if (!f)
+		VS_FAIL("VS_EXPECT_FILE=%s: cannot open", path);
+	memset(e, 0, sizeof(*e));
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
+		e->abi[lib] = -1;
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%7s %63s %63s %15s", kind, a, b, abi);
+
+		if (n >= 3 && !strcmp(kind, "sym")) {
+			if (e->nsyms == cap) {
+				cap = cap ? cap * 2 : 256;
+				e->syms = realloc(e->syms, cap * sizeof(*e->syms));
+				VS_ASSERT(e->syms != NULL);
+			}
+			snprintf(e->syms[e->nsyms++], sizeof(*e->syms), "%s %s",
+				 a, b);
+		} else if (n == 4 && !strcmp(kind, "lib")) {
+			for (lib = 0; lib < VS_LIB_COUNT; lib++)
+				if (!strcmp(a, lib_names[lib])) {
+					snprintf(e->node[lib],
+						 sizeof(e->node[lib]), "%s", b);
+					e->abi[lib] = atoi(abi);
+				}
+		}
+	}
+	fclose(f);
+}
+
+static int exported(const struct expect *e, const char *name,
+		    const char *node)
+{
+	char key[160];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s %s", name, node);
+	for (i = 0; i < e->nsyms; i++)
+		if (!strcmp(e->syms[i], key))
+			return 1;
+	return 0;
+}
+
+static void check_libraries(const struct expect *e, const char *root)
+{
+	int lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		struct vs_library_info info;
+
+		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
+		if (!info.loaded)
+			VS_FAIL("%s did not load: %s", info.name, info.error);
+		printf("%-10s %-14s rdma-core >= v%-3d provider ABI %-3d "
+		       "%u/%u symbols  %s\n", info.name, info.highest_node,
+		       info.min_release, info.provider_abi,
+		       info.symbols_resolved, info.symbols_known, info.path);
+		if (root && strncmp(info.path, root, strlen(root)))
+			VS_FAIL("%s loaded from %s, not under %s", info.name,
+				info.path, root);
+		if (!e) {
+			VS_ASSERT_EQ(info.symbols_resolved, info.symbols_known);
+			continue;
+		}
+		VS_ASSERT_STREQ(info.highest_node, e->node[lib]);
+		VS_ASSERT_EQ(info.provider_abi, e->abi[lib]);
+	}
+}
+
+/* Each row resolves exactly when the library exports name@pinned-node. */
+static void check_symbols(const struct expect *e)
+{
+	unsigned int bad = 0;
+
+#define CHECK_SYM(node, sym, ret, params, args, conv)                          \
+	do {                                                                   \
+		const char *pin = vs_nodes[VS_NODE_##node].name;               \
+		int want = exported(e, #sym, pin);                             \
+		int got = vs_symbol_resolved(#sym);                            \
+		if (got != want) {                                             \
+			fprintf(stderr, "%s@%s: resolved %d, exported %d\n",   \
+				#sym, pin, got, want);                         \
+			bad++;                                                 \
+		}                                                              \
+	} while (0);
+	VS_IBVERBS_SYMBOLS(CHECK_SYM)
+	VS_RDMACM_SYMBOLS(CHECK_SYM)
+	VS_EFA_SYMBOLS(CHECK_SYM)
+	VS_ASSERT_EQ(bad, 0);
+}
+
+/* Calls that need no device: the library's own answers, no crash. */
+static void check_calls(void)
+{
+	struct rdma_event_channel *channel;
+	struct ibv_device **list;
+	enum ibv_fork_status fork_status;
+	int n = -1, fd;
+
+	list = ibv_get_device_list(&n);
+	if (getenv("VERBSHIM_IN_VM")) {
+		VS_ASSERT(list != NULL);
+		VS_ASSERT(n >= 1);
+	} else {
+		VS_ASSERT_EQ(n, 0);
+	}
+	printf("devices: %d%s\n", n, list ? "" : " (no list: no RDMA in this kernel)");
+	if (list)
+		ibv_free_device_list(list);
+	VS_ASSERT_STREQ(ibv_wc_status_str(IBV_WC_SUCCESS), "success");
+	VS_ASSERT_STREQ(ibv_node_type_str(IBV_NODE_CA), "InfiniBand channel adapter");
+	VS_ASSERT_STREQ(ibv_port_state_str(IBV_PORT_ACTIVE), "active");
+	VS_ASSERT_EQ(ibv_rate_to_mult(IBV_RATE_10_GBPS), 4);
+	VS_ASSERT_EQ(mult_to_ibv_rate(4), IBV_RATE_10_GBPS);
+	VS_ASSERT_EQ(ibv_rate_to_mbps(IBV_RATE_10_GBPS), 10000);
+	VS_ASSERT_STREQ(rdma_event_str(RDMA_CM_EVENT_ESTABLISHED),
+			"RDMA_CM_EVENT_ESTABLISHED");
+	fork_status = ibv_is_fork_initialized();
+	VS_ASSERT(fork_status == IBV_FORK_DISABLED ||
+		  fork_status == IBV_FORK_ENABLED ||
+		  fork_status == IBV_FORK_UNNEEDED);
+
+	channel = rdma_create_event_channel();
+	if (channel)
+		rdma_destroy_event_channel(channel);
+	else
+		VS_ASSERT(errno != 0);
+	fd = rsocket(AF_INET, SOCK_STREAM, 0);
+	if (fd >= 0)
+		rclose(fd);
+	else
+		VS_ASSERT(errno != 0);
+}
+
+int main(void)
+{
+	const char *file = getenv("VS_EXPECT_FILE");
+	const char *root = getenv("VS_EXPECT_ROOT");
+	struct expect e;
+
+	if (file)
+		read_expect(file, &e);
+	check_libraries(file ? &e : NULL, root);
+	if (file) {
+		check_symbols(&e);
+		free(e.syms);
+	}
+	check_calls();
+	return 0;
+}
