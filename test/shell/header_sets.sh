@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The shim builds against other rdma-core header sets (RDMA_CORE_INCLUDE):
+# bullseye's 33.2, the oldest supported, and sid's 65.0, the newest; each
+# build defines every public function that release's own libraries export
+# (65.0's headers bring IBVERBS_1.18, RDMACM_1.5 and EFA_1.7).  And the
+# whole tree builds with clang as well as gcc.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cache=${VERBSHIM_CACHE:-$PWD/.cache}
+
+headers() {	# VERSION SUITE -> prints the include dir
+	local ver=$1 suite=$2 dir=$cache/headers/$1 debs
+	if [ ! -f "$dir/.done" ]; then
+		debs=$(scripts/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev ibverbs-providers)
+		rm -rf "$dir" && mkdir -p "$dir"
+		for deb in $debs; do dpkg-deb -x "$deb" "$dir"; done
+		touch "$dir/.done"
+	fi
+	echo "$dir/usr/include"
+}
+
+status=0
+for pair in 33.2:bullseye 65.0:sid; do
+	ver=${pair%%:*} suite=${pair#*:}
+	inc=$(headers "$ver" "$suite")
+	root=$(scripts/rdma-core-root.sh "$ver")
+	build=build/headers-$ver
+	if ! make -s BUILD="$build" RDMA_CORE_INCLUDE="$inc" "$build/libverbshim.a" >"$build.log" 2>&1; then
+		cat "$build.log"; echo "build against $ver headers failed"; status=1; continue
+	fi
+	grep feature-config "$build.log" || true
+	defined=$(nm -g --defined-only "$build/libverbshim.a" | awk '$2 == "T" {print $3}' | sort -u)
+	for lib in libibverbs librdmacm libefa; do
+		exported=$(objdump -T "$root/usr/lib/x86_64-linux-gnu/$lib.so.1" |
+			awk '$3 == "DF" && $4 == ".text" {print $(NF-1), $NF}' | tr -d '()' |
+			grep -v '_PRIVATE_' | awk '$2 != "ibv_register_driver" {print $2}' | sort -u)
+		missing=$(comm -23 <(echo "$exported") <(echo "$defined"))
+		if [ -n "$missing" ]; then
+			echo "$ver headers: $lib exports what the build does not define:" $missing
+			status=1
+		else
+			echo "$ver headers: all $(echo "$exported" | wc -l) public functions of $lib $ver defined"
+		fi
+	done
+done
+
+if command -v clang >/dev/null; then
+	if make -s CC=clang BUILD=build/clang all tests >build/clang.log 2>&1; then
+		echo "clang: library, examples and tests build with -Wall -Wextra -Werror"
+	else
+		tail -n 30 build/clang.log; echo "clang build failed"; status=1
+	fi
+else
+	echo "clang not installed: clang build not checked"; status=1
+fi
+exit $status
