@@ -5,7 +5,7 @@
 # JSON, a library override that points nowhere, usage errors, valgrind.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 bin=${VERBSHIM_INFO_BIN:-build/bin/verbshim-info}
 [ -x "$bin" ] || { echo "skip: $bin not built (run make)"; exit 77; }
 command -v objdump >/dev/null || { echo "skip: objdump not installed (binutils)"; exit 77; }
@@ -34,7 +34,8 @@ run() {
 # The highest public node and IBVERBS_PRIVATE_N of a library file, from
 # the symbol versions objdump lists (independent of the shim's loader).
 highest_node() {
-	objdump -T "$1" | grep -oE "\b$2_[0-9]+\.[0-9]+\b" | sort -u -V | tail -n 1
+	objdump -T "$1" | grep -v '\*UND\*' | grep -oE "\b$2_[0-9]+\.[0-9]+\b" |
+		sort -u -V | tail -n 1
 }
 
 # 1. Text: exit 2 here, the three libraries, the kernel diagnosis.
@@ -64,9 +65,11 @@ d = json.load(open(sys.argv[1]))
 l = [x for x in d["libraries"] if x["name"] == "lib" + sys.argv[2]][0]
 print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; continue; }
 	[ -n "$path" ] || { fail "json: lib$lib has no path"; continue; }
-	prefix=$(echo "$lib" | tr a-z A-Z)
+	prefix=$(echo "$lib" | tr '[:lower:]' '[:upper:]')
 	want=$(highest_node "$path" "$prefix")
-	abi=$(objdump -T "$path" | grep -oE "\bIBVERBS_PRIVATE_[0-9]+\b" | sort -u | sed 's/.*_//' | tail -n 1)
+	abi=
+	[ $lib = ibverbs ] && abi=$(objdump -T "$path" | grep -v '\*UND\*' |
+		grep -oE "\bIBVERBS_PRIVATE_[0-9]+\b" | sort -u | sed 's/.*_//' | tail -n 1)
 	echo "objdump: $path: highest $want${abi:+, provider ABI $abi}"
 	"$py" - "$tmp/json.out" "lib$lib" "$want" "${abi:-null}" "$host_rdma" <<'EOF' || fail "json: lib$lib"
 import json, sys
@@ -179,10 +182,10 @@ fi
 
 # 7. valgrind: no error, no leak, in both outputs and without a library.
 if command -v valgrind >/dev/null; then
-	vg="valgrind -q --leak-check=full --error-exitcode=9"
-	run valgrind_text 2 $vg "$bin"
-	run valgrind_json 2 $vg "$bin" --json
-	run valgrind_override 2 env VERBSHIM_LIBIBVERBS=$bad $vg "$bin" --json
+	vg=(valgrind -q --leak-check=full --error-exitcode=9)
+	run valgrind_text 2 "${vg[@]}" "$bin"
+	run valgrind_json 2 "${vg[@]}" "$bin" --json
+	run valgrind_override 2 env VERBSHIM_LIBIBVERBS=$bad "${vg[@]}" "$bin" --json
 else
 	echo "note: valgrind not installed, leak check skipped"
 fi
