@@ -31,7 +31,7 @@ host_stages() {
 		echo "asan 0 1 0" >>"$results"; status=1
 	fi
 
-	run --stage valgrind --timeout 300 \
+	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 \
 		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
 		build/test/unit/*
 
