@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# make install into a staging root, then build a plain verbs program the
+# way a user would: pkg-config --static for the flags, no -libverbs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+command -v pkg-config >/dev/null || { echo "skip: pkg-config not installed"; exit 77; }
+
+make -s install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>&1 ||
+	{ cat "$stage.log"; rm -f "$stage.log"; exit 1; }
+rm -f "$stage.log"
+for f in include/verbshim.h include/verbshim/loader.h lib/libverbshim.a \
+	lib/pkgconfig/verbshim.pc bin/verbshim-info; do
+	[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; exit 1; }
+done
+export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+flags=$(pkg-config --static --cflags --libs verbshim)
+echo "pkg-config --static --cflags --libs verbshim: $flags"
+grep -q -- '-ldl' <<<"$flags" && grep -q -- '-lpthread' <<<"$flags" ||
+	{ echo "the .pc lacks -ldl/-lpthread for a static link"; exit 1; }
+# shellcheck disable=SC2086
+${CC:-cc} -o "$stage/plain" test/dropin/plain_verbs.c $flags
+readelf -d "$stage/plain" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa)' && { echo "links rdma-core"; exit 1; }
+"$stage/plain"
