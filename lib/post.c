@@ -99,6 +99,26 @@ int vs__batch_add_failed(struct vs__send_batch *b, int op, unsigned int flags,
 					    "not 8-byte aligned",
 					    (unsigned long long)remote_addr, what);
 	}
+	if (qp->bounce && num_sge > 1 && !(flags & VS_WR_INLINE)) {
+		size_t total = 0;
+
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (op == VS__READ)
+			return vs_set_error(verb, EOPNOTSUPP,
+					    "an RDMA read into %zu SGEs: this "
+					    "provider's ibv_wr_set_sge_list counts "
+					    "only the first SGE's length (rxe); "
+					    "read into one SGE, or create the QP "
+					    "with .legacy = true", num_sge);
+		if (total > qp->bounce_slot_size)
+			return vs_set_error(verb, EOPNOTSUPP,
+					    "a %zu-byte gather from %zu SGEs: this "
+					    "provider's ibv_wr_set_sge_list is broken, "
+					    "so gathers are copied, and at most %u "
+					    "bytes fit; use one SGE, or .legacy = true",
+					    total, num_sge, qp->bounce_slot_size);
+	}
 	if (qp->transport == VS_TRANSPORT_UD) {
 		if (!dest)
 			return vs_set_error(verb, EINVAL,

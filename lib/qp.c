@@ -356,8 +356,44 @@ static int to_init(struct vs_qp *qp, const char *verb)
 	return 0;
 }
 
+/*
+ * rxe (vendor 0xffffff): its ibv_wr_set_inline_data leaves the WQE's
+ * residual length at 0 (the WR fails or sends nothing) and its
+ * ibv_wr_set_sge_list sums the first SGE's length num_sge times (fixed
+ * upstream only in 2025); see struct vs_qp's bounce ring.
+ */
+static bool inline_is_broken(const struct vs_pd *pd)
+{
+	return pd->ctx->attr.orig_attr.vendor_id == 0xffffff &&
+	       !getenv("VERBSHIM_TRUST_WR_SGE");
+}
+
+static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
+{
+	uint32_t slot = qp->caps.max_inline_data > 4096 ? qp->caps.max_inline_data : 4096;
+	size_t size = (size_t)qp->caps.max_send_wr * slot;
+	void *buf = NULL;
+
+	if (posix_memalign(&buf, 4096, size))
+		return vs_set_error(verb, ENOMEM, "out of memory");
+	errno = 0;
+	qp->bounce_mr = ibv_reg_mr(pd->pd, buf, size, IBV_ACCESS_LOCAL_WRITE);
+	if (!qp->bounce_mr) {
+		free(buf);
+		return vs_set_error("ibv_reg_mr", vs_errno_or(ENOMEM),
+				    "%s: cannot register the %zu-byte inline bounce "
+				    "ring", verb, size);
+	}
+	qp->bounce = buf;
+	qp->bounce_slot_size = slot;
+	return 0;
+}
+
 static void free_qp(struct vs_qp *qp)
 {
+	if (qp->bounce_mr)
+		ibv_dereg_mr(qp->bounce_mr);
+	free(qp->bounce);
 	free(qp->swr);
 	free(qp->ssge);
 	vs_recv_store_free(&qp->recv);
@@ -407,6 +443,11 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 			ret = vs_set_error(verb, ENOMEM, "out of memory");
 			goto fail_qp;
 		}
+	}
+	if (qp->qpx && inline_is_broken(pd)) {
+		ret = bounce_init(qp, pd, verb);
+		if (ret)
+			goto fail_qp;
 	}
 	if (!p.srq && vs_recv_store_init(&qp->recv, qp->caps.max_recv_wr,
 					 qp->caps.max_recv_sge)) {

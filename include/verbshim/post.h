@@ -80,6 +80,59 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 	return 0;
 }
 
+/*
+ * Inline payload of an extended WR.  One buffer goes through
+ * ibv_wr_set_inline_data; several are gathered first when small, because
+ * some providers get ibv_wr_set_inline_data_list's length wrong.  QPs
+ * with a bounce ring (see struct vs_qp) post a copy as an SGE instead.
+ */
+VS_INLINE void vs__set_inline(struct vs_qp *qp, struct ibv_qp_ex *x,
+			      const struct ibv_sge *sgl, size_t num_sge)
+{
+	struct ibv_data_buf bufs[16];
+	uint8_t gather[256];
+	size_t total = 0;
+
+	if (qp->bounce) {
+		uint8_t *slot = qp->bounce +
+				(size_t)qp->bounce_next * qp->bounce_slot_size;
+
+		for (size_t i = 0; i < num_sge; i++) {
+			memcpy(slot + total, (const void *)(uintptr_t)sgl[i].addr,
+			       sgl[i].length);
+			total += sgl[i].length;
+		}
+		if (++qp->bounce_next == qp->caps.max_send_wr)
+			qp->bounce_next = 0;
+		ibv_wr_set_sge(x, qp->bounce_mr->lkey, (uintptr_t)slot,
+			       (uint32_t)total);
+		return;
+	}
+	if (num_sge == 1) {
+		ibv_wr_set_inline_data(x, (void *)(uintptr_t)sgl[0].addr,
+				       sgl[0].length);
+		return;
+	}
+	for (size_t i = 0; i < num_sge; i++)
+		total += sgl[i].length;
+	if (total <= sizeof(gather)) {
+		total = 0;
+		for (size_t i = 0; i < num_sge; i++) {
+			memcpy(gather + total, (const void *)(uintptr_t)sgl[i].addr,
+			       sgl[i].length);
+			total += sgl[i].length;
+		}
+		/* the provider copies the bytes before returning */
+		ibv_wr_set_inline_data(x, gather, total);
+		return;
+	}
+	for (size_t i = 0; i < num_sge; i++) {
+		bufs[i].addr = (void *)(uintptr_t)sgl[i].addr;
+		bufs[i].length = sgl[i].length;
+	}
+	ibv_wr_set_inline_data_list(x, num_sge, bufs);
+}
+
 VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 			    uint64_t wr_id, unsigned int flags,
 			    const struct ibv_sge *sgl, size_t num_sge,
@@ -109,6 +162,16 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 	}
 	if (op == VS__CAS || op == VS__FAA) {
 		if (VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
+			goto bad;
+	}
+	if (VS_UNLIKELY(qp->bounce != NULL && num_sge > 1 &&
+			!(flags & VS_WR_INLINE))) {
+		/* the provider's SGE lists are broken: gathers are copied */
+		size_t total = 0;
+
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (op == VS__READ || total > qp->bounce_slot_size)
 			goto bad;
 	}
 	if (qp->transport == VS_TRANSPORT_UD &&
@@ -146,16 +209,12 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 		if (dest)
 			ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
 					   dest->remote_qkey);
-		if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
-			struct ibv_data_buf bufs[16];
-
-			for (size_t i = 0; i < num_sge; i++) {
-				bufs[i].addr = (void *)(uintptr_t)sgl[i].addr;
-				bufs[i].length = sgl[i].length;
-			}
-			ibv_wr_set_inline_data_list(x, num_sge, bufs);
-		} else if (VS_LIKELY(num_sge == 1)) {
+		if (VS_UNLIKELY(flags & VS_WR_INLINE))
+			vs__set_inline(qp, x, sgl, num_sge);
+		else if (VS_LIKELY(num_sge == 1)) {
 			ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
+		} else if (VS_UNLIKELY(qp->bounce != NULL)) {
+			vs__set_inline(qp, x, sgl, num_sge);
 		} else {
 			ibv_wr_set_sge_list(x, num_sge, sgl);
 		}

@@ -149,6 +149,19 @@ struct vs_qp {
 	unsigned int access;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	/*
+	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
+	 * broken (rxe: ibv_wr_set_inline_data leaves the residual length at
+	 * 0, ibv_wr_set_sge_list counts the first SGE's length n times).
+	 * Inline payloads and multi-SGE gathers are copied into a registered
+	 * QP-owned slot and posted as one SGE; the caller's buffer is free
+	 * after the add, as with real inline.  One slot per send-queue entry.
+	 * A multi-SGE RDMA read cannot be emulated: -EOPNOTSUPP there.
+	 */
+	uint8_t *bounce;
+	struct ibv_mr *bounce_mr;
+	uint32_t bounce_slot_size;
+	uint32_t bounce_next;
 	/* legacy send chain */
 	struct ibv_send_wr *swr;
 	struct ibv_sge *ssge;

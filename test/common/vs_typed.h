@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the tests of the typed API (header only: the tests of
+ * other parts of the project do not link verbshim.h users' helpers).
+ */
+#ifndef VS_TYPED_TEST_H
+#define VS_TYPED_TEST_H
+
+#include <time.h>
+#include <verbshim.h>
+
+#include "vs_test.h"
+
+static inline const char *vs_t_err(void)
+{
+	static char buf[700];
+
+	return vs_format_error(vs_last_error(), buf, sizeof(buf));
+}
+
+/* The call must return 0; else fail printing the library's error. */
+#define VS_OK(call)                                                           \
+	do {                                                                  \
+		int vs_r_ = (call);                                           \
+		if (vs_r_)                                                    \
+			VS_FAIL("%s = %d: %s", #call, vs_r_, vs_t_err());     \
+	} while (0)
+
+/* The call must fail with -err and the message must contain text. */
+#define VS_FAILS(call, want, text)                                             \
+	do {                                                                  \
+		vs_clear_error();                                             \
+		int vs_r_ = (call);                                           \
+		if (vs_r_ != -(want))                                          \
+			VS_FAIL("%s = %d, expected %d (%s): %s", #call, vs_r_, \
+				-(want), #want, vs_t_err());                    \
+		if (vs_last_error()->err != (want))                            \
+			VS_FAIL("%s: last error %d, expected %d", #call,      \
+				vs_last_error()->err, (want));                 \
+		if (!strstr(vs_last_error()->message, (text)))                \
+			VS_FAIL("%s: message \"%s\" lacks \"%s\"", #call,     \
+				vs_last_error()->message, (text));            \
+	} while (0)
+
+static inline uint64_t vs_t_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Exactly n completions within 5 s (and no extra one shortly after). */
+static inline void vs_t_wait(struct vs_cq *cq, struct vs_wc *wc, int n)
+{
+	uint64_t deadline = vs_t_now_ms() + 5000;
+	int got = 0;
+
+	while (got < n) {
+		int r = vs_cq_poll(cq, wc + got, n - got);
+
+		if (r < 0)
+			VS_FAIL("vs_cq_poll = %d: %s", r, vs_t_err());
+		got += r;
+		if (vs_t_now_ms() > deadline)
+			VS_FAIL("%d of %d completions within 5 s", got, n);
+	}
+}
+
+static inline void vs_t_no_more(struct vs_cq *cq)
+{
+	struct vs_wc extra;
+	uint64_t until = vs_t_now_ms() + 50;
+
+	while (vs_t_now_ms() < until) {
+		int r = vs_cq_poll(cq, &extra, 1);
+
+		if (r)
+			VS_FAIL("unexpected completion (r=%d wr_id %llu opcode %d)",
+				r, (unsigned long long)extra.wr_id, extra.opcode);
+	}
+}
+
+static inline void vs_t_expect_wc(const struct vs_wc *wc, uint64_t wr_id,
+				  enum ibv_wc_opcode opcode, uint32_t byte_len)
+{
+	if (wc->status != IBV_WC_SUCCESS)
+		VS_FAIL("wr_id %llu: status %s", (unsigned long long)wc->wr_id,
+			ibv_wc_status_str(wc->status));
+	VS_ASSERT_EQ(wc->wr_id, wr_id);
+	VS_ASSERT_EQ(wc->opcode, opcode);
+	if (byte_len != UINT32_MAX)
+		VS_ASSERT_EQ(wc->byte_len, byte_len);
+}
+
+/* The device of the VM ($VS_RXE_DEV), or the first. */
+static inline const char *vs_t_dev(void)
+{
+	const char *d = getenv("VS_RXE_DEV");
+
+	return d && *d ? d : NULL;
+}
+
+#endif /* VS_TYPED_TEST_H */
