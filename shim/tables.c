@@ -21,10 +21,6 @@ pthread_once_t vs_efa_once = PTHREAD_ONCE_INIT;
 #define VS_EFA_SYM(node, name, ret, params, args, conv)                        \
 	VS_SYM_ROW(efa, node, name)
 
-static const struct vs_sym vs_ibverbs_syms[] = { VS_IBVERBS_SYMBOLS(VS_IBVERBS_SYM) };
-static const struct vs_sym vs_rdmacm_syms[] = { VS_RDMACM_SYMBOLS(VS_RDMACM_SYM) };
-static const struct vs_sym vs_efa_syms[] = { VS_EFA_SYMBOLS(VS_EFA_SYM) };
-
 #define VS_IBVERBS_FILL(node, name, ret, params, args, conv)                   \
 	VS_FILL_SLOT(ibverbs, handle, node, name)
 #define VS_RDMACM_FILL(node, name, ret, params, args, conv)                    \
@@ -32,83 +28,40 @@ static const struct vs_sym vs_efa_syms[] = { VS_EFA_SYMBOLS(VS_EFA_SYM) };
 #define VS_EFA_FILL(node, name, ret, params, args, conv)                       \
 	VS_FILL_SLOT(efa, handle, node, name)
 
-static unsigned int vs_ibverbs_fill(void *handle, int versioned)
-{
-	unsigned int n = 0;
-
-	VS_IBVERBS_SYMBOLS(VS_IBVERBS_FILL)
-	return n;
-}
-
-static unsigned int vs_rdmacm_fill(void *handle, int versioned)
-{
-	unsigned int n = 0;
-
-	VS_RDMACM_SYMBOLS(VS_RDMACM_FILL)
-	return n;
-}
-
-static unsigned int vs_efa_fill(void *handle, int versioned)
-{
-	unsigned int n = 0;
-
-	VS_EFA_SYMBOLS(VS_EFA_FILL)
-	return n;
-}
-
 #define VS_COUNT_NODE(id, str, release) +1
 #define VS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-const struct vs_lib_desc vs_ibverbs_desc = {
-	.name = "libibverbs",
-	.soname = "libibverbs.so.1",
-	.devname = "libibverbs.so",
-	.env = "VERBSHIM_LIBIBVERBS",
-	.node_prefix = "IBVERBS_",
-	.probe = "ibv_get_device_list",
-	.first_node = VS_NODE_IBVERBS_1_0,
-	.nnodes = 0 VS_IBVERBS_NODES(VS_COUNT_NODE),
-	.syms = vs_ibverbs_syms,
-	.nsyms = VS_ARRAY_SIZE(vs_ibverbs_syms),
-	.state = &vs_ibverbs.state,
-	.fn_base = &vs_ibverbs.fn,
-	.ensure = vs_ensure_ibverbs,
-	.fill = vs_ibverbs_fill,
-};
+/* One library: its symbol array, fill function and descriptor. */
+#define VS_LIBRARY(lib, LIB, first, probe_symbol)                              \
+	static const struct vs_sym vs_##lib##_syms[] = {                       \
+		VS_##LIB##_SYMBOLS(VS_##LIB##_SYM)                             \
+	};                                                                     \
+	static unsigned int vs_##lib##_fill(void *handle, int versioned)       \
+	{                                                                      \
+		unsigned int n = 0;                                            \
+		VS_##LIB##_SYMBOLS(VS_##LIB##_FILL)                            \
+		return n;                                                      \
+	}                                                                      \
+	const struct vs_lib_desc vs_##lib##_desc = {                           \
+		.name = "lib" #lib,                                            \
+		.soname = "lib" #lib ".so.1",                                  \
+		.devname = "lib" #lib ".so",                                   \
+		.env = "VERBSHIM_LIB" #LIB,                                    \
+		.node_prefix = #LIB "_",                                       \
+		.probe = probe_symbol,                                         \
+		.first_node = VS_NODE_##first,                                 \
+		.nnodes = 0 VS_##LIB##_NODES(VS_COUNT_NODE),                   \
+		.syms = vs_##lib##_syms,                                       \
+		.nsyms = VS_ARRAY_SIZE(vs_##lib##_syms),                       \
+		.state = &vs_##lib.state,                                      \
+		.fn_base = &vs_##lib.fn,                                       \
+		.ensure = vs_ensure_##lib,                                     \
+		.fill = vs_##lib##_fill,                                       \
+	};
 
-const struct vs_lib_desc vs_rdmacm_desc = {
-	.name = "librdmacm",
-	.soname = "librdmacm.so.1",
-	.devname = "librdmacm.so",
-	.env = "VERBSHIM_LIBRDMACM",
-	.node_prefix = "RDMACM_",
-	.probe = "rdma_create_id",
-	.first_node = VS_NODE_RDMACM_1_0,
-	.nnodes = 0 VS_RDMACM_NODES(VS_COUNT_NODE),
-	.syms = vs_rdmacm_syms,
-	.nsyms = VS_ARRAY_SIZE(vs_rdmacm_syms),
-	.state = &vs_rdmacm.state,
-	.fn_base = &vs_rdmacm.fn,
-	.ensure = vs_ensure_rdmacm,
-	.fill = vs_rdmacm_fill,
-};
-
-const struct vs_lib_desc vs_efa_desc = {
-	.name = "libefa",
-	.soname = "libefa.so.1",
-	.devname = "libefa.so",
-	.env = "VERBSHIM_LIBEFA",
-	.node_prefix = "EFA_",
-	.probe = "efadv_query_device",
-	.first_node = VS_NODE_EFA_1_0,
-	.nnodes = 0 VS_EFA_NODES(VS_COUNT_NODE),
-	.syms = vs_efa_syms,
-	.nsyms = VS_ARRAY_SIZE(vs_efa_syms),
-	.state = &vs_efa.state,
-	.fn_base = &vs_efa.fn,
-	.ensure = vs_ensure_efa,
-	.fill = vs_efa_fill,
-};
+VS_LIBRARY(ibverbs, IBVERBS, IBVERBS_1_0, "ibv_get_device_list")
+VS_LIBRARY(rdmacm, RDMACM, RDMACM_1_0, "rdma_create_id")
+VS_LIBRARY(efa, EFA, EFA_1_0, "efadv_query_device")
 
 static void vs_ibverbs_load(void)
 {
