@@ -137,8 +137,11 @@ need=()
 files=()
 for sel in "${sels[@]}"; do
 	name=${sel%%[/=]*}
-	line=$(grep "^'[^']*/${name}_[^/']*' " <<<"$uris" | head -n 1) || die "apt did not resolve $sel"
-	read -r _ file size _ <<<"$line"
+	file='' size=''
+	while read -r _ f sz _; do
+		[[ $f == "${name}_"* ]] && { file=$f size=$sz; break; }
+	done <<<"$uris"
+	[ -n "$file" ] || die "apt did not resolve $sel"
 	files+=("$file")
 	if [ ! -s "$out/$file" ] || [ "$(stat -c %s "$out/$file")" != "$size" ]; then
 		echo "$me.sh: downloading $file" >&2

@@ -10,7 +10,7 @@ set -euo pipefail
 
 me=deps.sh
 build="build-essential clang libibverbs-dev librdmacm-dev pkg-config valgrind"
-vm="qemu-system-x86 busybox-static kmod cpio xz-utils iproute2 rdma-core
+vm="qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2 rdma-core
 ibverbs-providers ibverbs-utils rdmacm-utils"
 
 case ${1:-} in

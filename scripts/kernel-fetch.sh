@@ -48,19 +48,33 @@ rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/tree"
 dpkg-deb -x "$deb" "$dir.tmp/tree"
 
+# Merged-usr packages (trixie on) ship usr/lib/modules; depmod -b and
+# modprobe -d of bookworm's kmod look in lib/modules.
+if [ ! -d "$dir.tmp/tree/lib/modules" ] && [ -d "$dir.tmp/tree/usr/lib/modules" ]; then
+	ln -s usr/lib "$dir.tmp/tree/lib"
+fi
 ver=$(find "$dir.tmp/tree/lib/modules" -mindepth 1 -maxdepth 1 -printf "%f\n" | head -n 1)
 [ -n "$ver" ] || die "no lib/modules/VERSION in $pkg"
 vmlinuz=$dir.tmp/tree/boot/vmlinuz-$ver
+[ -f "$vmlinuz" ] || vmlinuz=$dir.tmp/tree/usr/boot/vmlinuz-$ver
 [ -f "$vmlinuz" ] || die "no boot/vmlinuz-$ver in $pkg"
 
 # The package ships no modules.dep.
 depmod -b "$dir.tmp/tree" "$ver" || die "depmod failed on $ver"
 
-# The vmlinux is the xz stream inside the bzImage: find its magic
-# (FD 37 7A 58 5A 00) and decompress from there; xz stops at the stream end.
-off=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$vmlinuz" | head -n 1 | cut -d: -f1) || true
-[ -n "$off" ] || die "no xz stream in $vmlinuz"
-tail -c +$((off + 1)) "$vmlinuz" | xz -dc -q 2>/dev/null >"$dir.tmp/vmlinux" || true
+# The vmlinux is the compressed stream inside the bzImage: xz in bookworm
+# (magic FD 37 7A 58 5A 00), zstd from trixie on (28 B5 2F FD).  Find the
+# magic and decompress from there; the decoder stops at the stream end.
+magic_at() { LC_ALL=C grep -obUaP "$1" "$vmlinuz" | head -n 1 | cut -d: -f1 || true; }
+off=$(magic_at '\xFD7zXZ\x00')
+if [ -n "$off" ]; then
+	tail -c +$((off + 1)) "$vmlinuz" | xz -dc -q 2>/dev/null >"$dir.tmp/vmlinux" || true
+else
+	off=$(magic_at '\x28\xB5\x2F\xFD')
+	[ -n "$off" ] || die "no xz or zstd stream in $vmlinuz"
+	command -v zstd >/dev/null || die "zstd not found (apt-get install zstd)"
+	tail -c +$((off + 1)) "$vmlinuz" | zstd -dcq 2>/dev/null >"$dir.tmp/vmlinux" || true
+fi
 head -c 4 "$dir.tmp/vmlinux" | od -A n -t x1 | grep -q '7f 45 4c 46' ||
 	die "decompressed vmlinux is not an ELF file"
 

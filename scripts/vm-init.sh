@@ -55,10 +55,10 @@ for r in $roots; do
 		mount -t sysfs sys "$r/sys" &&
 		mount -t devtmpfs dev "$r/dev" &&
 		mkdir -p "$r/dev/pts" "$r/dev/shm" &&
-		ln -sf /proc/self/fd "$r/dev/fd" &&
-		ln -sf /proc/self/fd/0 "$r/dev/stdin" &&
-		ln -sf /proc/self/fd/1 "$r/dev/stdout" &&
-		ln -sf /proc/self/fd/2 "$r/dev/stderr" &&
+		ln -sfn /proc/self/fd "$r/dev/fd" &&
+		ln -sfn /proc/self/fd/0 "$r/dev/stdin" &&
+		ln -sfn /proc/self/fd/1 "$r/dev/stdout" &&
+		ln -sfn /proc/self/fd/2 "$r/dev/stderr" &&
 		mount -t devpts devpts "$r/dev/pts" &&
 		mount -t tmpfs tmp "$r/dev/shm" &&
 		mount -t tmpfs tmp "$r/tmp" &&
