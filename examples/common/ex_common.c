@@ -5,6 +5,7 @@
 #include <netinet/tcp.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +47,8 @@ int ex_wait(struct vs_cq *cq, struct vs_wc *wc, int n, int timeout_ms)
 		got += r;
 		if (!r && ex_now_ns() > deadline)
 			break;
+		if (!r)
+			sched_yield(); /* let a software provider's threads run */
 	}
 	return got;
 }

@@ -29,6 +29,13 @@ struct vs_cq {
 	uint32_t depth;
 	uint64_t read_flags;       /* private: IBV_WC_EX_WITH_* created with */
 	uint64_t clock_khz;        /* private: hca_core_clock, 0 if unknown */
+	/*
+	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair.
+	 * rxe's ibv_next_poll stores the consumer index and unlocks when it
+	 * returns ENOENT, so the ibv_end_poll every other provider needs
+	 * after it would skip a CQE there; one per pair is right everywhere.
+	 */
+	bool one_per_start;
 };
 
 int vs_cq_create(struct vs_context *ctx, const struct vs_cq_config *cfg,
@@ -143,6 +150,18 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	if (VS_LIKELY(cq->cqx != NULL)) {
 		struct ibv_poll_cq_attr attr = { 0 };
 
+		if (VS_UNLIKELY(cq->one_per_start)) {
+			while (n < max) {
+				ret = ibv_start_poll(cq->cqx, &attr);
+				if (ret == ENOENT)
+					break;
+				if (VS_UNLIKELY(ret))
+					return vs__cq_poll_failed(cq, ret);
+				vs__wc_from_ex(cq, &wc[n++]);
+				ibv_end_poll(cq->cqx);
+			}
+			return n;
+		}
 		ret = ibv_start_poll(cq->cqx, &attr);
 		if (ret == ENOENT)
 			return 0;
@@ -225,6 +244,19 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 	int ret;
 
 	if (VS_LIKELY(it->cq->cqx != NULL)) {
+		if (VS_UNLIKELY(it->cq->one_per_start)) {
+			struct ibv_poll_cq_attr attr = { 0 };
+
+			ibv_end_poll(it->cq->cqx);
+			it->active = false;
+			ret = ibv_start_poll(it->cq->cqx, &attr);
+			if (ret == ENOENT)
+				return -ENOENT;
+			if (VS_UNLIKELY(ret))
+				return vs__cq_poll_failed(it->cq, ret);
+			it->active = true;
+			return 0;
+		}
 		ret = ibv_next_poll(it->cq->cqx);
 		if (ret == ENOENT)
 			return -ENOENT;

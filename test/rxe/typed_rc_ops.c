@@ -347,8 +347,11 @@ static void test_bad_rkey(struct rig *r)
 	VS_OK(vs_rc_write(&b, 9, VS_WR_SIGNALED, &s, 1, bad));
 	VS_OK(vs_rc_batch_submit(&b));
 	vs_t_wait(r->cq, &wc, 1);
-	VS_ASSERT_EQ(wc.wr_id, 9);
-	VS_ASSERT_EQ(wc.status, IBV_WC_REM_ACCESS_ERR);
+	if (wc.wr_id != 9 || wc.status != IBV_WC_REM_ACCESS_ERR)
+		VS_FAIL("bad rkey: completion wr_id %llu status %s opcode %d "
+			"qp_num %u vendor_err 0x%x",
+			(unsigned long long)wc.wr_id, ibv_wc_status_str(wc.status),
+			wc.opcode, wc.qp_num, wc.vendor_err);
 }
 
 static void run(bool legacy)

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rc_pingpong: two processes exchange their endpoints over TCP (like
+ * ibv_rc_pingpong) and bounce a message back and forth over RC, checking
+ * every byte on both sides.  Exit 0 only when every exchange checked out.
+ *
+ *   server: rc_pingpong [options]
+ *   client: rc_pingpong [options] server_host
+ *
+ *   -d dev        device (default $VS_RXE_DEV or the first)
+ *   -i port       device port (default 1)
+ *   -g gid_index  source GID index (default: auto-pick a routable one)
+ *   -p tcp_port   TCP port for the endpoint exchange (default 18515)
+ *   -n iters      round trips (default 1000)
+ *   -s size       message size in bytes (default 4096)
+ *   -l            legacy verbs (ibv_post_send / ibv_poll_cq)
+ */
+#include <getopt.h>
+#include <sched.h>
+#include <string.h>
+
+#include "common/ex_common.h"
+
+static uint8_t pattern(int iter, size_t j, int side)
+{
+	return (uint8_t)(iter * 31 + (int)j * 7 + side * 101);
+}
+
+struct peer {
+	struct vs_cq *cq;
+	struct vs_rc_qp *qp;
+	struct vs_mr *mr;
+	size_t size;
+	uint64_t sends_done, recvs_done;
+};
+
+/* Waits until the given numbers of sends and receives have completed. */
+static int wait_for(struct peer *p, uint64_t sends, uint64_t recvs, int iter)
+{
+	uint64_t deadline = ex_now_ns() + 10ull * 1000000000ull;
+
+	while (p->sends_done < sends || p->recvs_done < recvs) {
+		struct vs_wc wc[4];
+		int n = vs_cq_poll(p->cq, wc, 4);
+
+		if (n < 0)
+			ex_die("vs_cq_poll");
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "iteration %d: %s completion failed: "
+					"%s\n", iter, wc[i].opcode == IBV_WC_RECV ?
+					"receive" : "send",
+					ibv_wc_status_str(wc[i].status));
+				return -1;
+			}
+			if (wc[i].opcode == IBV_WC_RECV) {
+				if (wc[i].byte_len != p->size) {
+					fprintf(stderr, "iteration %d: received %u "
+						"bytes, expected %zu\n", iter,
+						wc[i].byte_len, p->size);
+					return -1;
+				}
+				p->recvs_done++;
+			} else {
+				p->sends_done++;
+			}
+		}
+		if (!n)
+			sched_yield(); /* let a software provider's threads run */
+		if (!n && ex_now_ns() > deadline) {
+			fprintf(stderr, "iteration %d: timed out waiting for the "
+				"peer\n", iter);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void post_recv(struct peer *p)
+{
+	struct vs_recv_batch rb;
+	struct ibv_sge s = vs_mr_sge(p->mr, p->size, (uint32_t)p->size);
+
+	ex_check(vs_rc_recv_start(p->qp, &rb), "vs_rc_recv_start");
+	ex_check(vs_recv_add(&rb, 2, &s, 1), "vs_recv_add");
+	ex_check(vs_recv_submit(&rb), "vs_recv_submit");
+}
+
+static void send_msg(struct peer *p, int iter, int side)
+{
+	uint8_t *out = vs_mr_ptr(p->mr, 0);
+	struct ibv_sge s = vs_mr_sge(p->mr, 0, (uint32_t)p->size);
+	struct vs_rc_batch b;
+
+	for (size_t j = 0; j < p->size; j++)
+		out[j] = pattern(iter, j, side);
+	ex_check(vs_rc_batch_start(p->qp, &b), "vs_rc_batch_start");
+	ex_check(vs_rc_send(&b, 1, VS_WR_SIGNALED, &s, 1), "vs_rc_send");
+	ex_check(vs_rc_batch_submit(&b), "vs_rc_batch_submit");
+}
+
+static int check_msg(struct peer *p, int iter, int side)
+{
+	const uint8_t *in = vs_mr_ptr(p->mr, p->size);
+
+	for (size_t j = 0; j < p->size; j++) {
+		if (in[j] != pattern(iter, j, side)) {
+			fprintf(stderr, "iteration %d: byte %zu is 0x%02x, expected "
+				"0x%02x\n", iter, j, in[j], pattern(iter, j, side));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = ex_default_device(), *server = NULL;
+	int port = 1, gid_index = -1, tcp_port = 18515, iters = 1000, opt, fd;
+	size_t size = 4096;
+	struct vs_context *ctx;
+	struct vs_pd *pd;
+	struct vs_endpoint local, remote;
+	uint8_t out[VS_ENDPOINT_WIRE_SIZE], in[VS_ENDPOINT_WIRE_SIZE];
+	struct peer p;
+	char text[200];
+	uint64_t t0;
+	int side;
+
+	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:l")) != -1) {
+		switch (opt) {
+		case 'd': dev = optarg; break;
+		case 'i': port = atoi(optarg); break;
+		case 'g': gid_index = atoi(optarg); break;
+		case 'p': tcp_port = atoi(optarg); break;
+		case 'n': iters = atoi(optarg); break;
+		case 's': size = (size_t)strtoul(optarg, NULL, 0); break;
+		case 'l': vs_set_force_legacy(true); break;
+		default:
+			fprintf(stderr, "usage: %s [-d dev] [-i port] [-g gid_index] "
+				"[-p tcp_port] [-n iters] [-s size] [-l] "
+				"[server_host]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		server = argv[optind];
+	if (port < 1 || port > 255 || iters < 1 || size < 1 || size > (1u << 30)) {
+		fprintf(stderr, "bad -i, -n or -s\n");
+		return 2;
+	}
+	side = server ? 0 : 1; /* the client sends first */
+
+	memset(&p, 0, sizeof(p));
+	p.size = size;
+	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16 }, &p.cq),
+		 "vs_cq_create");
+	ex_check(vs_mr_alloc(pd, 2 * size, 0, &p.mr), "vs_mr_alloc");
+	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
+		.send_cq = p.cq,
+		.port = (uint8_t)port,
+		.comp_mask = gid_index >= 0 ? VS_QP_CFG_GID_INDEX : 0,
+		.gid_index = gid_index >= 0 ? (uint32_t)gid_index : 0,
+		.caps = { .max_send_wr = 4, .max_recv_wr = 4 },
+	}, &p.qp), "vs_rc_qp_create");
+	ex_check(vs_rc_endpoint(p.qp, &local), "vs_rc_endpoint");
+	ex_check(vs_endpoint_to_bytes(&local, out), "vs_endpoint_to_bytes");
+	printf("local:  %s\n", vs_endpoint_to_str(&local, text, sizeof(text)));
+
+	fd = ex_tcp_open(server, tcp_port);
+	if (fd < 0 || ex_tcp_exchange(fd, out, in, sizeof(in)))
+		return 1;
+	ex_check(vs_endpoint_from_bytes(in, sizeof(in), &remote),
+		 "vs_endpoint_from_bytes");
+	printf("remote: %s\n", vs_endpoint_to_str(&remote, text, sizeof(text)));
+	ex_check(vs_rc_handshake(p.qp, &remote), "vs_rc_handshake");
+	/* the first receive is posted before the peer may send */
+	post_recv(&p);
+	{
+		uint8_t a = 1, b;
+
+		if (ex_tcp_exchange(fd, &a, &b, 1))
+			return 1;
+	}
+
+	t0 = ex_now_ns();
+	for (int i = 0; i < iters; i++) {
+		if (side == 0) {
+			send_msg(&p, i, 0);
+			if (wait_for(&p, (uint64_t)i + 1, (uint64_t)i + 1, i) ||
+			    check_msg(&p, i, 1))
+				return 1;
+			if (i + 1 < iters)
+				post_recv(&p);
+		} else {
+			if (wait_for(&p, (uint64_t)i, (uint64_t)i + 1, i) ||
+			    check_msg(&p, i, 0))
+				return 1;
+			if (i + 1 < iters)
+				post_recv(&p);
+			send_msg(&p, i, 1);
+		}
+	}
+	if (side == 1 && wait_for(&p, (uint64_t)iters, (uint64_t)iters, iters))
+		return 1;
+	{
+		double us = (double)(ex_now_ns() - t0) / 1000.0;
+		uint8_t a = 2, b;
+
+		printf("%d round trips of %zu bytes in %.0f us: %.2f us/iter, "
+		       "%.1f Mbit/s; every byte checked (%s)\n", iters, size, us,
+		       us / iters, 2.0 * 8.0 * (double)size * iters / us,
+		       vs_rc_qp_is_extended(p.qp) ? "ibv_wr_*" : "ibv_post_send");
+		/* the last sync: neither side tears down while the other polls */
+		if (ex_tcp_exchange(fd, &a, &b, 1))
+			return 1;
+	}
+	ex_tcp_close(fd);
+	ex_check(vs_rc_qp_close(p.qp), "vs_rc_qp_close");
+	ex_check(vs_mr_close(p.mr), "vs_mr_close");
+	ex_check(vs_cq_close(p.cq), "vs_cq_close");
+	ex_check(vs_pd_close(pd), "vs_pd_close");
+	ex_check(vs_context_close(ctx), "vs_context_close");
+	return 0;
+}
