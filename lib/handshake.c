@@ -95,7 +95,7 @@ static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
 	int ret = ibv_modify_qp(qp->qp, a, mask);
 
 	if (!ret) {
-		qp->state = to;
+		vs_qp_set_state(qp, to);
 		return 0;
 	}
 	if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
@@ -139,7 +139,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (qp->batch_open)
+	if (qp->send_block & VS__BLOCK_BATCH)
 		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
 	if (qp->state == IBV_QPS_RESET) {
 		ret = to_init_again(qp, verb);
@@ -201,7 +201,7 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (qp->batch_open)
+	if (qp->send_block & VS__BLOCK_BATCH)
 		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
 	if (qp->state == IBV_QPS_RESET) {
 		ret = to_init_again(qp, verb);

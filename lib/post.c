@@ -17,7 +17,7 @@ int vs__batch_start_failed(struct vs__send_batch *b, struct vs_qp *qp,
 	ret = vs_check_handle(qp, kind, verb, "qp");
 	if (ret)
 		return ret;
-	if (qp->batch_open)
+	if (qp->send_block & VS__BLOCK_BATCH)
 		return vs_set_error(verb, EBUSY,
 				    "a batch is already open on this QP: submit "
 				    "or abort it first");

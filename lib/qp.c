@@ -352,7 +352,7 @@ static int to_init(struct vs_qp *qp, const char *verb)
 		return vs_set_error("ibv_modify_qp", ret,
 				    "%s: RESET->INIT of the new %s QP failed",
 				    verb, vs_transport_name(qp->transport));
-	qp->state = IBV_QPS_INIT;
+	vs_qp_set_state(qp, IBV_QPS_INIT);
 	return 0;
 }
 
@@ -487,7 +487,7 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 		return ret;
 	if (!vs_ref_put(&qp->h))
 		return 0;
-	if (qp->batch_open && qp->qpx)
+	if ((qp->send_block & VS__BLOCK_BATCH) && qp->qpx)
 		ibv_wr_abort(qp->qpx);
 	pd = qp->pd;
 	scq = qp->send_cq;

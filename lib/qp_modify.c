@@ -200,7 +200,7 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 		return ret;
 	if (!attr)
 		return vs_set_error(verb, EINVAL, "attr is NULL");
-	if (qp->batch_open)
+	if (qp->send_block & VS__BLOCK_BATCH)
 		return vs_set_error(verb, EBUSY,
 				    "a send batch is open on this QP: submit or "
 				    "abort it before changing the QP's state");
@@ -208,11 +208,11 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 	to = (mask & IBV_QP_STATE) ? attr->qp_state : from;
 	ret = ibv_modify_qp(qp->qp, attr, mask);
 	if (!ret) {
-		qp->state = to;
+		vs_qp_set_state(qp, to);
 		return 0;
 	}
 	from = real_state(qp);
-	qp->state = from;
+	vs_qp_set_state(qp, from);
 	route[0] = 0;
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && attr->ah_attr.is_global &&
 	    qp->link_layer == IBV_LINK_LAYER_ETHERNET && ret != EINVAL)

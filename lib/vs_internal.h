@@ -67,6 +67,14 @@ int vs_cq_put(struct vs_cq *cq, const char *verb);
 int vs_srq_put(struct vs_srq *srq, const char *verb);
 int vs_ah_put(struct vs_ah *ah, const char *verb);
 
+/* Records a QP state change (and whether sends may start). */
+static inline void vs_qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
+{
+	qp->state = s;
+	qp->send_block = (uint8_t)((qp->send_block & VS__BLOCK_BATCH) |
+				   (s == IBV_QPS_RTS ? 0 : VS__BLOCK_STATE));
+}
+
 /* Keeps the first failure of a teardown sequence. */
 static inline int vs_first_err(int a, int b)
 {

@@ -69,10 +69,9 @@ int vs__not_started(const char *verb);
 VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			      uint32_t kind, const char *verb)
 {
-	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->batch_open ||
-			qp->state != IBV_QPS_RTS))
+	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->send_block))
 		return vs__batch_start_failed(b, qp, kind, verb);
-	qp->batch_open = true;
+	qp->send_block = VS__BLOCK_BATCH;
 	b->qp = qp;
 	b->count = 0;
 	if (qp->qpx)
@@ -133,7 +132,8 @@ VS_INLINE void vs__set_inline(struct vs_qp *qp, struct ibv_qp_ex *x,
 	ibv_wr_set_inline_data_list(x, num_sge, bufs);
 }
 
-VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
+VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
+			    enum vs__op op,
 			    uint64_t wr_id, unsigned int flags,
 			    const struct ibv_sge *sgl, size_t num_sge,
 			    uint64_t raddr, uint32_t rkey, uint32_t imm,
@@ -174,7 +174,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 		if (op == VS__READ || total > qp->bounce_slot_size)
 			goto bad;
 	}
-	if (qp->transport == VS_TRANSPORT_UD &&
+	if (t == VS_TRANSPORT_UD &&
 	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
 		goto bad;
 
@@ -206,7 +206,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 			ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
 			break;
 		}
-		if (dest)
+		if (t == VS_TRANSPORT_UD)
 			ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
 					   dest->remote_qkey);
 		if (VS_UNLIKELY(flags & VS_WR_INLINE))
@@ -260,7 +260,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs__op op,
 			wr->wr.atomic.rkey = rkey;
 			wr->wr.atomic.compare_add = compare_add;
 			wr->wr.atomic.swap = swap;
-		} else if (dest) {
+		} else if (t == VS_TRANSPORT_UD) {
 			wr->wr.ud.ah = dest->ah->ah;
 			wr->wr.ud.remote_qpn = dest->remote_qpn;
 			wr->wr.ud.remote_qkey = dest->remote_qkey;
@@ -287,7 +287,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, const char *verb)
 		return vs__not_started(verb);
 	qp = b->qp;
 	b->qp = NULL;
-	qp->batch_open = false;
+	qp->send_block = 0; /* it was in RTS: a batch blocks state changes */
 	if (VS_LIKELY(qp->qpx != NULL)) {
 		if (VS_UNLIKELY(!b->count)) {
 			ibv_wr_abort(qp->qpx);
@@ -314,7 +314,7 @@ VS_INLINE void vs__batch_abort(struct vs__send_batch *b)
 		return;
 	if (b->qp->qpx)
 		ibv_wr_abort(b->qp->qpx);
-	b->qp->batch_open = false;
+	b->qp->send_block = 0;
 	b->qp = NULL;
 }
 
@@ -329,7 +329,8 @@ VS_INLINE int vs_rc_batch_start(struct vs_rc_qp *qp, struct vs_rc_batch *b)
 VS_INLINE int vs_rc_send(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
 			 const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
 			     0, 0, 0, NULL, "vs_rc_send");
 }
 
@@ -338,7 +339,8 @@ VS_INLINE int vs_rc_send_imm(struct vs_rc_batch *b, uint64_t wr_id,
 			     unsigned int flags, uint32_t imm,
 			     const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
 			     0, imm, 0, 0, NULL, "vs_rc_send_imm");
 }
 
@@ -346,7 +348,8 @@ VS_INLINE int vs_rc_write(struct vs_rc_batch *b, uint64_t wr_id, unsigned int fl
 			  const struct ibv_sge *sgl, size_t num_sge,
 			  struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS__WRITE, wr_id, flags, sgl, num_sge,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__WRITE, wr_id, flags, sgl, num_sge,
 			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_write");
 }
 
@@ -355,7 +358,8 @@ VS_INLINE int vs_rc_write_imm(struct vs_rc_batch *b, uint64_t wr_id,
 			      const struct ibv_sge *sgl, size_t num_sge,
 			      struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
 			     remote.addr, remote.rkey, imm, 0, 0, NULL,
 			     "vs_rc_write_imm");
 }
@@ -365,7 +369,8 @@ VS_INLINE int vs_rc_read(struct vs_rc_batch *b, uint64_t wr_id, unsigned int fla
 			 const struct ibv_sge *sgl, size_t num_sge,
 			 struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS__READ, wr_id, flags, sgl, num_sge,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__READ, wr_id, flags, sgl, num_sge,
 			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_read");
 }
 
@@ -377,7 +382,8 @@ VS_INLINE int vs_rc_cas(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flag
 			const struct ibv_sge *result, struct vs_remote remote,
 			uint64_t compare, uint64_t swap)
 {
-	return vs__batch_add(&b->b, VS__CAS, wr_id, flags, result, 1, remote.addr,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__CAS, wr_id, flags, result, 1, remote.addr,
 			     remote.rkey, 0, compare, swap, NULL, "vs_rc_cas");
 }
 
@@ -386,7 +392,8 @@ VS_INLINE int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flag
 			const struct ibv_sge *result, struct vs_remote remote,
 			uint64_t add)
 {
-	return vs__batch_add(&b->b, VS__FAA, wr_id, flags, result, 1, remote.addr,
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
+			     VS__FAA, wr_id, flags, result, 1, remote.addr,
 			     remote.rkey, 0, add, 0, NULL, "vs_rc_faa");
 }
 
@@ -412,7 +419,8 @@ VS_INLINE int vs_uc_batch_start(struct vs_uc_qp *qp, struct vs_uc_batch *b)
 VS_INLINE int vs_uc_send(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
 			 const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
+			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
 			     0, 0, 0, NULL, "vs_uc_send");
 }
 
@@ -420,7 +428,8 @@ VS_INLINE int vs_uc_send_imm(struct vs_uc_batch *b, uint64_t wr_id,
 			     unsigned int flags, uint32_t imm,
 			     const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
+			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
 			     0, imm, 0, 0, NULL, "vs_uc_send_imm");
 }
 
@@ -428,7 +437,8 @@ VS_INLINE int vs_uc_write(struct vs_uc_batch *b, uint64_t wr_id, unsigned int fl
 			  const struct ibv_sge *sgl, size_t num_sge,
 			  struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS__WRITE, wr_id, flags, sgl, num_sge,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
+			     VS__WRITE, wr_id, flags, sgl, num_sge,
 			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_uc_write");
 }
 
@@ -437,7 +447,8 @@ VS_INLINE int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
 			      const struct ibv_sge *sgl, size_t num_sge,
 			      struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
+			     VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
 			     remote.addr, remote.rkey, imm, 0, 0, NULL,
 			     "vs_uc_write_imm");
 }
@@ -464,7 +475,8 @@ VS_INLINE int vs_ud_send(struct vs_ud_batch *b, uint64_t wr_id, unsigned int fla
 			 const struct vs_ud_dest *dest, const struct ibv_sge *sgl,
 			 size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UD,
+			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
 			     0, 0, 0, dest, "vs_ud_send");
 }
 
@@ -473,7 +485,8 @@ VS_INLINE int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
 			     uint32_t imm, const struct ibv_sge *sgl,
 			     size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
+	return vs__batch_add(&b->b, VS_TRANSPORT_UD,
+			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
 			     0, imm, 0, 0, dest, "vs_ud_send_imm");
 }
 

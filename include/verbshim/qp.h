@@ -165,9 +165,17 @@ struct vs_qp {
 	/* legacy send chain */
 	struct ibv_send_wr *swr;
 	struct ibv_sge *ssge;
-	bool batch_open;
+	/*
+	 * 0 when a send batch may start: bit VS__BLOCK_STATE while the QP is
+	 * not in RTS, VS__BLOCK_BATCH while a batch is open.  One field so
+	 * the inline start checks both with one load.
+	 */
+	uint8_t send_block;
 	struct vs__recv_store recv;
 };
+
+#define VS__BLOCK_STATE 1u
+#define VS__BLOCK_BATCH 2u
 
 struct vs_rc_qp { struct vs_qp base; };
 struct vs_uc_qp { struct vs_qp base; };

@@ -14,7 +14,7 @@ static struct vs_cq fake_cq = { .h = { VS_KIND_CQ, 1 }, .ctx = &fake_ctx };
 static struct vs_ud_qp fake_ud = { .base = { .h = { VS_KIND_UD_QP, 1 } } };
 static struct vs_rc_qp fake_rc_init = {
 	.base = { .h = { VS_KIND_RC_QP, 1 }, .state = IBV_QPS_INIT,
-		  .transport = VS_TRANSPORT_RC }
+		  .transport = VS_TRANSPORT_RC, .send_block = VS__BLOCK_STATE }
 };
 static struct vs_handle closed = { 0xdeadbeef, 0 };
 
