@@ -14,6 +14,8 @@
 #                              (default: rxe on a dummy0, no NIC)
 #   --ip ADDR/PREFIX           the guest's address (default 192.168.77.1/24)
 #   --name NAME                console prefix (for two VMs side by side)
+#   --smp N                    guest CPUs (default 2; two VMs share 2 cores
+#                              better with 1 each)
 #   --log FILE                 also save the raw console to FILE
 #
 # In the guest CMD runs with cwd = this repo, mounted read-write at the same
@@ -27,7 +29,7 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm rdma_core='' timeout=600 netsock='' ip=192.168.77.1/24 name='' log=''
+kernel=bookworm smp=2 rdma_core='' timeout=600 netsock='' ip=192.168.77.1/24 name='' log=''
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--netdev-socket) netsock=$2; shift 2 ;;
 	--ip) ip=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--) shift; break ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -152,7 +155,7 @@ if [ -n "$relroot" ]; then
 fi
 
 # shellcheck disable=SC2054 # (commas are qemu's)
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 2048
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 2048
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
 	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_repo=$repo"

@@ -70,13 +70,14 @@ inner() {
 # --two-vm server | client SERVER_IP
 two_vm() {
 	local role=$1 server=${2:-} pp=$TWO_VM_PINGPONG
-	local a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX")
+	# Round trips: each one crosses two emulated machines.
+	local a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n "${VS_TWO_VM_ITERS:-200}")
 	if [ -x "$pp" ]; then
 		echo "two-vm: $role with $pp (linked with the shim)"
 	else
 		echo "two-vm: $pp not built; $role with the stock ibv_rc_pingpong"
 		pp=ibv_rc_pingpong
-		a+=(-c -n 1000)
+		a+=(-c)
 	fi
 	if [ "$role" = server ]; then
 		timeout 150 "$pp" "${a[@]}"
@@ -180,7 +181,7 @@ two_vm_run() {
 		port=$((20000 + RANDOM % 20000))
 		ss -Htln "sport = :$port" | grep -q . || break
 	done
-	local opts=(--timeout "${VS_VM_TIMEOUT:-600}")
+	local opts=(--timeout "${VS_VM_TIMEOUT:-600}" --smp "${VS_TWO_VM_SMP:-1}")
 	scripts/vm-run.sh "${opts[@]}" --name vm1 --netdev-socket "listen:$port" --ip 10.77.0.1/24 \
 		-- scripts/vm-stage.sh --two-vm server &
 	spid=$!
