@@ -31,7 +31,11 @@ scripts/vm-run.sh --timeout 110 -- sh -c '
 	echo "== in the VM: kernel $(uname -r), device $VS_RXE_DEV, RoCE v2 GID index $VS_RXE_GID_INDEX ($VS_RXE_IP)"
 	for f in /usr/lib/x86_64-linux-gnu/libibverbs.so.1.*; do echo "   rdma-core: ${f##*/}"; done
 	echo "== $1 -d $VS_RXE_DEV"
-	exec "$1" -d "$VS_RXE_DEV"' sh "$prog" || rc=$?
+	"$1" -d "$VS_RXE_DEV" || exit
+	# The same through plain ibv_* calls, when that program is built too.
+	[ "$1" = build/bin/verbs_loopback ] || [ ! -x build/bin/verbs_loopback ] && exit 0
+	echo "== build/bin/verbs_loopback (plain verbs.h program, same archive)"
+	exec build/bin/verbs_loopback -d "$VS_RXE_DEV"' sh "$prog" || rc=$?
 echo
 if [ $rc -eq 0 ]; then
 	echo "== demo passed: every byte matched ($((SECONDS - t0)) s, boot included)"

@@ -164,9 +164,12 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 2048
 	-virtfs "local,path=$run,mount_tag=vsrun,security_model=none,readonly=on")
 
 label=${name:+$name }
+# The command on one line, shortened, for the log.
+short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
+[ ${#short} -le 120 ] || short="${short:0:117}..."
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
-echo "$me: ${label}booting ($what, timeout ${timeout}s): $*" >&2
+echo "$me: ${label}booting ($what, timeout ${timeout}s): $short" >&2
 mkfifo "$run/console"
 t0=$EPOCHREALTIME
 qemu-system-x86_64 --version >/dev/null || die "qemu-system-x86_64 does not run"
@@ -209,7 +212,7 @@ while :; do
 	case $line in
 	*@@VSRUN-READY@@*)
 		ready=1
-		echo "[${label}$(elapsed)s] -- ready; running: $*"
+		echo "[${label}$(elapsed)s] -- ready; running: $short"
 		continue
 		;;
 	*@@VSRUN-EXIT\ *@@*)
