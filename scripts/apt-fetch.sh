@@ -84,6 +84,11 @@ update() {
 	echo "$me.sh: updating package lists ($uri: $suites)" >&2
 	if ! apt-get -q "${opts[@]}" --error-on=any update >"$apt/update.log" 2>&1; then
 		sed 's/^/  | /' "$apt/update.log" >&2
+		# Old lists still name the packages already in the cache.
+		if [ -s "$apt/updated" ] && [ "${1:-}" != force ]; then
+			echo "$me.sh: warning: apt-get update failed (no network to $uri?); using the lists of $(date -d "@$(cat "$apt/updated")")" >&2
+			return 0
+		fi
 		die "apt-get update failed (no network to $uri? see above)"
 	fi
 	date +%s >"$apt/updated"
@@ -96,7 +101,7 @@ fresh() {
 }
 
 if [ "${1:-}" = --update ]; then
-	update
+	update force
 	exit 0
 fi
 [ $# -ge 2 ] || { echo "usage: $me.sh SUITE PKG... | --update" >&2; exit 2; }

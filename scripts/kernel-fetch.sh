@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch and unpack Debian's stock amd64 kernel of a suite for the test VM.
 #
-#   scripts/kernel-fetch.sh bookworm|trixie      prints the kernel dir
+#   scripts/kernel-fetch.sh [--refresh] bookworm|trixie    prints the kernel dir
 #
 # The dir (cached under ${VERBSHIM_CACHE:-.cache}/kernels/SUITE) holds:
 #   tree/       the unpacked package (lib/modules/VER with a modules.dep)
@@ -9,7 +9,8 @@
 #               (about twice as fast under TCG as the bzImage)
 #   vmlinuz     the bzImage, as shipped
 #   version     the kernel release (uname -r)
-# The package is never installed.
+# The package is never installed.  Once cached, the kernel is reused without
+# asking apt; --refresh looks for a newer one in the archive.
 set -euo pipefail
 
 me=kernel-fetch.sh
@@ -17,6 +18,8 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
+refresh=0
+[ "${1:-}" = --refresh ] && { refresh=1; shift; }
 suite=${1:-}
 case $suite in
 bookworm | trixie | sid) ;;
@@ -30,6 +33,11 @@ dir=$cache/kernels/$suite
 mkdir -p "$cache/kernels"
 exec 9>"$cache/kernels/.lock-$suite"
 flock 9
+
+if [ $refresh -eq 0 ] && [ -s "$dir/vmlinux" ] && [ -s "$dir/package" ]; then
+	echo "$dir"
+	exit 0
+fi
 
 # The metapackage names the current ABI package: linux-image-6.1.0-N-amd64.
 meta=$("$repo/scripts/apt-fetch.sh" "$suite" linux-image-amd64)
