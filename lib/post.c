@@ -5,15 +5,13 @@
  */
 #include "vs_internal.h"
 
-int vs__batch_start_failed(struct vs__send_batch *b, struct vs_qp *qp,
-			   uint32_t kind, const char *verb)
+int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
+			   const char *verb)
 {
 	int ret;
 
-	if (!b)
+	if (!have_batch)
 		return vs_set_error(verb, EINVAL, "batch is NULL");
-	b->qp = NULL;
-	b->count = 0;
 	ret = vs_check_handle(qp, kind, verb, "qp");
 	if (ret)
 		return ret;
@@ -43,18 +41,17 @@ static const char *op_name(int op)
 	}
 }
 
-int vs__batch_add_failed(struct vs__send_batch *b, int op, unsigned int flags,
-			 const struct ibv_sge *sgl, size_t num_sge,
-			 uint64_t remote_addr, const struct vs_ud_dest *dest,
-			 const char *verb)
+int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
+			 unsigned int flags, const struct ibv_sge *sgl,
+			 size_t num_sge, uint64_t remote_addr,
+			 const struct vs_ud_dest *dest, const char *verb)
 {
-	struct vs_qp *qp = b->qp;
 	const char *what = op_name(op);
 
-	if (b->count >= qp->max_batch)
+	if (count >= qp->max_batch)
 		return vs_set_error(verb, ENOSPC,
 				    "the batch is full (%u WRs, the QP's max_batch): "
-				    "submit it and start another", b->count);
+				    "submit it and start another", count);
 	if (flags & ~(unsigned int)VS_WR_FLAGS_ALL)
 		return vs_set_error(verb, EINVAL,
 				    "flags 0x%x has bits that are not VS_WR_* "

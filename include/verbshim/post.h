@@ -34,10 +34,17 @@ enum vs_wr_flags {
 #define VS_WR_FLAGS_ALL                                                       \
 	(VS_WR_FENCE | VS_WR_SIGNALED | VS_WR_SOLICITED | VS_WR_INLINE)
 
-/* private */
+/*
+ * private.  The limits are copied at start so that, with the batch on the
+ * caller's stack and never handed out of line, the compiler keeps them in
+ * registers across the provider's indirect calls.
+ */
 struct vs__send_batch {
 	struct vs_qp *qp;
+	struct ibv_qp_ex *qpx;
 	uint32_t count;
+	uint32_t max_batch;
+	uint32_t max_sge;
 };
 
 struct vs_rc_batch { struct vs__send_batch b; };
@@ -56,9 +63,10 @@ enum vs__op {
 };
 
 /* private: the out-of-line halves (error reports) */
-int vs__batch_start_failed(struct vs__send_batch *b, struct vs_qp *qp,
-			   uint32_t kind, const char *verb);
-int vs__batch_add_failed(struct vs__send_batch *b, int op, unsigned int flags,
+int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
+			   const char *verb);
+int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
+			 unsigned int flags,
 			 const struct ibv_sge *sgl, size_t num_sge,
 			 uint64_t remote_addr, const struct vs_ud_dest *dest,
 			 const char *verb);
@@ -69,13 +77,21 @@ int vs__not_started(const char *verb);
 VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			      uint32_t kind, const char *verb)
 {
-	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->send_block))
-		return vs__batch_start_failed(b, qp, kind, verb);
+	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->send_block)) {
+		if (b) {
+			b->qp = NULL;
+			b->count = 0;
+		}
+		return vs__batch_start_failed(b != NULL, qp, kind, verb);
+	}
 	qp->send_block = VS__BLOCK_BATCH;
 	b->qp = qp;
+	b->qpx = qp->qpx;
 	b->count = 0;
-	if (qp->qpx)
-		ibv_wr_start(qp->qpx);
+	b->max_batch = qp->max_batch;
+	b->max_sge = qp->caps.max_send_sge;
+	if (b->qpx)
+		ibv_wr_start(b->qpx);
 	return 0;
 }
 
@@ -145,8 +161,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	if (VS_UNLIKELY(!b || !b->qp))
 		return vs__not_started(verb);
 	qp = b->qp;
-	if (VS_UNLIKELY(b->count >= qp->max_batch ||
-			num_sge > qp->caps.max_send_sge ||
+	if (VS_UNLIKELY(b->count >= b->max_batch || num_sge > b->max_sge ||
 			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
 			(num_sge && !sgl)))
 		goto bad;
@@ -178,8 +193,8 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
 		goto bad;
 
-	if (VS_LIKELY(qp->qpx != NULL)) {
-		struct ibv_qp_ex *x = qp->qpx;
+	if (VS_LIKELY(b->qpx != NULL)) {
+		struct ibv_qp_ex *x = b->qpx;
 
 		x->wr_id = wr_id;
 		x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
@@ -274,8 +289,8 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	b->count++;
 	return 0;
 bad:
-	return vs__batch_add_failed(b, (int)op, flags, sgl, num_sge, raddr, dest,
-				    verb);
+	return vs__batch_add_failed(qp, b->count, (int)op, flags, sgl, num_sge,
+				    raddr, dest, verb);
 }
 
 VS_INLINE int vs__batch_submit(struct vs__send_batch *b, const char *verb)
@@ -288,12 +303,12 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, const char *verb)
 	qp = b->qp;
 	b->qp = NULL;
 	qp->send_block = 0; /* it was in RTS: a batch blocks state changes */
-	if (VS_LIKELY(qp->qpx != NULL)) {
+	if (VS_LIKELY(b->qpx != NULL)) {
 		if (VS_UNLIKELY(!b->count)) {
-			ibv_wr_abort(qp->qpx);
+			ibv_wr_abort(b->qpx);
 			return 0;
 		}
-		ret = ibv_wr_complete(qp->qpx);
+		ret = ibv_wr_complete(b->qpx);
 		if (VS_UNLIKELY(ret))
 			return vs__batch_submit_failed(qp, ret, -1, verb);
 	} else if (b->count) {
