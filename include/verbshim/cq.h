@@ -210,8 +210,9 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
  */
 struct vs_cq_iter {
 	struct vs_cq *cq;
-	struct ibv_wc wc; /* private: the current completion of a legacy CQ */
-	bool active;      /* private */
+	struct ibv_cq_ex *cqx; /* private: cq->cqx, kept in a register */
+	struct ibv_wc wc;      /* private: the current completion of a legacy CQ */
+	bool active;           /* private */
 };
 
 VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
@@ -219,11 +220,12 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 	int ret;
 
 	it->cq = cq;
+	it->cqx = cq->cqx;
 	it->active = false;
-	if (VS_LIKELY(cq->cqx != NULL)) {
+	if (VS_LIKELY(it->cqx != NULL)) {
 		struct ibv_poll_cq_attr attr = { 0 };
 
-		ret = ibv_start_poll(cq->cqx, &attr);
+		ret = ibv_start_poll(it->cqx, &attr);
 		if (ret == ENOENT)
 			return -ENOENT;
 		if (VS_UNLIKELY(ret))
@@ -243,13 +245,13 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 {
 	int ret;
 
-	if (VS_LIKELY(it->cq->cqx != NULL)) {
+	if (VS_LIKELY(it->cqx != NULL)) {
 		if (VS_UNLIKELY(it->cq->one_per_start)) {
 			struct ibv_poll_cq_attr attr = { 0 };
 
-			ibv_end_poll(it->cq->cqx);
+			ibv_end_poll(it->cqx);
 			it->active = false;
-			ret = ibv_start_poll(it->cq->cqx, &attr);
+			ret = ibv_start_poll(it->cqx, &attr);
 			if (ret == ENOENT)
 				return -ENOENT;
 			if (VS_UNLIKELY(ret))
@@ -257,7 +259,7 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 			it->active = true;
 			return 0;
 		}
-		ret = ibv_next_poll(it->cq->cqx);
+		ret = ibv_next_poll(it->cqx);
 		if (ret == ENOENT)
 			return -ENOENT;
 		if (VS_UNLIKELY(ret))
@@ -275,33 +277,33 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 {
 	if (it->active)
-		ibv_end_poll(it->cq->cqx);
+		ibv_end_poll(it->cqx);
 	it->active = false;
 }
 
 VS_INLINE uint64_t vs_cq_iter_wr_id(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? it->cq->cqx->wr_id : it->wc.wr_id;
+	return it->cqx ? it->cqx->wr_id : it->wc.wr_id;
 }
 
 VS_INLINE enum ibv_wc_status vs_cq_iter_status(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? it->cq->cqx->status : it->wc.status;
+	return it->cqx ? it->cqx->status : it->wc.status;
 }
 
 VS_INLINE enum ibv_wc_opcode vs_cq_iter_opcode(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? ibv_wc_read_opcode(it->cq->cqx) : it->wc.opcode;
+	return it->cqx ? ibv_wc_read_opcode(it->cqx) : it->wc.opcode;
 }
 
 VS_INLINE uint32_t vs_cq_iter_byte_len(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? ibv_wc_read_byte_len(it->cq->cqx) : it->wc.byte_len;
+	return it->cqx ? ibv_wc_read_byte_len(it->cqx) : it->wc.byte_len;
 }
 
 VS_INLINE unsigned int vs_cq_iter_wc_flags(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? (unsigned int)ibv_wc_read_wc_flags(it->cq->cqx) :
+	return it->cqx ? (unsigned int)ibv_wc_read_wc_flags(it->cqx) :
 			     it->wc.wc_flags;
 }
 
@@ -310,33 +312,33 @@ VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
 {
 	if (!(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
 		return 0;
-	return ntohl(it->cq->cqx ? ibv_wc_read_imm_data(it->cq->cqx) :
+	return ntohl(it->cqx ? ibv_wc_read_imm_data(it->cqx) :
 				   it->wc.imm_data);
 }
 
 VS_INLINE uint32_t vs_cq_iter_qp_num(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? ibv_wc_read_qp_num(it->cq->cqx) : it->wc.qp_num;
+	return it->cqx ? ibv_wc_read_qp_num(it->cqx) : it->wc.qp_num;
 }
 
 VS_INLINE uint32_t vs_cq_iter_src_qp(const struct vs_cq_iter *it)
 {
-	return it->cq->cqx ? ibv_wc_read_src_qp(it->cq->cqx) : it->wc.src_qp;
+	return it->cqx ? ibv_wc_read_src_qp(it->cqx) : it->wc.src_qp;
 }
 
 /* Raw hardware timestamp; 0 unless the CQ was created with timestamps. */
 VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 {
-	if (!it->cq->cqx ||
+	if (!it->cqx ||
 	    !(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
 		return 0;
-	return ibv_wc_read_completion_ts(it->cq->cqx);
+	return ibv_wc_read_completion_ts(it->cqx);
 }
 
 /* The whole current completion (what vs_cq_poll would have given). */
 VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 {
-	if (it->cq->cqx)
+	if (it->cqx)
 		vs__wc_from_ex(it->cq, wc);
 	else
 		vs__wc_from_legacy(&it->wc, wc);
