@@ -5,6 +5,7 @@
  */
 #include <unistd.h>
 
+#include "vs_config.h" /* which rdma-core nodes the headers in use declare */
 #include "vs_internal.h"
 
 static int check_access(unsigned int access, const char *verb)
@@ -157,7 +158,14 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 		return vs_set_error("vs_mr_register_dmabuf", EBADF,
 				    "fd %d is not a dmabuf file descriptor", fd);
 	errno = 0;
+#ifdef VS_HAVE_IBVERBS_1_12
 	raw = ibv_reg_dmabuf_mr(pd->pd, offset, length, iova, fd, (int)access);
+#else
+	/* built against rdma-core headers older than 34: no such verb */
+	(void)iova;
+	raw = NULL;
+	errno = EOPNOTSUPP;
+#endif
 	if (!raw) {
 		int err = vs_errno_or(EOPNOTSUPP);
 
