@@ -4,6 +4,8 @@
  * another QP through an address handle) and SRQ receives with a limit, on
  * rxe, in extended and legacy mode.
  */
+#include <poll.h>
+
 #include "../common/vs_typed.h"
 
 struct rig {
@@ -231,6 +233,18 @@ static void test_srq(struct rig *r)
 		} else {
 			VS_ASSERT_EQ(wc[i].opcode, IBV_WC_SEND);
 		}
+	}
+	/* 4 posted, 2 consumed: below the limit of 3, the event fires */
+	{
+		struct ibv_context *raw = vs_context_raw(r->ctx);
+		struct pollfd pfd = { .fd = raw->async_fd, .events = POLLIN };
+		struct ibv_async_event ev;
+
+		VS_ASSERT_EQ(poll(&pfd, 1, 3000), 1);
+		VS_ASSERT_EQ(ibv_get_async_event(raw, &ev), 0);
+		VS_ASSERT_EQ(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+		VS_ASSERT_PTR_EQ(ev.element.srq, vs_srq_raw(srq));
+		ibv_ack_async_event(&ev);
 	}
 	/* any order of closing */
 	VS_OK(vs_srq_close(srq));

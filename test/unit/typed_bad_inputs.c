@@ -202,8 +202,26 @@ static void modify_rules(void)
 	VS_ASSERT_EQ(strlen(why), 7);
 }
 
+/* A close that is not the last only drops a reference (no verb is called). */
+static void references(void)
+{
+	static struct vs_context c = { .h = { VS_KIND_CONTEXT, 3 } };
+	static struct vs_pd p = { .h = { VS_KIND_PD, 2 }, .ctx = &c };
+	static struct vs_cq q = { .h = { VS_KIND_CQ, 2 }, .ctx = &c };
+
+	VS_OK(vs_pd_close(&p));
+	VS_ASSERT_EQ(p.h.refs, 1);
+	VS_OK(vs_cq_close(&q));
+	VS_ASSERT_EQ(q.h.refs, 1);
+	VS_OK(vs_context_close(&c));
+	VS_OK(vs_context_close(&c));
+	VS_ASSERT_EQ(c.h.refs, 1);
+	VS_ASSERT_EQ(c.h.magic, VS_KIND_CONTEXT);
+}
+
 int main(void)
 {
+	references();
 	null_handles();
 	wrong_kinds();
 	batches();
