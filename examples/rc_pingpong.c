@@ -14,8 +14,13 @@
  *   -n iters      round trips (default 1000)
  *   -s size       message size in bytes (default 4096)
  *   -l            legacy verbs (ibv_post_send / ibv_poll_cq)
+ *   -e            sleep on completion events instead of busy polling
+ *                 (the default when only one CPU is online: polling would
+ *                 starve a software provider such as rxe)
  */
 #include <getopt.h>
+#include <poll.h>
+#include <unistd.h>
 #include <sched.h>
 #include <string.h>
 
@@ -28,6 +33,7 @@ static uint8_t pattern(int iter, size_t j, int side)
 
 struct peer {
 	struct vs_cq *cq;
+	struct ibv_comp_channel *channel; /* NULL: busy polling */
 	struct vs_rc_qp *qp;
 	struct vs_mr *mr;
 	size_t size;
@@ -45,6 +51,23 @@ static int wait_for(struct peer *p, uint64_t sends, uint64_t recvs, int iter)
 
 		if (n < 0)
 			ex_die("vs_cq_poll");
+		if (!n && p->channel) {
+			struct pollfd pfd = { .fd = p->channel->fd, .events = POLLIN };
+			struct ibv_cq *ev_cq;
+			void *ev_ctx;
+
+			/* arm, then poll once more: a CQE may have raced the arming */
+			if (ibv_req_notify_cq(vs_cq_raw(p->cq), 0)) {
+				fprintf(stderr, "ibv_req_notify_cq failed\n");
+				return -1;
+			}
+			n = vs_cq_poll(p->cq, wc, 4);
+			if (n < 0)
+				ex_die("vs_cq_poll");
+			if (!n && poll(&pfd, 1, 1000) == 1 &&
+			    !ibv_get_cq_event(p->channel, &ev_cq, &ev_ctx))
+				ibv_ack_cq_events(ev_cq, 1);
+		}
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				fprintf(stderr, "iteration %d: %s completion failed: "
@@ -65,9 +88,11 @@ static int wait_for(struct peer *p, uint64_t sends, uint64_t recvs, int iter)
 				p->sends_done++;
 			}
 		}
-		if (!n)
+		if (n)
+			continue;
+		if (!p->channel)
 			sched_yield(); /* let a software provider's threads run */
-		if (!n && ex_now_ns() > deadline) {
+		if (ex_now_ns() > deadline) {
 			fprintf(stderr, "iteration %d: timed out waiting for the "
 				"peer\n", iter);
 			return -1;
@@ -117,6 +142,7 @@ int main(int argc, char **argv)
 {
 	const char *dev = ex_default_device(), *server = NULL;
 	int port = 1, gid_index = -1, tcp_port = 18515, iters = 1000, opt, fd;
+	bool events = sysconf(_SC_NPROCESSORS_ONLN) == 1;
 	size_t size = 4096;
 	struct vs_context *ctx;
 	struct vs_pd *pd;
@@ -127,7 +153,7 @@ int main(int argc, char **argv)
 	uint64_t t0;
 	int side;
 
-	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:l")) != -1) {
+	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:le")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;
 		case 'i': port = atoi(optarg); break;
@@ -136,9 +162,10 @@ int main(int argc, char **argv)
 		case 'n': iters = atoi(optarg); break;
 		case 's': size = (size_t)strtoul(optarg, NULL, 0); break;
 		case 'l': vs_set_force_legacy(true); break;
+		case 'e': events = true; break;
 		default:
 			fprintf(stderr, "usage: %s [-d dev] [-i port] [-g gid_index] "
-				"[-p tcp_port] [-n iters] [-s size] [-l] "
+				"[-p tcp_port] [-n iters] [-s size] [-l] [-e] "
 				"[server_host]\n", argv[0]);
 			return 2;
 		}
@@ -155,8 +182,15 @@ int main(int argc, char **argv)
 	p.size = size;
 	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
-	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16 }, &p.cq),
-		 "vs_cq_create");
+	if (events) {
+		p.channel = ibv_create_comp_channel(vs_context_raw(ctx));
+		if (!p.channel) {
+			perror("ibv_create_comp_channel");
+			return 1;
+		}
+	}
+	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16,
+		 .channel = p.channel }, &p.cq), "vs_cq_create");
 	ex_check(vs_mr_alloc(pd, 2 * size, 0, &p.mr), "vs_mr_alloc");
 	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
 		.send_cq = p.cq,
@@ -210,9 +244,10 @@ int main(int argc, char **argv)
 		uint8_t a = 2, b;
 
 		printf("%d round trips of %zu bytes in %.0f us: %.2f us/iter, "
-		       "%.1f Mbit/s; every byte checked (%s)\n", iters, size, us,
-		       us / iters, 2.0 * 8.0 * (double)size * iters / us,
-		       vs_rc_qp_is_extended(p.qp) ? "ibv_wr_*" : "ibv_post_send");
+		       "%.1f Mbit/s; every byte checked (%s, %s)\n", iters, size,
+		       us, us / iters, 2.0 * 8.0 * (double)size * iters / us,
+		       vs_rc_qp_is_extended(p.qp) ? "ibv_wr_*" : "ibv_post_send",
+		       p.channel ? "completion events" : "busy polling");
 		/* the last sync: neither side tears down while the other polls */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
 			return 1;
@@ -221,6 +256,10 @@ int main(int argc, char **argv)
 	ex_check(vs_rc_qp_close(p.qp), "vs_rc_qp_close");
 	ex_check(vs_mr_close(p.mr), "vs_mr_close");
 	ex_check(vs_cq_close(p.cq), "vs_cq_close");
+	if (p.channel && ibv_destroy_comp_channel(p.channel)) {
+		perror("ibv_destroy_comp_channel");
+		return 1;
+	}
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	ex_check(vs_context_close(ctx), "vs_context_close");
 	return 0;
