@@ -104,12 +104,16 @@ if [ ! -s "$initrd" ]; then
 		done <<<"$deps"
 	done
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd.tmp"
+	# Older ones (another init or module list) are stale now.
+	find "$cache/initramfs" -maxdepth 1 -name "$kernel-*.cpio" ! -name "${initrd##*/}" -delete
 	mv "$initrd.tmp" "$initrd"
 	rm -rf "$stage"
 fi
 
 # Per-run dir (shared read-only with the guest): the command to run.
 mkdir -p "$cache/run"
+# Run dirs of runs that were SIGKILLed (the trap never ran).
+find "$cache/run" -mindepth 1 -maxdepth 1 -name 'vm.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 run=$(mktemp -d "$cache/run/vm.XXXXXX")
 qpid=''
 # shellcheck disable=SC2317 # (called by the trap)
