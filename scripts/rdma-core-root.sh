@@ -37,7 +37,9 @@ root=$cache/roots/$ver
 mkdir -p "$cache/roots"
 exec 9>"$cache/roots/.lock-$ver"
 flock 9
-if [ $rebuild -eq 0 ] && [ -s "$root/.verbshim-root" ]; then
+# A root built by another version of this script is rebuilt.
+recipe=$(sha256sum "$0" | cut -c1-16)
+if [ $rebuild -eq 0 ] && [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" = "recipe $recipe" ]; then
 	echo "$root"
 	exit 0
 fi
@@ -117,6 +119,7 @@ ls "$tmp/usr/lib/x86_64-linux-gnu/libibverbs/"librxe-rdmav*.so >/dev/null 2>&1 |
 {
 	echo "rdma-core $got from $suite; libc from $libc_suite"
 	for d in "${debs[@]}" "${ldebs[@]}"; do basename "$d"; done
+	echo "recipe $recipe"
 } >"$tmp/.verbshim-root"
 rm -rf "$root"
 mv "$tmp" "$root"
