@@ -81,7 +81,7 @@ ip addr add "$vs_ip" dev "$dev" || fail "cannot configure $dev"
 ip link set "$dev" up || fail "cannot bring up $dev"
 
 # iproute2's rdma lives in the host root.
-chroot /mnt/host rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 type rxe netdev $dev failed"
+PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot /mnt/host rdma link add rxe0 type rxe netdev "$dev" || fail "rdma link add rxe0 type rxe netdev $dev failed"
 
 # The RoCE v2 GID carrying our IPv4 address: ::ffff:a.b.c.d.
 want=${vs_ip%/*}
