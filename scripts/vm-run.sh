@@ -8,9 +8,10 @@
 #                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
 #                              instead of the host's / (read-only over 9p)
 #   --timeout SEC              whole run, boot included (default 600)
-#   --netdev-socket listen:PORT|connect:PORT
+#   --netdev-socket listen:PORT|connect:PORT|udp:LPORT:RPORT
 #                              rxe on a virtio eth0 joined to another VM by
-#                              qemu's socket netdev on 127.0.0.1:PORT
+#                              qemu's socket netdev on 127.0.0.1 (TCP listen/
+#                              connect, or UDP from LPORT to RPORT)
 #                              (default: rxe on a dummy0, no NIC)
 #   --ip ADDR/PREFIX           the guest's address (default 192.168.77.1/24)
 #   --name NAME                console prefix (for two VMs side by side)
@@ -143,12 +144,17 @@ net=(-nic none)
 vs_net=dummy
 if [ -n "$netsock" ]; then
 	mode=${netsock%%:*} port=${netsock#*:}
-	case $mode in listen | connect) ;; *) die "--netdev-socket listen:PORT or connect:PORT" ;; esac
+	case $mode in
+	listen | connect) sock="$mode=127.0.0.1:$port" ;;
+	# udp:LOCAL:REMOTE: no Nagle/delayed-ACK stalls, no start order.
+	udp) sock="udp=127.0.0.1:${port#*:},localaddr=127.0.0.1:${port%%:*}" ;;
+	*) die "--netdev-socket listen:PORT, connect:PORT or udp:LOCALPORT:REMOTEPORT" ;;
+	esac
 	# A MAC of our own per address, so two guests differ.
 	last=${ip%/*}
 	last=${last##*.}
 	mac=$(printf '52:54:00:56:53:%02x' "$last")
-	net=(-netdev "socket,id=n0,$mode=127.0.0.1:$port" -device "virtio-net-pci,netdev=n0,mac=$mac")
+	net=(-netdev "socket,id=n0,$sock" -device "virtio-net-pci,netdev=n0,mac=$mac")
 	vs_net=eth0
 fi
 roots=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
