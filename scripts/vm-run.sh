@@ -117,9 +117,19 @@ mkdir -p "$cache/run"
 find "$cache/run" -mindepth 1 -maxdepth 1 -name 'vm.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 run=$(mktemp -d "$cache/run/vm.XXXXXX")
 qpid=''
+# qpid is timeout(1)'s: it passes TERM on to qemu; KILL both if that fails.
+stop_qemu() {
+	kill -TERM "$qpid" 2>/dev/null || return 0
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$qpid" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	pkill -KILL -P "$qpid" 2>/dev/null
+	kill -KILL "$qpid" 2>/dev/null || true
+}
 # shellcheck disable=SC2317 # (called by the trap)
 cleanup() {
-	[ -n "$qpid" ] && kill -9 "$qpid" 2>/dev/null
+	[ -n "$qpid" ] && stop_qemu
 	rm -rf "$run"
 }
 trap cleanup EXIT
@@ -165,7 +175,8 @@ if [ -n "$relroot" ]; then
 fi
 
 # shellcheck disable=SC2054 # (commas are qemu's)
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 2048
+# timeout(1) as well: a qemu orphaned by a SIGKILLed vm-run.sh still dies.
+qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 2048
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
 	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_repo=$repo"
@@ -208,7 +219,7 @@ while :; do
 				timedout="VM did not come up within ${boot_timeout}s (boot watchdog)"
 			fi
 			if [ -n "$timedout" ]; then
-				kill -9 "$qpid" 2>/dev/null || true
+				stop_qemu
 				break
 			fi
 			continue

@@ -29,12 +29,12 @@ vmdir=build/vm
 # Device tests, example wrappers and tool tests, as test/run.sh arguments.
 device_tests() {
 	local t
-	for t in build/test/rxe/*; do [ -x "$t" ] && echo "$t"; done
+	for t in build/test/rxe/*; do [ -f "$t" ] && [ -x "$t" ] && echo "$t"; done
 	return 0
 }
 example_tests() {
 	local t
-	for t in "$vmdir"/examples/*; do [ -x "$t" ] && echo "$t"; done
+	for t in "$vmdir"/examples/*; do [ -f "$t" ] && [ -x "$t" ] && echo "$t"; done
 	return 0
 }
 tool_tests() { ls test/vm/*.sh; }
