@@ -42,19 +42,30 @@ archive_uri() {
 	echo http://deb.debian.org/debian
 }
 
-keyring=${VERBSHIM_APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
-[ -r "$keyring" ] || die "$keyring missing: install debian-archive-keyring"
-
 uri=${VERBSHIM_APT_URI:-$(archive_uri)}
 mkdir -p "$apt"/{state/lists/partial,cache/archives/partial,debs,etc/trusted.gpg.d}
 : >>"$apt/state/status"
 
+# One apt at a time on this cache (other scripts may run us concurrently).
+exec 9>"$apt/lock"
+flock 9
+
+# The system's archive keyring, or a newer one we fetched when it lacked
+# the keys of trixie or sid (see update).
+keyring=${VERBSHIM_APT_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
+[ -s "$apt/etc/archive-keyring.gpg" ] && keyring=$apt/etc/archive-keyring.gpg
+[ -r "$keyring" ] || die "$keyring missing: install debian-archive-keyring"
+
 # Our own sources.list; rewriting it when it changes forces an update.
-want=$(for s in $suites; do echo "deb [signed-by=$keyring] $uri $s main"; done)
-if [ "$(cat "$apt/etc/sources.list" 2>/dev/null)" != "$want" ]; then
-	echo "$want" >"$apt/etc/sources.list"
-	rm -f "$apt/updated"
-fi
+write_sources() {
+	local want
+	want=$(for s in $suites; do echo "deb [signed-by=$keyring] $uri $s main"; done)
+	if [ "$(cat "$apt/etc/sources.list" 2>/dev/null)" != "$want" ]; then
+		echo "$want" >"$apt/etc/sources.list"
+		rm -f "$apt/updated"
+	fi
+}
+write_sources
 
 # Isolated from /etc/apt: our list, state, cache; no preferences, no hooks.
 opts=(
@@ -76,13 +87,47 @@ opts=(
 	-o "APT::Sandbox::User=root"
 )
 
-# One apt at a time on this cache (other scripts may run us concurrently).
-exec 9>"$apt/lock"
-flock 9
+# The keyring lacks a newer suite's keys: take debian-archive-keyring from
+# the newest suite that did verify (apt checks the .deb against that list).
+newer_keyring() {
+	local s d deb
+	for s in sid trixie bookworm-updates bookworm bullseye; do
+		d=$apt/keyring.d
+		rm -rf "$d"
+		mkdir -p "$d"
+		(cd "$d" && apt-get -q "${opts[@]}" download "debian-archive-keyring/$s") >/dev/null 2>&1 || continue
+		deb=$(find "$d" -name 'debian-archive-keyring_*.deb' | head -n 1)
+		[ -n "$deb" ] || continue
+		dpkg-deb -x "$deb" "$d/x" || continue
+		[ -s "$d/x/usr/share/keyrings/debian-archive-keyring.gpg" ] || continue
+		cp "$d/x/usr/share/keyrings/debian-archive-keyring.gpg" "$apt/etc/archive-keyring.gpg"
+		rm -rf "$d"
+		echo "$me.sh: using $(basename "$deb") (from $s) as the archive keyring" >&2
+		return 0
+	done
+	rm -rf "$d"
+	return 1
+}
 
 update() {
+	local ok=0
 	echo "$me.sh: updating package lists ($uri: $suites)" >&2
-	if ! apt-get -q "${opts[@]}" --error-on=any update >"$apt/update.log" 2>&1; then
+	apt-get -q "${opts[@]}" --error-on=any update >"$apt/update.log" 2>&1 && ok=1
+	# Each round may verify a newer suite, whose keyring knows the next.
+	local round=0 prev
+	while [ $ok -eq 0 ] && [ $round -lt 3 ] &&
+		grep -qE 'NO_PUBKEY|EXPKEYSIG|is not signed' "$apt/update.log"; do
+		round=$((round + 1))
+		echo "$me.sh: $keyring lacks the keys of some suite; fetching a newer debian-archive-keyring" >&2
+		prev=none
+		[ -f "$apt/etc/archive-keyring.gpg" ] && prev=$(sha256sum <"$apt/etc/archive-keyring.gpg")
+		newer_keyring || break
+		[ "$(sha256sum <"$apt/etc/archive-keyring.gpg")" != "$prev" ] || break
+		keyring=$apt/etc/archive-keyring.gpg
+		write_sources
+		apt-get -q "${opts[@]}" --error-on=any update >"$apt/update.log" 2>&1 && ok=1
+	done
+	if [ $ok -eq 0 ]; then
 		sed 's/^/  | /' "$apt/update.log" >&2
 		# Old lists still name the packages already in the cache.
 		if [ -s "$apt/updated" ] && [ "${1:-}" != force ]; then
