@@ -167,6 +167,9 @@ boot() {
 	if [ ! -s "$out" ]; then
 		# The VM never got to run the tests: count it as one failure.
 		echo "$label 0 1 0" >"$out"
+	elif [ $rc -eq 124 ] || [ $rc -eq 125 ]; then
+		# It died (timeout, crash) after some tests had reported.
+		echo "$label-vm 0 1 0" >>"$out"
 	fi
 	[ $rc -eq 0 ] || status=1
 	cat "$out" >>"$results"
