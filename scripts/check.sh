@@ -11,9 +11,10 @@ set -u
 cd "$(dirname "$0")/.."
 what=${1:-all}
 MAKE=${MAKE:-make}
-results=build/test-results
 mkdir -p build
-: >"$results"
+# One results file per run: two runs in one checkout must not mix counts.
+results=$(mktemp build/test-results.XXXXXX)
+trap 'rm -f "$results"' EXIT
 status=0
 
 run() { test/run.sh --results "$results" "$@" || status=1; }

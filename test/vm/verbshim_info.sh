@@ -10,7 +10,7 @@ need_vm
 cd "$(dirname "$0")/../.."
 bin=${VERBSHIM_INFO_BIN:-build/bin/verbshim-info}
 [ -x "$bin" ] || { echo "FAIL: $bin not built (run make)"; exit 1; }
-py=$(command -v python3 || echo /usr/bin/python3)
+py=$(command -v python3 || true)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,6 +29,15 @@ grep -q '^Diagnosis:' "$tmp/text" && { echo "FAIL: a diagnosis on a working devi
 rc=0
 "$bin" --json -d "$VS_RXE_DEV" >"$tmp/json" || rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: --json -d $VS_RXE_DEV: exit $rc"; cat "$tmp/json"; exit 1; }
+if [ -z "$py" ]; then
+	# The release roots hold no python: the same facts, read with grep
+	# (the host-root run parses the JSON for real).
+	for want in '"diagnosis": *null' "\"name\": *\"$VS_RXE_DEV\"" '"state": *"ACTIVE"' \
+		"\"gid\": *\"::ffff:$VS_RXE_IP\"" '"type": *"RoCE v2"'; do
+		grep -qE "$want" "$tmp/json" || { echo "FAIL: JSON lacks $want"; cat "$tmp/json"; exit 1; }
+	done
+	echo "json ok (grep; python3 not in this root)"
+else
 "$py" - "$tmp/json" "$VS_RXE_DEV" "$VS_RXE_GID_INDEX" "$VS_RXE_IP" <<'PY' || { cat "$tmp/json"; exit 1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -46,6 +55,7 @@ g = g[0]
 assert g["gid"] == "::ffff:" + ip and g["type"] == "RoCE v2" and g["netdev"], g
 print("json ok:", dev, "port 1", port["state"], "GID", index, g["gid"], g["type"], g["netdev"])
 PY
+fi
 
 rc=0
 "$bin" -d no-such-dev >"$tmp/nodev" 2>&1 || rc=$?
