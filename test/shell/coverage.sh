@@ -10,7 +10,7 @@ archive=lib/libverbshim.a
 defined=$(nm -g --defined-only "$archive" | awk 'NF == 3 && $2 == "T" {print $3}' | sort -u)
 status=0 summary=
 for lib in libibverbs.so.1 librdmacm.so.1 libefa.so.1; do
-	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|x86_64/ {print $NF; exit}')
+	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|x86_64/ && !p {p = $NF} END {print p}')
 	if [ -z "$path" ]; then
 		echo "skip: $lib is not installed (apt-get install ibverbs-providers librdmacm1)"
 		exit 77
