@@ -81,6 +81,8 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
 	install uninstall clean
 .DEFAULT_GOAL := all
+# Keep objects: they are inputs of several links (sanitizer variants, stubs).
+.SECONDARY:
 
 all: lib examples
 lib: $(ARCHIVE)
