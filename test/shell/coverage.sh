@@ -4,10 +4,12 @@
 # ibv_register_driver) is defined in lib/libverbshim.a.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=lib/exports.bash
+. test/shell/lib/exports.bash
 archive=lib/libverbshim.a
 [ -f "$archive" ] || { echo "no $archive: run make"; exit 1; }
 
-defined=$(nm -g --defined-only "$archive" | awk 'NF == 3 && $2 == "T" {print $3}' | sort -u)
+defined=$(defined_functions "$archive")
 status=0 summary=
 for lib in libibverbs.so.1 librdmacm.so.1 libefa.so.1; do
 	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64|x86_64/ && !p {p = $NF} END {print p}')
@@ -15,11 +17,7 @@ for lib in libibverbs.so.1 librdmacm.so.1 libefa.so.1; do
 		echo "skip: $lib is not installed (apt-get install ibverbs-providers librdmacm1)"
 		exit 77
 	fi
-	# objdump -T: "addr flags DF .text size NODE name"; hidden compat
-	# versions print the node in parentheses.
-	exported=$(objdump -T "$path" | awk '$3 == "DF" && $4 == ".text" {print $(NF-1), $NF}' |
-		tr -d '()' | grep -v ' ibv_register_driver$' | grep -v '_PRIVATE_' |
-		awk '{print $2}' | sort -u)
+	exported=$(public_functions "$path")
 	missing=$(comm -23 <(echo "$exported") <(echo "$defined"))
 	count=$(echo "$exported" | wc -l)
 	summary="$summary ${lib%%.so.1}=$count"

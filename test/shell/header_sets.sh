@@ -6,6 +6,8 @@
 # whole tree builds with clang as well as gcc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=lib/exports.bash
+. test/shell/lib/exports.bash
 cache=${VERBSHIM_CACHE:-$PWD/.cache}
 
 headers() {	# VERSION SUITE -> prints the include dir
@@ -29,11 +31,9 @@ for pair in 33.2:bullseye 65.0:sid; do
 		cat "$build.log"; echo "build against $ver headers failed"; status=1; continue
 	fi
 	grep feature-config "$build.log" || true
-	defined=$(nm -g --defined-only "$build/libverbshim.a" | awk '$2 == "T" {print $3}' | sort -u)
+	defined=$(defined_functions "$build/libverbshim.a")
 	for lib in libibverbs librdmacm libefa; do
-		exported=$(objdump -T "$root/usr/lib/x86_64-linux-gnu/$lib.so.1" |
-			awk '$3 == "DF" && $4 == ".text" {print $(NF-1), $NF}' | tr -d '()' |
-			grep -v '_PRIVATE_' | awk '$2 != "ibv_register_driver" {print $2}' | sort -u)
+		exported=$(public_functions "$root/usr/lib/x86_64-linux-gnu/$lib.so.1")
 		missing=$(comm -23 <(echo "$exported") <(echo "$defined"))
 		if [ -n "$missing" ]; then
 			echo "$ver headers: $lib exports what the build does not define:" $missing
