@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "vs_rows.h"
 #include "vs_shim.h"
 #include "vs_test.h"
 
@@ -91,31 +92,13 @@ static char *stub_last(enum vs_library lib)
 	return stub_sym(lib, "vs_stub_last");
 }
 
-static int release_of(enum vs_node_id node)
-{
-	return vs_nodes[node].release;
-}
-
 /* Every row of the lists: resolved exactly when its node exists. */
 static void check_resolution(const struct scenario *sc)
 {
-	int ib = sc->release, cm = sc->release, efa = sc->efa ? sc->release : 0;
+	const int limit[VS_LIB_COUNT] = { sc->release, sc->release,
+					  sc->efa ? sc->release : 0 };
 
-#define CHECK_ROW(limit, node, sym)                                            \
-	do {                                                                   \
-		int want = release_of(VS_NODE_##node) <= (limit);              \
-		int got = vs_symbol_resolved(#sym);                            \
-		if (got != want)                                               \
-			VS_FAIL("%s: %s (%s) resolved %d, expected %d",        \
-				sc->name, #sym, vs_nodes[VS_NODE_##node].name, \
-				got, want);                                    \
-	} while (0);
-#define IB_ROW(node, name, ret, params, args, conv) CHECK_ROW(ib, node, name)
-#define CM_ROW(node, name, ret, params, args, conv) CHECK_ROW(cm, node, name)
-#define EFA_ROW(node, name, ret, params, args, conv) CHECK_ROW(efa, node, name)
-	VS_IBVERBS_SYMBOLS(IB_ROW)
-	VS_RDMACM_SYMBOLS(CM_ROW)
-	VS_EFA_SYMBOLS(EFA_ROW)
+	VS_ASSERT_EQ(vs_rows_check_by_release(limit, sc->name), 0);
 }
 
 static void check_info(const struct scenario *sc)

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checks over every row of the shim's symbol lists (needs the shim's
+ * private headers: vs_shim.h).
+ */
+#ifndef VS_ROWS_H
+#define VS_ROWS_H
+
+#include <stdio.h>
+
+#include "vs_shim.h"
+
+/*
+ * rdma-core only ever adds nodes: a row resolves exactly when its node's
+ * first release is <= its library's limit (0: the library is absent).
+ * Prints each row that disagrees; returns how many did.
+ */
+static inline unsigned int
+vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
+{
+	unsigned int bad = 0;
+
+#define VS_ROW_CHECK(lib, node, sym)                                           \
+	do {                                                                   \
+		int want = vs_nodes[VS_NODE_##node].release <= limit[lib];     \
+		int got = vs_symbol_resolved(#sym);                            \
+		if (got != want) {                                             \
+			fprintf(stderr, "%s: %s@%s resolved %d, expected %d\n",\
+				label, #sym, vs_nodes[VS_NODE_##node].name,    \
+				got, want);                                    \
+			bad++;                                                 \
+		}                                                              \
+	} while (0);
+#define VS_ROW_IB(node, sym, ret, params, args, conv)                          \
+	VS_ROW_CHECK(VS_LIB_IBVERBS, node, sym)
+#define VS_ROW_CM(node, sym, ret, params, args, conv)                          \
+	VS_ROW_CHECK(VS_LIB_RDMACM, node, sym)
+#define VS_ROW_EFA(node, sym, ret, params, args, conv)                         \
+	VS_ROW_CHECK(VS_LIB_EFA, node, sym)
+	VS_IBVERBS_SYMBOLS(VS_ROW_IB)
+	VS_RDMACM_SYMBOLS(VS_ROW_CM)
+	VS_EFA_SYMBOLS(VS_ROW_EFA)
+#undef VS_ROW_IB
+#undef VS_ROW_CM
+#undef VS_ROW_EFA
+#undef VS_ROW_CHECK
+	return bad;
+}
+
+#endif /* VS_ROWS_H */
