@@ -38,6 +38,9 @@ static struct vs_rc_qp *qp;
 static struct ibv_qp_ex *raw_qpx;
 static struct ibv_cq_ex *raw_cqx;
 static uint8_t *mem;
+/* what the one-write pieces post: the same prepared SGE and target */
+static struct ibv_sge src_sge;
+static struct vs_remote dst;
 
 static void die(const char *what)
 {
@@ -75,6 +78,8 @@ static void setup(const char *dev)
 		exit(77);
 	}
 	mem = vs_mr_ptr(mr, 0);
+	src_sge = vs_mr_sge(mr, 0, 64);
+	dst = vs_mr_remote(mr, 4096);
 }
 
 /* ---- the four measured pieces (callgrind collects inside these) ---- */
@@ -106,28 +111,28 @@ NOINLINE int bench_raw_post(uint64_t id, unsigned int batch)
 	return ibv_wr_complete(raw_qpx);
 }
 
-/* The single signaled write the instruction counts are about. */
+/*
+ * The single signaled write the instruction counts are about: both sides
+ * post the same prepared SGE to the same target, in the same steps.
+ */
 NOINLINE int bench_typed_post1(uint64_t id)
 {
-	struct ibv_sge s = vs_mr_sge(mr, 0, 64);
 	struct vs_rc_batch b;
 	int ret = vs_rc_batch_start(qp, &b);
 
-	if (!ret)
-		ret = vs_rc_write(&b, id, VS_WR_SIGNALED, &s, 1,
-				  vs_mr_remote(mr, 4096));
+	if (ret)
+		return ret;
+	ret = vs_rc_write(&b, id, VS_WR_SIGNALED, &src_sge, 1, dst);
 	return ret ? ret : vs_rc_batch_submit(&b);
 }
 
 NOINLINE int bench_raw_post1(uint64_t id)
 {
-	struct ibv_mr *m = mr->mr;
-
 	ibv_wr_start(raw_qpx);
 	raw_qpx->wr_id = id;
 	raw_qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(raw_qpx, m->rkey, (uintptr_t)mem + 4096);
-	ibv_wr_set_sge(raw_qpx, m->lkey, (uintptr_t)mem, 64);
+	ibv_wr_rdma_write(raw_qpx, dst.rkey, dst.addr);
+	ibv_wr_set_sge(raw_qpx, src_sge.lkey, src_sge.addr, src_sge.length);
 	return ibv_wr_complete(raw_qpx);
 }
 

@@ -90,6 +90,15 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			free(cq);
 			return ret;
 		}
+		cq->legacy = vs_legacy_cq_create(cq->cq);
+		if (!cq->legacy) {
+			ibv_destroy_cq(cq->cq);
+			free(cq);
+			return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+		}
+		cq->poll_ops = vs_legacy_cq_ops(cq->legacy);
+	} else {
+		cq->poll_ops = cq->cqx;
 	}
 	vs_handle_init(&cq->h, VS_KIND_CQ);
 	cq->ctx = c;
@@ -112,6 +121,7 @@ int vs_cq_put(struct vs_cq *cq, const char *verb)
 				   "ibv_destroy_cq failed (a QP created through "
 				   "the raw handle still uses it?)");
 	vs_handle_kill(&cq->h);
+	vs_legacy_cq_free(cq->legacy);
 	free(cq);
 	return vs_first_err(ret, vs_context_put(c, verb));
 }
@@ -133,9 +143,18 @@ struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq)
 	return cq && cq->h.magic == VS_KIND_CQ ? cq->cqx : NULL;
 }
 
-int vs__cq_poll_failed(struct vs_cq *cq, int err)
+int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 {
-	return vs_set_error(cq->cqx ? "ibv_start_poll" : "ibv_poll_cq", err,
+	int ret = vs_check_handle(cq, VS_KIND_CQ, verb, "cq");
+
+	return ret ? ret : vs_set_error(verb, EINVAL, "%s is NULL", out_name);
+}
+
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
+{
+	bool legacy = vs_legacy_cq_is(ops);
+
+	return vs_set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
 			    "polling the %s CQ failed (CQ overrun or device "
-			    "error)", cq->cqx ? "extended" : "legacy");
+			    "error)", legacy ? "legacy" : "extended");
 }

@@ -139,7 +139,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (qp->send_block & VS__BLOCK_BATCH)
+	if (vs_qp_batch_open(qp))
 		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
 	if (qp->state == IBV_QPS_RESET) {
 		ret = to_init_again(qp, verb);
@@ -201,7 +201,7 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (qp->send_block & VS__BLOCK_BATCH)
+	if (vs_qp_batch_open(qp))
 		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
 	if (qp->state == IBV_QPS_RESET) {
 		ret = to_init_again(qp, verb);

@@ -15,7 +15,7 @@ int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
 	ret = vs_check_handle(qp, kind, verb, "qp");
 	if (ret)
 		return ret;
-	if (qp->send_block & VS__BLOCK_BATCH)
+	if (vs_qp_batch_open(qp))
 		return vs_set_error(verb, EBUSY,
 				    "a batch is already open on this QP: submit "
 				    "or abort it first");
@@ -130,10 +130,10 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 	return vs_set_error(verb, EINVAL, "invalid %s", what);
 }
 
-int vs__batch_submit_failed(struct vs_qp *qp, int err, long bad_index,
-			    const char *verb)
+int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 {
-	const char *raw = qp->qpx ? "ibv_wr_complete" : "ibv_post_send";
+	const char *raw = qp->legacy ? "ibv_post_send" : "ibv_wr_complete";
+	long bad_index = qp->legacy ? vs_legacy_sq_bad_index(qp->legacy) : -1;
 
 	if (err == ENOMEM)
 		return vs_set_error(raw, err,
@@ -145,6 +145,61 @@ int vs__batch_submit_failed(struct vs_qp *qp, int err, long bad_index,
 				    "%s: the provider refused WR #%ld of the batch; "
 				    "none from it on was posted", verb, bad_index);
 	return vs_set_error(raw, err, "%s: the provider refused the batch", verb);
+}
+
+/*
+ * Inline payload of a WR, and gathers on providers with a bounce ring.
+ * One buffer goes through ibv_wr_set_inline_data; several are gathered
+ * first when small, because some providers get
+ * ibv_wr_set_inline_data_list's length wrong.  QPs with a bounce ring
+ * (see struct vs_qp) post a copy as an SGE instead; legacy QPs take the
+ * list as it is (lib/legacy_sq.c keeps pointers until submit).
+ */
+void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl, size_t num_sge)
+{
+	struct ibv_qp_ex *x = qp->post_ops;
+	struct ibv_data_buf bufs[16];
+	uint8_t gather[256];
+	size_t total = 0;
+
+	if (qp->bounce) {
+		uint8_t *slot = qp->bounce +
+				(size_t)qp->bounce_next * qp->bounce_slot_size;
+
+		for (size_t i = 0; i < num_sge; i++) {
+			memcpy(slot + total, (const void *)(uintptr_t)sgl[i].addr,
+			       sgl[i].length);
+			total += sgl[i].length;
+		}
+		if (++qp->bounce_next == qp->caps.max_send_wr)
+			qp->bounce_next = 0;
+		ibv_wr_set_sge(x, qp->bounce_mr->lkey, (uintptr_t)slot,
+			       (uint32_t)total);
+		return;
+	}
+	if (num_sge == 1) {
+		ibv_wr_set_inline_data(x, (void *)(uintptr_t)sgl[0].addr,
+				       sgl[0].length);
+		return;
+	}
+	for (size_t i = 0; i < num_sge; i++)
+		total += sgl[i].length;
+	if (!qp->legacy && total <= sizeof(gather)) {
+		total = 0;
+		for (size_t i = 0; i < num_sge; i++) {
+			memcpy(gather + total, (const void *)(uintptr_t)sgl[i].addr,
+			       sgl[i].length);
+			total += sgl[i].length;
+		}
+		/* the provider copies the bytes before returning */
+		ibv_wr_set_inline_data(x, gather, total);
+		return;
+	}
+	for (size_t i = 0; i < num_sge; i++) {
+		bufs[i].addr = (void *)(uintptr_t)sgl[i].addr;
+		bufs[i].length = sgl[i].length;
+	}
+	ibv_wr_set_inline_data_list(x, num_sge, bufs);
 }
 
 int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)

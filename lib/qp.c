@@ -394,8 +394,7 @@ static void free_qp(struct vs_qp *qp)
 	if (qp->bounce_mr)
 		ibv_dereg_mr(qp->bounce_mr);
 	free(qp->bounce);
-	free(qp->swr);
-	free(qp->ssge);
+	vs_legacy_sq_free(qp->legacy);
 	vs_recv_store_free(&qp->recv);
 	vs_handle_kill(&qp->h);
 	free(qp);
@@ -435,14 +434,24 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 				   qp->max_batch, qp->caps.max_send_wr);
 		goto fail_qp;
 	}
-	if (!qp->qpx) {
-		qp->swr = calloc(qp->max_batch, sizeof(*qp->swr));
-		qp->ssge = calloc((size_t)qp->max_batch * (qp->caps.max_send_sge ?
-					qp->caps.max_send_sge : 1), sizeof(*qp->ssge));
-		if (!qp->swr || !qp->ssge) {
+	/* the send inlines assume both (VS_ASSUME in vs__batch_start) */
+	if (!qp->max_batch || !qp->caps.max_send_sge) {
+		ret = vs_set_error(verb, EINVAL,
+				   "the QP got room for %u WRs of %u SGEs per "
+				   "batch; sends need at least one of one",
+				   qp->max_batch, qp->caps.max_send_sge);
+		goto fail_qp;
+	}
+	if (qp->qpx) {
+		qp->post_ops = qp->qpx;
+	} else {
+		qp->legacy = vs_legacy_sq_create(qp->qp, qp->max_batch,
+						 qp->caps.max_send_sge);
+		if (!qp->legacy) {
 			ret = vs_set_error(verb, ENOMEM, "out of memory");
 			goto fail_qp;
 		}
+		qp->post_ops = vs_legacy_sq_ops(qp->legacy);
 	}
 	if (qp->qpx && inline_is_broken(pd)) {
 		ret = bounce_init(qp, pd, verb);
@@ -487,8 +496,8 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 		return ret;
 	if (!vs_ref_put(&qp->h))
 		return 0;
-	if ((qp->send_block & VS__BLOCK_BATCH) && qp->qpx)
-		ibv_wr_abort(qp->qpx);
+	if (vs_qp_batch_open(qp))
+		ibv_wr_abort(qp->post_ops);
 	pd = qp->pd;
 	scq = qp->send_cq;
 	rcq = qp->recv_cq;

@@ -200,7 +200,7 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 		return ret;
 	if (!attr)
 		return vs_set_error(verb, EINVAL, "attr is NULL");
-	if (qp->send_block & VS__BLOCK_BATCH)
+	if (vs_qp_batch_open(qp))
 		return vs_set_error(verb, EBUSY,
 				    "a send batch is open on this QP: submit or "
 				    "abort it before changing the QP's state");

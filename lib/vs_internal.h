@@ -33,6 +33,7 @@ static inline int vs_errno_or(int fallback)
 static inline void vs_handle_init(struct vs_handle *h, uint32_t kind)
 {
 	h->magic = kind;
+	h->gate = 0;
 	h->refs = 1;
 }
 
@@ -51,6 +52,7 @@ static inline bool vs_ref_put(struct vs_handle *h)
 static inline void vs_handle_kill(struct vs_handle *h)
 {
 	h->magic = 0xdeadbeef;
+	h->gate = 0;
 }
 
 /*
@@ -67,13 +69,31 @@ int vs_cq_put(struct vs_cq *cq, const char *verb);
 int vs_srq_put(struct vs_srq *srq, const char *verb);
 int vs_ah_put(struct vs_ah *ah, const char *verb);
 
-/* Records a QP state change (and whether sends may start). */
+/* Records a QP state change and opens or shuts the send gate with it. */
 static inline void vs_qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
 {
 	qp->state = s;
-	qp->send_block = (uint8_t)((qp->send_block & VS__BLOCK_BATCH) |
-				   (s == IBV_QPS_RTS ? 0 : VS__BLOCK_STATE));
+	if (qp->h.gate != VS__GATE_BATCH) /* state changes wait for the batch */
+		qp->h.gate = s == IBV_QPS_RTS ? qp->h.magic : 0;
 }
+
+static inline bool vs_qp_batch_open(const struct vs_qp *qp)
+{
+	return qp->h.gate == VS__GATE_BATCH;
+}
+
+/* lib/legacy_sq.c: the ibv_wr_* ops over a chained ibv_post_send */
+struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
+					  uint32_t max_sge);
+struct ibv_qp_ex *vs_legacy_sq_ops(struct vs__legacy_sq *l);
+long vs_legacy_sq_bad_index(const struct vs__legacy_sq *l);
+void vs_legacy_sq_free(struct vs__legacy_sq *l);
+
+/* lib/legacy_cq.c: the ibv_start_poll family over ibv_poll_cq */
+struct vs__legacy_cq *vs_legacy_cq_create(struct ibv_cq *cq);
+struct ibv_cq_ex *vs_legacy_cq_ops(struct vs__legacy_cq *l);
+bool vs_legacy_cq_is(const struct ibv_cq_ex *ops);
+void vs_legacy_cq_free(struct vs__legacy_cq *l);
 
 /* Keeps the first failure of a teardown sequence. */
 static inline int vs_first_err(int a, int b)

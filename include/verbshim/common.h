@@ -39,7 +39,10 @@
 #define VS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define VS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define VS_COLD __attribute__((cold, noinline))
+/* States an invariant the caller guarantees, so the compiler may use it. */
+#define VS_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
 #else
+#define VS_ASSUME(x) do { } while (0)
 #define VS_LIKELY(x) (x)
 #define VS_UNLIKELY(x) (x)
 #define VS_PRINTF(f, a)
@@ -58,10 +61,15 @@ enum vs_transport {
 /*
  * Every handle starts with this header (private).  The magic says which
  * kind of handle it is, so a handle cast to the wrong kind is refused with
- * a clear error instead of being used.
+ * a clear error instead of being used.  gate is the one word the send
+ * fast path checks: on a QP it equals magic while a send batch may start
+ * (the QP is open, in RTS, no batch open); it is 0 on every other kind, so
+ * one compare refuses a handle of another kind, a closed QP, a QP not in
+ * RTS and a second batch.
  */
 struct vs_handle {
 	uint32_t magic;
+	uint32_t gate;
 	int refs;
 };
 

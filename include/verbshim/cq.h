@@ -21,10 +21,18 @@ struct vs_cq_config {
 	int comp_vector;
 };
 
+struct vs__legacy_cq; /* lib/legacy_cq.c */
+
 struct vs_cq {
 	struct vs_handle h; /* private */
 	struct ibv_cq *cq;
 	struct ibv_cq_ex *cqx;     /* NULL on a legacy CQ */
+	/*
+	 * private: what the poll inlines call: cqx, or on a legacy CQ an
+	 * emulation of the ibv_start_poll family over ibv_poll_cq.
+	 */
+	struct ibv_cq_ex *poll_ops;
+	struct vs__legacy_cq *legacy;
 	struct vs_context *ctx;
 	uint32_t depth;
 	uint64_t read_flags;       /* private: IBV_WC_EX_WITH_* created with */
@@ -77,11 +85,10 @@ VS_INLINE uint64_t vs__cycles_to_ns(uint64_t cycles, uint64_t khz)
 	return cycles / khz * 1000000ull + cycles % khz * 1000000ull / khz;
 }
 
-/* private */
-VS_INLINE void vs__wc_from_ex(const struct vs_cq *cq, struct vs_wc *wc)
+/* private: the current completion of a start/next poll */
+VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
+			   struct vs_wc *wc)
 {
-	struct ibv_cq_ex *x = cq->cqx;
-
 	wc->wr_id = x->wr_id;
 	wc->status = x->status;
 	wc->qp_num = ibv_wc_read_qp_num(x);
@@ -105,94 +112,70 @@ VS_INLINE void vs__wc_from_ex(const struct vs_cq *cq, struct vs_wc *wc)
 	wc->slid = (uint16_t)ibv_wc_read_slid(x);
 	wc->sl = ibv_wc_read_sl(x);
 	wc->dlid_path_bits = ibv_wc_read_dlid_path_bits(x);
-	if (cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) {
-		wc->timestamp_ns = ibv_wc_read_completion_wallclock_ns(x);
-	}
-	if (cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP) {
-		wc->timestamp = ibv_wc_read_completion_ts(x);
-		if (!wc->timestamp_ns)
-			wc->timestamp_ns =
-				vs__cycles_to_ns(wc->timestamp, cq->clock_khz);
+	if (VS_UNLIKELY(cq->read_flags &
+			(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK))) {
+		if (cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+			wc->timestamp_ns = ibv_wc_read_completion_wallclock_ns(x);
+		if (cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP) {
+			wc->timestamp = ibv_wc_read_completion_ts(x);
+			if (!wc->timestamp_ns)
+				wc->timestamp_ns = vs__cycles_to_ns(wc->timestamp,
+								    cq->clock_khz);
+		}
 	}
 }
 
-/* private */
-VS_INLINE void vs__wc_from_legacy(const struct ibv_wc *in, struct vs_wc *wc)
-{
-	wc->wr_id = in->wr_id;
-	wc->status = in->status;
-	wc->opcode = in->opcode;
-	wc->byte_len = in->byte_len;
-	wc->wc_flags = in->wc_flags;
-	wc->imm = (in->wc_flags & IBV_WC_WITH_IMM) ? ntohl(in->imm_data) : 0;
-	wc->qp_num = in->qp_num;
-	wc->src_qp = in->src_qp;
-	wc->vendor_err = in->vendor_err;
-	wc->slid = in->slid;
-	wc->sl = in->sl;
-	wc->dlid_path_bits = in->dlid_path_bits;
-	wc->timestamp = 0;
-	wc->timestamp_ns = 0;
-}
-
-int vs__cq_poll_failed(struct vs_cq *cq, int err);
+/* private: the out-of-line halves */
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err) VS_COLD;
+int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb) VS_COLD;
+int vs__cq_poll_legacy(struct vs_cq *cq, struct vs_wc *wc, int max);
 
 /*
  * Polls up to max completions into wc[]; returns how many (0 = none) or
- * a negative errno.
+ * a negative errno (only when none was polled).
  */
 VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 {
+	struct ibv_poll_cq_attr attr = { 0 };
+	struct ibv_cq_ex *x;
 	int n = 0, ret;
 
+	if (VS_UNLIKELY(!cq || cq->h.magic != VS_KIND_CQ || !wc))
+		return vs__cq_bad(cq, "wc", "vs_cq_poll");
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
-	if (VS_LIKELY(cq->cqx != NULL)) {
-		struct ibv_poll_cq_attr attr = { 0 };
-
-		if (VS_UNLIKELY(cq->one_per_start)) {
-			while (n < max) {
-				ret = ibv_start_poll(cq->cqx, &attr);
-				if (ret == ENOENT)
-					break;
-				if (VS_UNLIKELY(ret))
-					return vs__cq_poll_failed(cq, ret);
-				vs__wc_from_ex(cq, &wc[n++]);
-				ibv_end_poll(cq->cqx);
-			}
-			return n;
-		}
-		ret = ibv_start_poll(cq->cqx, &attr);
-		if (ret == ENOENT)
-			return 0;
-		if (VS_UNLIKELY(ret))
-			return vs__cq_poll_failed(cq, ret);
-		for (;;) {
-			vs__wc_from_ex(cq, &wc[n++]);
-			if (n == max)
+	/* a legacy CQ copies struct ibv_wc directly, not field by field */
+	if (VS_UNLIKELY(cq->legacy != NULL))
+		return vs__cq_poll_legacy(cq, wc, max);
+	x = cq->poll_ops;
+	if (VS_UNLIKELY(cq->one_per_start)) {
+		while (n < max) {
+			ret = ibv_start_poll(x, &attr);
+			if (ret == ENOENT)
 				break;
-			ret = ibv_next_poll(cq->cqx);
-			if (ret)
-				break;
+			if (VS_UNLIKELY(ret))
+				return vs__cq_poll_failed(x, ret);
+			vs__wc_read(cq, x, &wc[n++]);
+			ibv_end_poll(x);
 		}
-		ibv_end_poll(cq->cqx);
-		if (VS_UNLIKELY(ret && ret != ENOENT))
-			return vs__cq_poll_failed(cq, ret);
 		return n;
 	}
-	while (n < max) {
-		struct ibv_wc raw[16];
-		int want = max - n < 16 ? max - n : 16;
-		int got = ibv_poll_cq(cq->cq, want, raw);
-
-		if (VS_UNLIKELY(got < 0))
-			return vs__cq_poll_failed(cq, -got > 0 ? -got : EIO);
-		for (int i = 0; i < got; i++)
-			vs__wc_from_legacy(&raw[i], &wc[n + i]);
-		n += got;
-		if (got < want)
+	ret = ibv_start_poll(x, &attr);
+	if (ret == ENOENT)
+		return 0;
+	if (VS_UNLIKELY(ret))
+		return vs__cq_poll_failed(x, ret);
+	for (;;) {
+		vs__wc_read(cq, x, &wc[n++]);
+		if (n == max)
+			break;
+		ret = ibv_next_poll(x);
+		if (ret)
 			break;
 	}
+	ibv_end_poll(x);
+	/* n >= 1 here: a failing next_poll shows on the next poll's start */
 	return n;
 }
 
@@ -205,106 +188,94 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
  *	}
  *
  * start/next return 0 when a completion is current, -ENOENT when the CQ is
- * empty, another negative errno on failure (the iteration is then over;
- * still call vs_cq_iter_end after a successful start).
+ * empty, another negative errno on failure.  After a successful start
+ * call vs_cq_iter_end once, whatever next returned; after a failed start
+ * vs_cq_iter_end does nothing.  While an iteration is open the CQ is held
+ * (as between ibv_start_poll and ibv_end_poll).
  */
 struct vs_cq_iter {
-	struct vs_cq *cq;
-	struct ibv_cq_ex *cqx; /* private: cq->cqx, kept in a register */
-	struct ibv_wc wc;      /* private: the current completion of a legacy CQ */
-	bool active;           /* private */
+	struct ibv_cq_ex *ops; /* private: cq->poll_ops while active, else NULL */
+	struct vs_cq *cq;      /* private */
 };
 
 VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 {
+	struct ibv_poll_cq_attr attr = { 0 };
+	struct ibv_cq_ex *x;
 	int ret;
 
-	it->cq = cq;
-	it->cqx = cq->cqx;
-	it->active = false;
-	if (VS_LIKELY(it->cqx != NULL)) {
-		struct ibv_poll_cq_attr attr = { 0 };
-
-		ret = ibv_start_poll(it->cqx, &attr);
-		if (ret == ENOENT)
-			return -ENOENT;
-		if (VS_UNLIKELY(ret))
-			return vs__cq_poll_failed(cq, ret);
-		it->active = true;
-		return 0;
+	if (VS_UNLIKELY(!it || !cq || cq->h.magic != VS_KIND_CQ)) {
+		if (it) {
+			it->ops = NULL;
+			it->cq = cq;
+		}
+		return vs__cq_bad(cq, "it", "vs_cq_iter_start");
 	}
-	ret = ibv_poll_cq(cq->cq, 1, &it->wc);
-	if (ret == 0)
-		return -ENOENT;
-	if (VS_UNLIKELY(ret < 0))
-		return vs__cq_poll_failed(cq, -ret > 0 ? -ret : EIO);
+	it->cq = cq;
+	x = cq->poll_ops;
+	ret = ibv_start_poll(x, &attr);
+	if (VS_UNLIKELY(ret)) {
+		it->ops = NULL;
+		return ret == ENOENT ? -ENOENT : vs__cq_poll_failed(x, ret);
+	}
+	it->ops = x;
 	return 0;
 }
 
 VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 {
+	struct ibv_cq_ex *x = it->ops;
 	int ret;
 
-	if (VS_LIKELY(it->cqx != NULL)) {
-		if (VS_UNLIKELY(it->cq->one_per_start)) {
-			struct ibv_poll_cq_attr attr = { 0 };
-
-			ibv_end_poll(it->cqx);
-			it->active = false;
-			ret = ibv_start_poll(it->cqx, &attr);
-			if (ret == ENOENT)
-				return -ENOENT;
-			if (VS_UNLIKELY(ret))
-				return vs__cq_poll_failed(it->cq, ret);
-			it->active = true;
-			return 0;
-		}
-		ret = ibv_next_poll(it->cqx);
-		if (ret == ENOENT)
-			return -ENOENT;
-		if (VS_UNLIKELY(ret))
-			return vs__cq_poll_failed(it->cq, ret);
-		return 0;
-	}
-	ret = ibv_poll_cq(it->cq->cq, 1, &it->wc);
-	if (ret == 0)
+	if (VS_UNLIKELY(!x))
 		return -ENOENT;
-	if (VS_UNLIKELY(ret < 0))
-		return vs__cq_poll_failed(it->cq, -ret > 0 ? -ret : EIO);
+	if (VS_UNLIKELY(it->cq->one_per_start)) {
+		struct ibv_poll_cq_attr attr = { 0 };
+
+		ibv_end_poll(x);
+		ret = ibv_start_poll(x, &attr);
+		if (ret)
+			it->ops = NULL; /* nothing held any more */
+	} else {
+		ret = ibv_next_poll(x);
+	}
+	if (ret == ENOENT)
+		return -ENOENT;
+	if (VS_UNLIKELY(ret))
+		return vs__cq_poll_failed(x, ret);
 	return 0;
 }
 
 VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 {
-	if (it->active)
-		ibv_end_poll(it->cqx);
-	it->active = false;
+	if (it->ops)
+		ibv_end_poll(it->ops);
+	it->ops = NULL;
 }
 
 VS_INLINE uint64_t vs_cq_iter_wr_id(const struct vs_cq_iter *it)
 {
-	return it->cqx ? it->cqx->wr_id : it->wc.wr_id;
+	return it->ops->wr_id;
 }
 
 VS_INLINE enum ibv_wc_status vs_cq_iter_status(const struct vs_cq_iter *it)
 {
-	return it->cqx ? it->cqx->status : it->wc.status;
+	return it->ops->status;
 }
 
 VS_INLINE enum ibv_wc_opcode vs_cq_iter_opcode(const struct vs_cq_iter *it)
 {
-	return it->cqx ? ibv_wc_read_opcode(it->cqx) : it->wc.opcode;
+	return ibv_wc_read_opcode(it->ops);
 }
 
 VS_INLINE uint32_t vs_cq_iter_byte_len(const struct vs_cq_iter *it)
 {
-	return it->cqx ? ibv_wc_read_byte_len(it->cqx) : it->wc.byte_len;
+	return ibv_wc_read_byte_len(it->ops);
 }
 
 VS_INLINE unsigned int vs_cq_iter_wc_flags(const struct vs_cq_iter *it)
 {
-	return it->cqx ? (unsigned int)ibv_wc_read_wc_flags(it->cqx) :
-			     it->wc.wc_flags;
+	return (unsigned int)ibv_wc_read_wc_flags(it->ops);
 }
 
 /* Host byte order; 0 when the completion carries no immediate. */
@@ -312,36 +283,31 @@ VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
 {
 	if (!(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
 		return 0;
-	return ntohl(it->cqx ? ibv_wc_read_imm_data(it->cqx) :
-				   it->wc.imm_data);
+	return ntohl(ibv_wc_read_imm_data(it->ops));
 }
 
 VS_INLINE uint32_t vs_cq_iter_qp_num(const struct vs_cq_iter *it)
 {
-	return it->cqx ? ibv_wc_read_qp_num(it->cqx) : it->wc.qp_num;
+	return ibv_wc_read_qp_num(it->ops);
 }
 
 VS_INLINE uint32_t vs_cq_iter_src_qp(const struct vs_cq_iter *it)
 {
-	return it->cqx ? ibv_wc_read_src_qp(it->cqx) : it->wc.src_qp;
+	return ibv_wc_read_src_qp(it->ops);
 }
 
 /* Raw hardware timestamp; 0 unless the CQ was created with timestamps. */
 VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 {
-	if (!it->cqx ||
-	    !(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
+	if (!(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
 		return 0;
-	return ibv_wc_read_completion_ts(it->cqx);
+	return ibv_wc_read_completion_ts(it->ops);
 }
 
 /* The whole current completion (what vs_cq_poll would have given). */
 VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 {
-	if (it->cqx)
-		vs__wc_from_ex(it->cq, wc);
-	else
-		vs__wc_from_legacy(&it->wc, wc);
+	vs__wc_read(it->cq, it->ops, wc);
 }
 
 VS_END_DECLS

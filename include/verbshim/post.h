@@ -41,7 +41,7 @@ enum vs_wr_flags {
  */
 struct vs__send_batch {
 	struct vs_qp *qp;
-	struct ibv_qp_ex *qpx;
+	struct ibv_qp_ex *ops; /* qp->post_ops */
 	uint32_t count;
 	uint32_t max_batch;
 	uint32_t max_sge;
@@ -62,92 +62,89 @@ enum vs__op {
 	VS__FAA,
 };
 
-/* private: the out-of-line halves (error reports) */
+/* private: the out-of-line halves (error reports, inline payloads) */
 int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
-			   const char *verb);
+			   const char *verb) VS_COLD;
 int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 			 unsigned int flags,
 			 const struct ibv_sge *sgl, size_t num_sge,
 			 uint64_t remote_addr, const struct vs_ud_dest *dest,
-			 const char *verb);
-int vs__batch_submit_failed(struct vs_qp *qp, int err, long bad_index,
-			    const char *verb);
-int vs__not_started(const char *verb);
+			 const char *verb) VS_COLD;
+int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD;
+int vs__not_started(const char *verb) VS_COLD;
+void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
+		    size_t num_sge);
 
 VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			      uint32_t kind, const char *verb)
 {
-	if (VS_UNLIKELY(!b || !qp || qp->h.magic != kind || qp->send_block)) {
+	/* one compare: this kind, open, in RTS, no batch open (vs_handle) */
+	if (VS_UNLIKELY(!b || !qp || qp->h.gate != kind)) {
 		if (b) {
 			b->qp = NULL;
 			b->count = 0;
 		}
 		return vs__batch_start_failed(b != NULL, qp, kind, verb);
 	}
-	qp->send_block = VS__BLOCK_BATCH;
+	qp->h.gate = VS__GATE_BATCH;
 	b->qp = qp;
-	b->qpx = qp->qpx;
+	b->ops = qp->post_ops;
 	b->count = 0;
 	b->max_batch = qp->max_batch;
 	b->max_sge = qp->caps.max_send_sge;
-	if (b->qpx)
-		ibv_wr_start(b->qpx);
+	/* vs__qp_create refuses QPs without room for one WR of one SGE */
+	VS_ASSUME(b->max_batch >= 1);
+	VS_ASSUME(b->max_sge >= 1);
+	ibv_wr_start(b->ops);
 	return 0;
 }
 
-/*
- * Inline payload of an extended WR.  One buffer goes through
- * ibv_wr_set_inline_data; several are gathered first when small, because
- * some providers get ibv_wr_set_inline_data_list's length wrong.  QPs
- * with a bounce ring (see struct vs_qp) post a copy as an SGE instead.
- */
-VS_INLINE void vs__set_inline(struct vs_qp *qp, struct ibv_qp_ex *x,
-			      const struct ibv_sge *sgl, size_t num_sge)
+/* private: the checks of an add; true when the WR may be added */
+VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
+				enum vs_transport t, enum vs__op op,
+				unsigned int flags, const struct ibv_sge *sgl,
+				size_t num_sge, uint64_t raddr,
+				const struct vs_ud_dest *dest)
 {
-	struct ibv_data_buf bufs[16];
-	uint8_t gather[256];
-	size_t total = 0;
+	const struct vs_qp *qp = b->qp;
 
-	if (qp->bounce) {
-		uint8_t *slot = qp->bounce +
-				(size_t)qp->bounce_next * qp->bounce_slot_size;
+	if (VS_UNLIKELY(b->count >= b->max_batch || num_sge > b->max_sge ||
+			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
+			(num_sge && !sgl)))
+		return false;
+	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
+		size_t total = 0;
 
-		for (size_t i = 0; i < num_sge; i++) {
-			memcpy(slot + total, (const void *)(uintptr_t)sgl[i].addr,
-			       sgl[i].length);
+		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
+			return false;
+		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
-		}
-		if (++qp->bounce_next == qp->caps.max_send_wr)
-			qp->bounce_next = 0;
-		ibv_wr_set_sge(x, qp->bounce_mr->lkey, (uintptr_t)slot,
-			       (uint32_t)total);
-		return;
+		if (total > qp->caps.max_inline_data || num_sge > 16)
+			return false;
 	}
-	if (num_sge == 1) {
-		ibv_wr_set_inline_data(x, (void *)(uintptr_t)sgl[0].addr,
-				       sgl[0].length);
-		return;
-	}
-	for (size_t i = 0; i < num_sge; i++)
-		total += sgl[i].length;
-	if (total <= sizeof(gather)) {
-		total = 0;
-		for (size_t i = 0; i < num_sge; i++) {
-			memcpy(gather + total, (const void *)(uintptr_t)sgl[i].addr,
-			       sgl[i].length);
+	if ((op == VS__CAS || op == VS__FAA) &&
+	    VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
+		return false;
+	if (VS_UNLIKELY(num_sge > 1 && qp->bounce != NULL &&
+			!(flags & VS_WR_INLINE))) {
+		/* the provider's SGE lists are broken: gathers are copied */
+		size_t total = 0;
+
+		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
-		}
-		/* the provider copies the bytes before returning */
-		ibv_wr_set_inline_data(x, gather, total);
-		return;
+		if (op == VS__READ || total > qp->bounce_slot_size)
+			return false;
 	}
-	for (size_t i = 0; i < num_sge; i++) {
-		bufs[i].addr = (void *)(uintptr_t)sgl[i].addr;
-		bufs[i].length = sgl[i].length;
-	}
-	ibv_wr_set_inline_data_list(x, num_sge, bufs);
+	if (t == VS_TRANSPORT_UD &&
+	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
+		return false;
+	return true;
 }
 
+/*
+ * One WR through the ibv_wr_* ops: the provider's on an extended QP, the
+ * chain builder of lib/legacy_sq.c on a legacy one.
+ */
 VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 			    enum vs__op op,
 			    uint64_t wr_id, unsigned int flags,
@@ -156,180 +153,84 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 			    uint64_t compare_add, uint64_t swap,
 			    const struct vs_ud_dest *dest, const char *verb)
 {
-	struct vs_qp *qp;
+	struct ibv_qp_ex *x;
 
 	if (VS_UNLIKELY(!b || !b->qp))
 		return vs__not_started(verb);
-	qp = b->qp;
-	if (VS_UNLIKELY(b->count >= b->max_batch || num_sge > b->max_sge ||
-			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
-			(num_sge && !sgl)))
-		goto bad;
-	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
-		size_t total = 0;
-
-		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
-			goto bad;
-		for (size_t i = 0; i < num_sge; i++)
-			total += sgl[i].length;
-		if (total > qp->caps.max_inline_data || num_sge > 16)
-			goto bad;
+	if (VS_UNLIKELY(!vs__batch_add_ok(b, t, op, flags, sgl, num_sge, raddr,
+					  dest)))
+		return vs__batch_add_failed(b->qp, b->count, (int)op, flags,
+					    sgl, num_sge, raddr, dest, verb);
+	x = b->ops;
+	x->wr_id = wr_id;
+	x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
+	switch (op) {
+	case VS__SEND:
+		ibv_wr_send(x);
+		break;
+	case VS__SEND_IMM:
+		ibv_wr_send_imm(x, htonl(imm));
+		break;
+	case VS__WRITE:
+		ibv_wr_rdma_write(x, rkey, raddr);
+		break;
+	case VS__WRITE_IMM:
+		ibv_wr_rdma_write_imm(x, rkey, raddr, htonl(imm));
+		break;
+	case VS__READ:
+		ibv_wr_rdma_read(x, rkey, raddr);
+		break;
+	case VS__CAS:
+		ibv_wr_atomic_cmp_swp(x, rkey, raddr, compare_add, swap);
+		break;
+	case VS__FAA:
+		ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
+		break;
 	}
-	if (op == VS__CAS || op == VS__FAA) {
-		if (VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
-			goto bad;
-	}
-	if (VS_UNLIKELY(qp->bounce != NULL && num_sge > 1 &&
-			!(flags & VS_WR_INLINE))) {
-		/* the provider's SGE lists are broken: gathers are copied */
-		size_t total = 0;
-
-		for (size_t i = 0; i < num_sge; i++)
-			total += sgl[i].length;
-		if (op == VS__READ || total > qp->bounce_slot_size)
-			goto bad;
-	}
-	if (t == VS_TRANSPORT_UD &&
-	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
-		goto bad;
-
-	if (VS_LIKELY(b->qpx != NULL)) {
-		struct ibv_qp_ex *x = b->qpx;
-
-		x->wr_id = wr_id;
-		x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
-		switch (op) {
-		case VS__SEND:
-			ibv_wr_send(x);
-			break;
-		case VS__SEND_IMM:
-			ibv_wr_send_imm(x, htonl(imm));
-			break;
-		case VS__WRITE:
-			ibv_wr_rdma_write(x, rkey, raddr);
-			break;
-		case VS__WRITE_IMM:
-			ibv_wr_rdma_write_imm(x, rkey, raddr, htonl(imm));
-			break;
-		case VS__READ:
-			ibv_wr_rdma_read(x, rkey, raddr);
-			break;
-		case VS__CAS:
-			ibv_wr_atomic_cmp_swp(x, rkey, raddr, compare_add, swap);
-			break;
-		case VS__FAA:
-			ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
-			break;
-		}
-		if (t == VS_TRANSPORT_UD)
-			ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
-					   dest->remote_qkey);
-		if (VS_UNLIKELY(flags & VS_WR_INLINE))
-			vs__set_inline(qp, x, sgl, num_sge);
-		else if (VS_LIKELY(num_sge == 1)) {
-			ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
-		} else if (VS_UNLIKELY(qp->bounce != NULL)) {
-			vs__set_inline(qp, x, sgl, num_sge);
-		} else {
-			ibv_wr_set_sge_list(x, num_sge, sgl);
-		}
-	} else {
-		struct ibv_send_wr *wr = &qp->swr[b->count];
-		struct ibv_sge *s = qp->ssge + (size_t)b->count * qp->caps.max_send_sge;
-
-		for (size_t i = 0; i < num_sge; i++)
-			s[i] = sgl[i];
-		wr->wr_id = wr_id;
-		wr->next = NULL;
-		wr->sg_list = s;
-		wr->num_sge = (int)num_sge;
-		wr->send_flags = flags;
-		wr->imm_data = 0;
-		switch (op) {
-		case VS__SEND:
-			wr->opcode = IBV_WR_SEND;
-			break;
-		case VS__SEND_IMM:
-			wr->opcode = IBV_WR_SEND_WITH_IMM;
-			wr->imm_data = htonl(imm);
-			break;
-		case VS__WRITE:
-			wr->opcode = IBV_WR_RDMA_WRITE;
-			break;
-		case VS__WRITE_IMM:
-			wr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-			wr->imm_data = htonl(imm);
-			break;
-		case VS__READ:
-			wr->opcode = IBV_WR_RDMA_READ;
-			break;
-		case VS__CAS:
-			wr->opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-			break;
-		case VS__FAA:
-			wr->opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-			break;
-		}
-		if (op == VS__CAS || op == VS__FAA) {
-			wr->wr.atomic.remote_addr = raddr;
-			wr->wr.atomic.rkey = rkey;
-			wr->wr.atomic.compare_add = compare_add;
-			wr->wr.atomic.swap = swap;
-		} else if (t == VS_TRANSPORT_UD) {
-			wr->wr.ud.ah = dest->ah->ah;
-			wr->wr.ud.remote_qpn = dest->remote_qpn;
-			wr->wr.ud.remote_qkey = dest->remote_qkey;
-		} else {
-			wr->wr.rdma.remote_addr = raddr;
-			wr->wr.rdma.rkey = rkey;
-		}
-		if (b->count)
-			wr[-1].next = wr;
-	}
+	if (t == VS_TRANSPORT_UD)
+		ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
+				   dest->remote_qkey);
+	if (VS_UNLIKELY(flags & VS_WR_INLINE))
+		vs__set_inline(b->qp, sgl, num_sge);
+	else if (VS_LIKELY(num_sge == 1))
+		ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
+	else if (VS_UNLIKELY(b->qp->bounce != NULL))
+		vs__set_inline(b->qp, sgl, num_sge);
+	else
+		ibv_wr_set_sge_list(x, num_sge, sgl);
 	b->count++;
 	return 0;
-bad:
-	return vs__batch_add_failed(qp, b->count, (int)op, flags, sgl, num_sge,
-				    raddr, dest, verb);
 }
 
-VS_INLINE int vs__batch_submit(struct vs__send_batch *b, const char *verb)
+VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
+			       const char *verb)
 {
 	struct vs_qp *qp;
-	int ret = 0;
+	int ret;
 
 	if (VS_UNLIKELY(!b || !b->qp))
 		return vs__not_started(verb);
 	qp = b->qp;
 	b->qp = NULL;
-	qp->send_block = 0; /* it was in RTS: a batch blocks state changes */
-	if (VS_LIKELY(b->qpx != NULL)) {
-		if (VS_UNLIKELY(!b->count)) {
-			ibv_wr_abort(b->qpx);
-			return 0;
-		}
-		ret = ibv_wr_complete(b->qpx);
-		if (VS_UNLIKELY(ret))
-			return vs__batch_submit_failed(qp, ret, -1, verb);
-	} else if (b->count) {
-		struct ibv_send_wr *bad = NULL;
-
-		ret = ibv_post_send(qp->qp, qp->swr, &bad);
-		if (VS_UNLIKELY(ret))
-			return vs__batch_submit_failed(
-				qp, ret, bad ? (long)(bad - qp->swr) : -1, verb);
+	/* it was in RTS, and an open batch blocks state changes */
+	qp->h.gate = kind;
+	if (VS_UNLIKELY(!b->count)) {
+		ibv_wr_abort(b->ops);
+		return 0;
 	}
+	ret = ibv_wr_complete(b->ops);
+	if (VS_UNLIKELY(ret))
+		return vs__batch_submit_failed(qp, ret, verb);
 	return 0;
 }
 
 /* Drops the WRs added so far; nothing is posted. */
-VS_INLINE void vs__batch_abort(struct vs__send_batch *b)
+VS_INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
 {
 	if (!b || !b->qp)
 		return;
-	if (b->qp->qpx)
-		ibv_wr_abort(b->qp->qpx);
-	b->qp->send_block = 0;
+	ibv_wr_abort(b->ops);
+	b->qp->h.gate = kind;
 	b->qp = NULL;
 }
 
@@ -415,12 +316,13 @@ VS_INLINE int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flag
 /* Rings the doorbell once for everything added; the batch is then closed. */
 VS_INLINE int vs_rc_batch_submit(struct vs_rc_batch *b)
 {
-	return vs__batch_submit(b ? &b->b : NULL, "vs_rc_batch_submit");
+	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_RC_QP,
+				"vs_rc_batch_submit");
 }
 
 VS_INLINE void vs_rc_batch_abort(struct vs_rc_batch *b)
 {
-	vs__batch_abort(b ? &b->b : NULL);
+	vs__batch_abort(b ? &b->b : NULL, VS_KIND_RC_QP);
 }
 
 /* ---- UC: send, send+imm, write, write+imm ---- */
@@ -470,12 +372,13 @@ VS_INLINE int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
 
 VS_INLINE int vs_uc_batch_submit(struct vs_uc_batch *b)
 {
-	return vs__batch_submit(b ? &b->b : NULL, "vs_uc_batch_submit");
+	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_UC_QP,
+				"vs_uc_batch_submit");
 }
 
 VS_INLINE void vs_uc_batch_abort(struct vs_uc_batch *b)
 {
-	vs__batch_abort(b ? &b->b : NULL);
+	vs__batch_abort(b ? &b->b : NULL, VS_KIND_UC_QP);
 }
 
 /* ---- UD: send and send+imm, always to an explicit destination ---- */
@@ -507,12 +410,13 @@ VS_INLINE int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
 
 VS_INLINE int vs_ud_batch_submit(struct vs_ud_batch *b)
 {
-	return vs__batch_submit(b ? &b->b : NULL, "vs_ud_batch_submit");
+	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_UD_QP,
+				"vs_ud_batch_submit");
 }
 
 VS_INLINE void vs_ud_batch_abort(struct vs_ud_batch *b)
 {
-	vs__batch_abort(b ? &b->b : NULL);
+	vs__batch_abort(b ? &b->b : NULL, VS_KIND_UD_QP);
 }
 
 /* ---- Receives: chained ibv_post_recv / ibv_post_srq_recv ---- */
@@ -527,7 +431,7 @@ struct vs_recv_batch {
 int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 		   const char *verb);
 int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
-		    long bad_index, const char *verb);
+		    long bad_index, const char *verb) VS_COLD;
 
 /* A receive batch on a QP without an SRQ (UD buffers need VS_UD_GRH_BYTES more). */
 VS_INLINE int vs_rc_recv_start(struct vs_rc_qp *qp, struct vs_recv_batch *rb)

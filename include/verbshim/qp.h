@@ -122,6 +122,8 @@ int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit);
 int vs_srq_close(struct vs_srq *srq);
 struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
 
+struct vs__legacy_sq; /* lib/legacy_sq.c */
+
 /*
  * The common part of every QP (private except through accessors and the
  * data-path inlines).
@@ -129,7 +131,14 @@ struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
 struct vs_qp {
 	struct vs_handle h;
 	struct ibv_qp *qp;
-	struct ibv_qp_ex *qpx;   /* NULL: legacy posting */
+	struct ibv_qp_ex *qpx;   /* the provider's; NULL: legacy posting */
+	/*
+	 * What the send inlines call: qpx, or on a legacy QP an emulation of
+	 * the ibv_wr_* ops that builds one chained ibv_post_send (so the data
+	 * path has one form and no branch on the QP's kind).
+	 */
+	struct ibv_qp_ex *post_ops;
+	struct vs__legacy_sq *legacy;
 	enum vs_transport transport;
 	struct vs_pd *pd;
 	struct vs_cq *send_cq;
@@ -162,20 +171,11 @@ struct vs_qp {
 	struct ibv_mr *bounce_mr;
 	uint32_t bounce_slot_size;
 	uint32_t bounce_next;
-	/* legacy send chain */
-	struct ibv_send_wr *swr;
-	struct ibv_sge *ssge;
-	/*
-	 * 0 when a send batch may start: bit VS__BLOCK_STATE while the QP is
-	 * not in RTS, VS__BLOCK_BATCH while a batch is open.  One field so
-	 * the inline start checks both with one load.
-	 */
-	uint8_t send_block;
 	struct vs__recv_store recv;
 };
 
-#define VS__BLOCK_STATE 1u
-#define VS__BLOCK_BATCH 2u
+/* h.gate while a send batch is open (see struct vs_handle) */
+#define VS__GATE_BATCH 1u
 
 struct vs_rc_qp { struct vs_qp base; };
 struct vs_uc_qp { struct vs_qp base; };

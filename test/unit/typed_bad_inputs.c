@@ -8,15 +8,15 @@
 #include "../common/vs_typed.h"
 
 /* Fake handles: only the header is ever read before the kind check fails. */
-static struct vs_context fake_ctx = { .h = { VS_KIND_CONTEXT, 1 } };
-static struct vs_pd fake_pd = { .h = { VS_KIND_PD, 1 }, .ctx = &fake_ctx };
-static struct vs_cq fake_cq = { .h = { VS_KIND_CQ, 1 }, .ctx = &fake_ctx };
-static struct vs_ud_qp fake_ud = { .base = { .h = { VS_KIND_UD_QP, 1 } } };
+static struct vs_context fake_ctx = { .h = { .magic = VS_KIND_CONTEXT, .refs = 1 } };
+static struct vs_pd fake_pd = { .h = { .magic = VS_KIND_PD, .refs = 1 }, .ctx = &fake_ctx };
+static struct vs_cq fake_cq = { .h = { .magic = VS_KIND_CQ, .refs = 1 }, .ctx = &fake_ctx };
+static struct vs_ud_qp fake_ud = { .base = { .h = { .magic = VS_KIND_UD_QP, .refs = 1 } } };
 static struct vs_rc_qp fake_rc_init = {
-	.base = { .h = { VS_KIND_RC_QP, 1 }, .state = IBV_QPS_INIT,
-		  .transport = VS_TRANSPORT_RC, .send_block = VS__BLOCK_STATE }
+	.base = { .h = { .magic = VS_KIND_RC_QP, .refs = 1 }, .state = IBV_QPS_INIT,
+		  .transport = VS_TRANSPORT_RC }
 };
-static struct vs_handle closed = { 0xdeadbeef, 0 };
+static struct vs_handle closed = { .magic = 0xdeadbeef };
 
 static void null_handles(void)
 {
@@ -108,7 +108,7 @@ static void wrong_kinds(void)
 	VS_FAILS(vs_pd_close((struct vs_pd *)&closed), EINVAL, "closed handle");
 	/* unknown garbage */
 	{
-		struct vs_handle junk = { 0x12345678, 1 };
+		struct vs_handle junk = { .magic = 0x12345678, .refs = 1 };
 
 		VS_FAILS(vs_cq_close((struct vs_cq *)&junk), EINVAL, "unknown handle");
 	}
@@ -205,9 +205,9 @@ static void modify_rules(void)
 /* A close that is not the last only drops a reference (no verb is called). */
 static void references(void)
 {
-	static struct vs_context c = { .h = { VS_KIND_CONTEXT, 3 } };
-	static struct vs_pd p = { .h = { VS_KIND_PD, 2 }, .ctx = &c };
-	static struct vs_cq q = { .h = { VS_KIND_CQ, 2 }, .ctx = &c };
+	static struct vs_context c = { .h = { .magic = VS_KIND_CONTEXT, .refs = 3 } };
+	static struct vs_pd p = { .h = { .magic = VS_KIND_PD, .refs = 2 }, .ctx = &c };
+	static struct vs_cq q = { .h = { .magic = VS_KIND_CQ, .refs = 2 }, .ctx = &c };
 
 	VS_OK(vs_pd_close(&p));
 	VS_ASSERT_EQ(p.h.refs, 1);
