@@ -82,7 +82,10 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 	if (VS_UNLIKELY(!b || !qp || qp->h.gate != kind)) {
 		if (b) {
 			b->qp = NULL;
+			b->ops = NULL;
 			b->count = 0;
+			b->max_batch = 0;
+			b->max_sge = 0;
 		}
 		return vs__batch_start_failed(b != NULL, qp, kind, verb);
 	}
@@ -99,7 +102,11 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 	return 0;
 }
 
-/* private: the checks of an add; true when the WR may be added */
+/*
+ * private: the checks of an add; true when the WR may be added.  Only a
+ * started batch has room (max_batch 0 otherwise), so b->qp is valid past
+ * the first test.
+ */
 VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 				enum vs_transport t, enum vs__op op,
 				unsigned int flags, const struct ibv_sge *sgl,
@@ -108,7 +115,9 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 {
 	const struct vs_qp *qp = b->qp;
 
-	if (VS_UNLIKELY(b->count >= b->max_batch || num_sge > b->max_sge ||
+	/* max_sge >= 1: written so that one SGE needs no load */
+	if (VS_UNLIKELY(b->count >= b->max_batch ||
+			(num_sge > 1 && num_sge > b->max_sge) ||
 			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
 			(num_sge && !sgl)))
 		return false;
@@ -155,12 +164,14 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 {
 	struct ibv_qp_ex *x;
 
-	if (VS_UNLIKELY(!b || !b->qp))
-		return vs__not_started(verb);
-	if (VS_UNLIKELY(!vs__batch_add_ok(b, t, op, flags, sgl, num_sge, raddr,
-					  dest)))
+	/* a batch not started has max_batch 0: the room check covers it */
+	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
+						raddr, dest))) {
+		if (!b || !b->qp)
+			return vs__not_started(verb);
 		return vs__batch_add_failed(b->qp, b->count, (int)op, flags,
 					    sgl, num_sge, raddr, dest, verb);
+	}
 	x = b->ops;
 	x->wr_id = wr_id;
 	x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
@@ -212,6 +223,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 		return vs__not_started(verb);
 	qp = b->qp;
 	b->qp = NULL;
+	b->max_batch = 0;
 	/* it was in RTS, and an open batch blocks state changes */
 	qp->h.gate = kind;
 	if (VS_UNLIKELY(!b->count)) {
@@ -232,6 +244,7 @@ VS_INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
 	ibv_wr_abort(b->ops);
 	b->qp->h.gate = kind;
 	b->qp = NULL;
+	b->max_batch = 0;
 }
 
 /* ---- RC: send, send+imm, write, write+imm, read, CAS, FAA ---- */
