@@ -1,21 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * On a machine without RDMA (the host), opening and listing devices is a
- * clean error (or an empty list), never a crash.  Skips under valgrind:
- * the shim keeps the dlopen'ed libibverbs loaded for the process's life,
- * which valgrind counts as still-reachable memory.
+ * clean error (or an empty list), never a crash, and nothing leaks (the
+ * valgrind stage; the dlopen'ed libibverbs stays loaded for the process's
+ * life, which is still-reachable, not a leak).
  */
 #include "../common/vs_typed.h"
 
 int main(void)
 {
-	const char *preload = getenv("LD_PRELOAD");
 	struct vs_context *ctx = (struct vs_context *)&ctx;
 	size_t n = 99;
 	int ret;
 
-	if (preload && strstr(preload, "vgpreload"))
-		VS_SKIP("under valgrind the dlopen'ed libibverbs shows as still reachable");
 	if (getenv("VERBSHIM_IN_VM"))
 		VS_SKIP("there is a device in the VM");
 	ret = vs_device_open(NULL, &ctx);
