@@ -7,7 +7,8 @@
  *    (ibv_wr_start/ibv_wr_rdma_write/ibv_wr_set_sge/ibv_wr_complete +
  *    ibv_start_poll/ibv_end_poll) on the same QP and CQ, counted by
  *    callgrind with collection on only inside the post and the successful
- *    poll (the program re-runs itself under valgrind; needs valgrind).
+ *    poll (the program re-runs itself under valgrind; needs valgrind);
+ *    and the same per write for doorbell batches of 8.
  * 2. Messages per second for doorbell batches of 1, 8 and 32 writes (only
  *    the last signaled), typed and raw.
  *
