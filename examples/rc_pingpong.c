@@ -18,13 +18,9 @@
  *                 (the default when only one CPU is online: polling would
  *                 starve a software provider such as rxe)
  */
-#include <getopt.h>
-#include <poll.h>
-#include <unistd.h>
-#include <sched.h>
 #include <string.h>
 
-#include "common/ex_common.h"
+#include "common/ex_pingpong.h"
 
 static uint8_t pattern(int iter, size_t j, int side)
 {
@@ -32,8 +28,7 @@ static uint8_t pattern(int iter, size_t j, int side)
 }
 
 struct peer {
-	struct vs_cq *cq;
-	struct ibv_comp_channel *channel; /* NULL: busy polling */
+	struct ex_cq cq;
 	struct vs_rc_qp *qp;
 	struct vs_mr *mr;
 	size_t size;
@@ -47,27 +42,8 @@ static int wait_for(struct peer *p, uint64_t sends, uint64_t recvs, int iter)
 
 	while (p->sends_done < sends || p->recvs_done < recvs) {
 		struct vs_wc wc[4];
-		int n = vs_cq_poll(p->cq, wc, 4);
+		int n = ex_cq_poll_or_wait(&p->cq, wc, 4);
 
-		if (n < 0)
-			ex_die("vs_cq_poll");
-		if (!n && p->channel) {
-			struct pollfd pfd = { .fd = p->channel->fd, .events = POLLIN };
-			struct ibv_cq *ev_cq;
-			void *ev_ctx;
-
-			/* arm, then poll once more: a CQE may have raced the arming */
-			if (ibv_req_notify_cq(vs_cq_raw(p->cq), 0)) {
-				fprintf(stderr, "ibv_req_notify_cq failed\n");
-				return -1;
-			}
-			n = vs_cq_poll(p->cq, wc, 4);
-			if (n < 0)
-				ex_die("vs_cq_poll");
-			if (!n && poll(&pfd, 1, 1000) == 1 &&
-			    !ibv_get_cq_event(p->channel, &ev_cq, &ev_ctx))
-				ibv_ack_cq_events(ev_cq, 1);
-		}
 		for (int i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				fprintf(stderr, "iteration %d: %s completion failed: "
@@ -88,11 +64,7 @@ static int wait_for(struct peer *p, uint64_t sends, uint64_t recvs, int iter)
 				p->sends_done++;
 			}
 		}
-		if (n)
-			continue;
-		if (!p->channel)
-			sched_yield(); /* let a software provider's threads run */
-		if (ex_now_ns() > deadline) {
+		if (!n && ex_now_ns() > deadline) {
 			fprintf(stderr, "iteration %d: timed out waiting for the "
 				"peer\n", iter);
 			return -1;
@@ -140,75 +112,40 @@ static int check_msg(struct peer *p, int iter, int side)
 
 int main(int argc, char **argv)
 {
-	const char *dev = ex_default_device(), *server = NULL;
-	int port = 1, gid_index = -1, tcp_port = 18515, iters = 1000, opt, fd;
-	bool events = sysconf(_SC_NPROCESSORS_ONLN) == 1;
-	size_t size = 4096;
+	struct ex_pingpong_opts o;
 	struct vs_context *ctx;
 	struct vs_pd *pd;
 	struct vs_endpoint local, remote;
-	uint8_t out[VS_ENDPOINT_WIRE_SIZE], in[VS_ENDPOINT_WIRE_SIZE];
 	struct peer p;
-	char text[200];
 	uint64_t t0;
-	int side;
+	int side, fd, iters;
 
-	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:le")) != -1) {
-		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'i': port = atoi(optarg); break;
-		case 'g': gid_index = atoi(optarg); break;
-		case 'p': tcp_port = atoi(optarg); break;
-		case 'n': iters = atoi(optarg); break;
-		case 's': size = (size_t)strtoul(optarg, NULL, 0); break;
-		case 'l': vs_set_force_legacy(true); break;
-		case 'e': events = true; break;
-		default:
-			fprintf(stderr, "usage: %s [-d dev] [-i port] [-g gid_index] "
-				"[-p tcp_port] [-n iters] [-s size] [-l] [-e] "
-				"[server_host]\n", argv[0]);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		server = argv[optind];
-	if (port < 1 || port > 255 || iters < 1 || size < 1 || size > (1u << 30)) {
-		fprintf(stderr, "bad -i, -n or -s\n");
+	if (ex_pingpong_parse(argc, argv, 18515, 4096, &o))
+		return 2;
+	if (o.size > (1u << 30)) {
+		fprintf(stderr, "-s %zu: at most 1 GiB\n", o.size);
 		return 2;
 	}
-	side = server ? 0 : 1; /* the client sends first */
+	iters = o.iters;
+	side = o.server ? 0 : 1; /* the client sends first */
 
 	memset(&p, 0, sizeof(p));
-	p.size = size;
-	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	p.size = o.size;
+	ex_check(vs_device_open(o.dev, &ctx), "vs_device_open");
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
-	if (events) {
-		p.channel = ibv_create_comp_channel(vs_context_raw(ctx));
-		if (!p.channel) {
-			perror("ibv_create_comp_channel");
-			return 1;
-		}
-	}
-	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16,
-		 .channel = p.channel }, &p.cq), "vs_cq_create");
-	ex_check(vs_mr_alloc(pd, 2 * size, 0, &p.mr), "vs_mr_alloc");
+	ex_cq_open(ctx, 16, o.events, &p.cq);
+	ex_check(vs_mr_alloc(pd, 2 * o.size, 0, &p.mr), "vs_mr_alloc");
 	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
-		.send_cq = p.cq,
-		.port = (uint8_t)port,
-		.comp_mask = gid_index >= 0 ? VS_QP_CFG_GID_INDEX : 0,
-		.gid_index = gid_index >= 0 ? (uint32_t)gid_index : 0,
+		.send_cq = p.cq.cq,
+		.port = (uint8_t)o.port,
+		.comp_mask = o.gid_index >= 0 ? VS_QP_CFG_GID_INDEX : 0,
+		.gid_index = o.gid_index >= 0 ? (uint32_t)o.gid_index : 0,
 		.caps = { .max_send_wr = 4, .max_recv_wr = 4 },
 	}, &p.qp), "vs_rc_qp_create");
 	ex_check(vs_rc_endpoint(p.qp, &local), "vs_rc_endpoint");
-	ex_check(vs_endpoint_to_bytes(&local, out), "vs_endpoint_to_bytes");
-	printf("local:  %s\n", vs_endpoint_to_str(&local, text, sizeof(text)));
-
-	fd = ex_tcp_open(server, tcp_port);
-	if (fd < 0 || ex_tcp_exchange(fd, out, in, sizeof(in)))
+	fd = ex_exchange_endpoints(o.server, o.tcp_port, &local, &remote);
+	if (fd < 0)
 		return 1;
-	ex_check(vs_endpoint_from_bytes(in, sizeof(in), &remote),
-		 "vs_endpoint_from_bytes");
-	printf("remote: %s\n", vs_endpoint_to_str(&remote, text, sizeof(text)));
 	ex_check(vs_rc_handshake(p.qp, &remote), "vs_rc_handshake");
 	/* the first receive is posted before the peer may send */
 	post_recv(&p);
@@ -244,10 +181,10 @@ int main(int argc, char **argv)
 		uint8_t a = 2, b;
 
 		printf("%d round trips of %zu bytes in %.0f us: %.2f us/iter, "
-		       "%.1f Mbit/s; every byte checked (%s, %s)\n", iters, size,
-		       us, us / iters, 2.0 * 8.0 * (double)size * iters / us,
+		       "%.1f Mbit/s; every byte checked (%s, %s)\n", iters, o.size,
+		       us, us / iters, 2.0 * 8.0 * (double)o.size * iters / us,
 		       vs_rc_qp_is_extended(p.qp) ? "ibv_wr_*" : "ibv_post_send",
-		       p.channel ? "completion events" : "busy polling");
+		       p.cq.channel ? "completion events" : "busy polling");
 		/* the last sync: neither side tears down while the other polls */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
 			return 1;
@@ -255,11 +192,7 @@ int main(int argc, char **argv)
 	ex_tcp_close(fd);
 	ex_check(vs_rc_qp_close(p.qp), "vs_rc_qp_close");
 	ex_check(vs_mr_close(p.mr), "vs_mr_close");
-	ex_check(vs_cq_close(p.cq), "vs_cq_close");
-	if (p.channel && ibv_destroy_comp_channel(p.channel)) {
-		perror("ibv_destroy_comp_channel");
-		return 1;
-	}
+	ex_cq_close(&p.cq);
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	ex_check(vs_context_close(ctx), "vs_context_close");
 	return 0;

@@ -6,13 +6,13 @@
  * byte checked (after the 40-byte GRH).  Exit 0 only on success.
  *
  *   ud_pingpong [-d dev] [-i port] [-g gid_index] [-p tcp_port]
- *               [-n iters] [-s size (<= MTU)] [-l] [server_host]
+ *               [-n iters] [-s size (<= MTU)] [-l] [-e] [server_host]
+ *
+ * The options are rc_pingpong's (-e: sleep on completion events).
  */
-#include <getopt.h>
-#include <sched.h>
 #include <string.h>
 
-#include "common/ex_common.h"
+#include "common/ex_pingpong.h"
 
 static uint8_t pattern(int iter, size_t j, int side)
 {
@@ -21,70 +21,45 @@ static uint8_t pattern(int iter, size_t j, int side)
 
 int main(int argc, char **argv)
 {
-	const char *dev = ex_default_device(), *server = NULL;
-	int port = 1, gid_index = -1, tcp_port = 18516, iters = 1000, opt, fd, side;
-	size_t size = 512;
+	struct ex_pingpong_opts o;
 	struct vs_context *ctx;
 	struct vs_pd *pd;
-	struct vs_cq *cq;
+	struct ex_cq cq;
 	struct vs_mr *mr;
 	struct vs_ud_qp *qp;
 	struct vs_ud_dest dest;
 	struct vs_endpoint local, remote;
-	uint8_t out[VS_ENDPOINT_WIRE_SIZE], in[VS_ENDPOINT_WIRE_SIZE], *m;
+	uint8_t *m;
 	uint64_t sends = 0, recvs = 0, t0;
-	char text[200];
+	size_t size;
+	int fd, side, iters;
 
-	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:l")) != -1) {
-		switch (opt) {
-		case 'd': dev = optarg; break;
-		case 'i': port = atoi(optarg); break;
-		case 'g': gid_index = atoi(optarg); break;
-		case 'p': tcp_port = atoi(optarg); break;
-		case 'n': iters = atoi(optarg); break;
-		case 's': size = (size_t)strtoul(optarg, NULL, 0); break;
-		case 'l': vs_set_force_legacy(true); break;
-		default:
-			fprintf(stderr, "usage: %s [-d dev] [-i port] [-g gid_index] "
-				"[-p tcp_port] [-n iters] [-s size] [-l] "
-				"[server_host]\n", argv[0]);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		server = argv[optind];
-	if (port < 1 || port > 255 || iters < 1 || size < 1 || size > 4096) {
-		fprintf(stderr, "bad -i, -n or -s (a datagram fits one MTU)\n");
+	if (ex_pingpong_parse(argc, argv, 18516, 512, &o))
 		return 2;
-	}
-	side = server ? 0 : 1;
+	size = o.size;
+	iters = o.iters;
+	side = o.server ? 0 : 1;
 
-	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_check(vs_device_open(o.dev, &ctx), "vs_device_open");
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
-	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16 }, &cq),
-		 "vs_cq_create");
+	ex_cq_open(ctx, 16, o.events, &cq);
 	ex_check(vs_mr_alloc(pd, 2 * (size + VS_UD_GRH_BYTES), 0, &mr), "vs_mr_alloc");
 	ex_check(vs_ud_qp_create(pd, &(struct vs_ud_config){
-		.send_cq = cq,
-		.port = (uint8_t)port,
-		.comp_mask = gid_index >= 0 ? VS_QP_CFG_GID_INDEX : 0,
-		.gid_index = gid_index >= 0 ? (uint32_t)gid_index : 0,
+		.send_cq = cq.cq,
+		.port = (uint8_t)o.port,
+		.comp_mask = o.gid_index >= 0 ? VS_QP_CFG_GID_INDEX : 0,
+		.gid_index = o.gid_index >= 0 ? (uint32_t)o.gid_index : 0,
 		.caps = { .max_send_wr = 4, .max_recv_wr = 4 },
 	}, &qp), "vs_ud_qp_create");
 	ex_check(vs_ud_endpoint(qp, &local), "vs_ud_endpoint");
 	if (size > (size_t)(128 << local.mtu)) {
-		fprintf(stderr, "-s %zu exceeds the path MTU %d\n", size,
-			128 << local.mtu);
+		fprintf(stderr, "-s %zu exceeds the path MTU %d (a datagram "
+			"fits one MTU)\n", size, 128 << local.mtu);
 		return 2;
 	}
-	ex_check(vs_endpoint_to_bytes(&local, out), "vs_endpoint_to_bytes");
-	printf("local:  %s\n", vs_endpoint_to_str(&local, text, sizeof(text)));
-	fd = ex_tcp_open(server, tcp_port);
-	if (fd < 0 || ex_tcp_exchange(fd, out, in, sizeof(in)))
+	fd = ex_exchange_endpoints(o.server, o.tcp_port, &local, &remote);
+	if (fd < 0)
 		return 1;
-	ex_check(vs_endpoint_from_bytes(in, sizeof(in), &remote),
-		 "vs_endpoint_from_bytes");
-	printf("remote: %s\n", vs_endpoint_to_str(&remote, text, sizeof(text)));
 	ex_check(vs_ud_handshake(qp, &remote, &dest), "vs_ud_handshake");
 
 	m = vs_mr_ptr(mr, 0);
@@ -115,10 +90,8 @@ int main(int argc, char **argv)
 		deadline = ex_now_ns() + 10ull * 1000000000ull;
 		while (sends < (uint64_t)i + 1 || recvs < (uint64_t)i + 1) {
 			struct vs_wc wc[4];
-			int n = vs_cq_poll(cq, wc, 4);
+			int n = ex_cq_poll_or_wait(&cq, wc, 4);
 
-			if (n < 0)
-				ex_die("vs_cq_poll");
 			for (int k = 0; k < n; k++) {
 				if (wc[k].status != IBV_WC_SUCCESS) {
 					fprintf(stderr, "iteration %d: completion %s\n",
@@ -149,9 +122,7 @@ int main(int argc, char **argv)
 					}
 				}
 			}
-			if (!n)
-			sched_yield(); /* let a software provider's threads run */
-		if (!n && ex_now_ns() > deadline) {
+			if (!n && ex_now_ns() > deadline) {
 				fprintf(stderr, "iteration %d: timed out\n", i);
 				return 1;
 			}
@@ -162,9 +133,10 @@ int main(int argc, char **argv)
 		uint8_t a = 2, b;
 
 		printf("%d datagram exchanges of %zu bytes in %.0f us (%.2f us "
-		       "each); every byte checked (%s)\n", iters, size, us,
+		       "each); every byte checked (%s, %s)\n", iters, size, us,
 		       us / iters, vs_ud_qp_is_extended(qp) ? "ibv_wr_*" :
-		       "ibv_post_send");
+		       "ibv_post_send",
+		       cq.channel ? "completion events" : "busy polling");
 		if (ex_tcp_exchange(fd, &a, &b, 1))
 			return 1;
 	}
@@ -172,7 +144,7 @@ int main(int argc, char **argv)
 	ex_check(vs_ud_dest_release(&dest), "vs_ud_dest_release");
 	ex_check(vs_ud_qp_close(qp), "vs_ud_qp_close");
 	ex_check(vs_mr_close(mr), "vs_mr_close");
-	ex_check(vs_cq_close(cq), "vs_cq_close");
+	ex_cq_close(&cq);
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	ex_check(vs_context_close(ctx), "vs_context_close");
 	return 0;

@@ -65,30 +65,32 @@ static void op_send_imm(struct ibv_qp_ex *ex, __be32 imm)
 	new_wr(ex, IBV_WR_SEND_WITH_IMM)->imm_data = imm;
 }
 
-static void op_write(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t raddr)
+/* Opens an RDMA WR (write, write with immediate, read) to raddr/rkey. */
+static struct ibv_send_wr *new_rdma_wr(struct ibv_qp_ex *ex,
+				       enum ibv_wr_opcode opcode,
+				       uint32_t rkey, uint64_t raddr)
 {
-	struct ibv_send_wr *wr = new_wr(ex, IBV_WR_RDMA_WRITE);
+	struct ibv_send_wr *wr = new_wr(ex, opcode);
 
 	wr->wr.rdma.remote_addr = raddr;
 	wr->wr.rdma.rkey = rkey;
+	return wr;
+}
+
+static void op_write(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t raddr)
+{
+	new_rdma_wr(ex, IBV_WR_RDMA_WRITE, rkey, raddr);
 }
 
 static void op_write_imm(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t raddr,
 			 __be32 imm)
 {
-	struct ibv_send_wr *wr = new_wr(ex, IBV_WR_RDMA_WRITE_WITH_IMM);
-
-	wr->wr.rdma.remote_addr = raddr;
-	wr->wr.rdma.rkey = rkey;
-	wr->imm_data = imm;
+	new_rdma_wr(ex, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, raddr)->imm_data = imm;
 }
 
 static void op_read(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t raddr)
 {
-	struct ibv_send_wr *wr = new_wr(ex, IBV_WR_RDMA_READ);
-
-	wr->wr.rdma.remote_addr = raddr;
-	wr->wr.rdma.rkey = rkey;
+	new_rdma_wr(ex, IBV_WR_RDMA_READ, rkey, raddr);
 }
 
 static void op_cas(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t raddr,

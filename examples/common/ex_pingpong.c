@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <poll.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "ex_pingpong.h"
+
+int ex_pingpong_parse(int argc, char **argv, int tcp_port, size_t size,
+		      struct ex_pingpong_opts *o)
+{
+	int opt;
+
+	*o = (struct ex_pingpong_opts){
+		.dev = ex_default_device(),
+		.port = 1,
+		.gid_index = -1,
+		.tcp_port = tcp_port,
+		.iters = 1000,
+		.size = size,
+		/* one CPU: busy polling would starve a software provider */
+		.events = sysconf(_SC_NPROCESSORS_ONLN) == 1,
+	};
+	while ((opt = getopt(argc, argv, "d:i:g:p:n:s:le")) != -1) {
+		switch (opt) {
+		case 'd': o->dev = optarg; break;
+		case 'i': o->port = atoi(optarg); break;
+		case 'g': o->gid_index = atoi(optarg); break;
+		case 'p': o->tcp_port = atoi(optarg); break;
+		case 'n': o->iters = atoi(optarg); break;
+		case 's': o->size = (size_t)strtoul(optarg, NULL, 0); break;
+		case 'l': vs_set_force_legacy(true); break;
+		case 'e': o->events = true; break;
+		default:
+			fprintf(stderr, "usage: %s [-d dev] [-i port] [-g gid_index] "
+				"[-p tcp_port] [-n iters] [-s size] [-l] [-e] "
+				"[server_host]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		o->server = argv[optind];
+	if (o->port < 1 || o->port > 255 || o->iters < 1 || o->size < 1) {
+		fprintf(stderr, "bad -i, -n or -s\n");
+		return 2;
+	}
+	return 0;
+}
+
+void ex_cq_open(struct vs_context *ctx, uint32_t depth, bool events,
+		struct ex_cq *c)
+{
+	c->channel = NULL;
+	if (events) {
+		c->channel = ibv_create_comp_channel(vs_context_raw(ctx));
+		if (!c->channel) {
+			perror("ibv_create_comp_channel");
+			exit(1);
+		}
+	}
+	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){
+		.depth = depth, .channel = c->channel }, &c->cq), "vs_cq_create");
+}
+
+int ex_cq_poll_or_wait(struct ex_cq *c, struct vs_wc *wc, int max)
+{
+	struct pollfd pfd;
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int n = vs_cq_poll(c->cq, wc, max);
+
+	if (n < 0)
+		ex_die("vs_cq_poll");
+	if (n)
+		return n;
+	if (!c->channel) {
+		sched_yield(); /* let a software provider's threads run */
+		return 0;
+	}
+	/* arm, then poll once more: a completion may have raced the arming */
+	if (ibv_req_notify_cq(vs_cq_raw(c->cq), 0)) {
+		fprintf(stderr, "ibv_req_notify_cq failed\n");
+		exit(1);
+	}
+	n = vs_cq_poll(c->cq, wc, max);
+	if (n < 0)
+		ex_die("vs_cq_poll");
+	if (n)
+		return n;
+	pfd = (struct pollfd){ .fd = c->channel->fd, .events = POLLIN };
+	if (poll(&pfd, 1, 1000) == 1 &&
+	    !ibv_get_cq_event(c->channel, &ev_cq, &ev_ctx))
+		ibv_ack_cq_events(ev_cq, 1);
+	return 0;
+}
+
+void ex_cq_close(struct ex_cq *c)
+{
+	ex_check(vs_cq_close(c->cq), "vs_cq_close");
+	if (c->channel && ibv_destroy_comp_channel(c->channel)) {
+		perror("ibv_destroy_comp_channel");
+		exit(1);
+	}
+}
+
+int ex_exchange_endpoints(const char *server_host, int tcp_port,
+			  const struct vs_endpoint *local,
+			  struct vs_endpoint *remote)
+{
+	uint8_t out[VS_ENDPOINT_WIRE_SIZE], in[VS_ENDPOINT_WIRE_SIZE];
+	char text[200];
+	int fd;
+
+	ex_check(vs_endpoint_to_bytes(local, out), "vs_endpoint_to_bytes");
+	printf("local:  %s\n", vs_endpoint_to_str(local, text, sizeof(text)));
+	fd = ex_tcp_open(server_host, tcp_port);
+	if (fd < 0)
+		return -1;
+	if (ex_tcp_exchange(fd, out, in, sizeof(in))) {
+		ex_tcp_close(fd);
+		return -1;
+	}
+	ex_check(vs_endpoint_from_bytes(in, sizeof(in), remote),
+		 "vs_endpoint_from_bytes");
+	printf("remote: %s\n", vs_endpoint_to_str(remote, text, sizeof(text)));
+	return fd;
+}
