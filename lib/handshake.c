@@ -128,6 +128,21 @@ static int to_init_again(struct vs_qp *qp, const char *verb)
 	return step(qp, &a, mask, NULL, verb);
 }
 
+/* What both handshakes check first; a QP in RESET goes back to INIT. */
+static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
+			   const char *verb)
+{
+	int ret = check_remote(qp, remote, verb);
+
+	if (ret)
+		return ret;
+	if (vs_qp_batch_open(qp))
+		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
+	if (qp->state == IBV_QPS_RESET)
+		return to_init_again(qp, verb);
+	return 0;
+}
+
 int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 		     const struct vs_endpoint *remote)
 {
@@ -136,16 +151,9 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 
 	if (ret)
 		return ret;
-	ret = check_remote(qp, remote, verb);
+	ret = handshake_begin(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (vs_qp_batch_open(qp))
-		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
-	if (qp->state == IBV_QPS_RESET) {
-		ret = to_init_again(qp, verb);
-		if (ret)
-			return ret;
-	}
 	if (qp->state != IBV_QPS_INIT)
 		return vs_set_error(verb, EINVAL,
 				    "the QP is in state %s; a handshake starts "
@@ -198,16 +206,9 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	if (!dest)
 		return vs_set_error(verb, EINVAL, "dest is NULL");
 	memset(dest, 0, sizeof(*dest));
-	ret = check_remote(qp, remote, verb);
+	ret = handshake_begin(qp, remote, verb);
 	if (ret)
 		return ret;
-	if (vs_qp_batch_open(qp))
-		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
-	if (qp->state == IBV_QPS_RESET) {
-		ret = to_init_again(qp, verb);
-		if (ret)
-			return ret;
-	}
 	if (qp->state == IBV_QPS_INIT) {
 		memset(&a, 0, sizeof(a));
 		a.qp_state = IBV_QPS_RTR;
