@@ -202,6 +202,7 @@ static int count_mode(const char *mode, int n)
 	bool raw = !strncmp(mode, "raw", 3);
 	unsigned int batch = mode[strlen(mode) - 1] == '8' ? 8 : 1;
 	post_fn post = raw ? bench_raw_post : bench_typed_post;
+	int (*post1)(uint64_t) = raw ? bench_raw_post1 : bench_typed_post1;
 	poll_fn poll = raw ? bench_raw_poll :
 		       !strcmp(mode, "typed-batch-poll") ? bench_typed_batch_poll :
 							   bench_typed_poll;
@@ -212,8 +213,7 @@ static int count_mode(const char *mode, int n)
 		int r;
 
 		mem[0] = (uint8_t)(i + 1);
-		if (batch == 1 ? (raw ? bench_raw_post1 : bench_typed_post1)(last) :
-				 post((uint64_t)i * batch, batch))
+		if (batch == 1 ? post1(last) : post((uint64_t)i * batch, batch))
 			die("post");
 		settle(mem + 4096 + (batch - 1) * 64, (uint8_t)(i + 1));
 		while ((r = poll(&id)) == 0)

@@ -133,46 +133,6 @@ static uint8_t read_dlid_path_bits(struct ibv_cq_ex *ex)
 	return current_wc(ex)->dlid_path_bits;
 }
 
-static void to_vs_wc(const struct ibv_wc *in, struct vs_wc *wc)
-{
-	bool ok = in->status == IBV_WC_SUCCESS;
-
-	/* what vs__wc_read gives on an extended CQ, field for field */
-	*wc = (struct vs_wc){
-		.wr_id = in->wr_id,
-		.status = in->status,
-		.opcode = ok ? in->opcode : IBV_WC_SEND,
-		.byte_len = ok ? in->byte_len : 0,
-		.imm = ok && (in->wc_flags & IBV_WC_WITH_IMM) ?
-			       ntohl(in->imm_data) : 0,
-		.qp_num = in->qp_num,
-		.src_qp = ok ? in->src_qp : 0,
-		.wc_flags = ok ? in->wc_flags : 0,
-		.vendor_err = in->vendor_err,
-		.slid = ok ? in->slid : 0,
-		.sl = ok ? in->sl : 0,
-		.dlid_path_bits = ok ? in->dlid_path_bits : 0,
-	};
-}
-
-int vs__cq_poll_legacy(struct vs_cq *cq, struct vs_wc *wc, int max)
-{
-	struct vs__legacy_cq *l = cq->legacy;
-	int n = 0, ret = 0;
-
-	pthread_mutex_lock(&l->lock);
-	while (n < max) {
-		ret = fill(l);
-		if (ret)
-			break;
-		to_vs_wc(&l->wc[l->pos++], &wc[n++]);
-	}
-	pthread_mutex_unlock(&l->lock);
-	if (ret && ret != ENOENT && !n)
-		return vs__cq_poll_failed(&l->ex, ret);
-	return n;
-}
-
 struct vs__legacy_cq *vs_legacy_cq_create(struct ibv_cq *cq)
 {
 	struct vs__legacy_cq *l = calloc(1, sizeof(*l));

@@ -16,9 +16,8 @@
 struct vs__legacy_sq {
 	struct ibv_qp_ex ex; /* first: the ops the inlines call */
 	struct ibv_qp *qp;
-	struct ibv_send_wr *wr; /* cap WRs, chained as they are added */
+	struct ibv_send_wr *wr; /* one per WR of a batch, chained as added */
 	struct ibv_sge *sge;    /* max_sge per WR */
-	uint32_t cap;
 	uint32_t max_sge;
 	uint32_t count;
 	long bad_index; /* of the last refused post; -1 when unknown */
@@ -202,7 +201,6 @@ struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
 		return NULL;
 	}
 	l->qp = qp;
-	l->cap = cap;
 	l->max_sge = max_sge;
 	l->bad_index = -1;
 	l->ex.wr_send = op_send;

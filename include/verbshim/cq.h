@@ -129,7 +129,6 @@ VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
 /* private: the out-of-line halves */
 int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err) VS_COLD;
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb) VS_COLD;
-int vs__cq_poll_legacy(struct vs_cq *cq, struct vs_wc *wc, int max);
 
 /*
  * Polls up to max completions into wc[]; returns how many (0 = none) or
@@ -145,9 +144,6 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 		return vs__cq_bad(cq, "wc", "vs_cq_poll");
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
-	/* a legacy CQ copies struct ibv_wc directly, not field by field */
-	if (VS_UNLIKELY(cq->legacy != NULL))
-		return vs__cq_poll_legacy(cq, wc, max);
 	x = cq->poll_ops;
 	if (VS_UNLIKELY(cq->one_per_start)) {
 		while (n < max) {

@@ -213,6 +213,22 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	return 0;
 }
 
+/*
+ * private: closes an open batch.  The QP was in RTS at start and an open
+ * batch blocks state changes, so its gate reopens to its kind; the batch
+ * is left "not started" (max_batch 0, see vs__batch_add_ok).
+ */
+VS_INLINE struct vs_qp *vs__batch_close(struct vs__send_batch *b,
+					uint32_t kind)
+{
+	struct vs_qp *qp = b->qp;
+
+	qp->h.gate = kind;
+	b->qp = NULL;
+	b->max_batch = 0;
+	return qp;
+}
+
 VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 			       const char *verb)
 {
@@ -221,11 +237,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 
 	if (VS_UNLIKELY(!b || !b->qp))
 		return vs__not_started(verb);
-	qp = b->qp;
-	b->qp = NULL;
-	b->max_batch = 0;
-	/* it was in RTS, and an open batch blocks state changes */
-	qp->h.gate = kind;
+	qp = vs__batch_close(b, kind);
 	if (VS_UNLIKELY(!b->count)) {
 		ibv_wr_abort(b->ops);
 		return 0;
@@ -242,9 +254,7 @@ VS_INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
 	if (!b || !b->qp)
 		return;
 	ibv_wr_abort(b->ops);
-	b->qp->h.gate = kind;
-	b->qp = NULL;
-	b->max_batch = 0;
+	vs__batch_close(b, kind);
 }
 
 /* ---- RC: send, send+imm, write, write+imm, read, CAS, FAA ---- */
