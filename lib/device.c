@@ -4,10 +4,22 @@
  */
 #include "vs_internal.h"
 
+/* ibv_get_device_list with the error that says what to check. */
+static int device_list(struct ibv_device ***list, int *n)
+{
+	errno = 0;
+	*list = ibv_get_device_list(n);
+	if (!*list)
+		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
+				    "cannot list RDMA devices (is rdma-core "
+				    "installed and the kernel's RDMA support loaded?)");
+	return 0;
+}
+
 int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 {
 	struct ibv_device **list;
-	int n = 0;
+	int n = 0, ret;
 
 	if (!count)
 		return vs_set_error("vs_device_list", EINVAL, "count is NULL");
@@ -15,12 +27,9 @@ int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 		return vs_set_error("vs_device_list", EINVAL,
 				    "entries is NULL but cap is %zu", cap);
 	*count = 0;
-	errno = 0;
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
-				    "cannot list RDMA devices (is rdma-core "
-				    "installed and the kernel's RDMA support loaded?)");
+	ret = device_list(&list, &n);
+	if (ret)
+		return ret;
 	for (int i = 0; i < n && (size_t)i < cap; i++) {
 		struct vs_device_entry *e = &entries[i];
 
@@ -48,12 +57,9 @@ int vs_device_open(const char *name, struct vs_context **out)
 	if (!out)
 		return vs_set_error("vs_device_open", EINVAL, "out is NULL");
 	*out = NULL;
-	errno = 0;
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
-				    "cannot list RDMA devices (is rdma-core "
-				    "installed and the kernel's RDMA support loaded?)");
+	ret = device_list(&list, &n);
+	if (ret)
+		return ret;
 	for (int i = 0; i < n; i++) {
 		const char *dn = ibv_get_device_name(list[i]);
 

@@ -31,17 +31,6 @@ int vs_set_error(const char *verb, int err, const char *fmt, ...)
 	return ret;
 }
 
-/* The data path's entry: public symbol, same job. */
-int vs__fail(const char *verb, int err, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vs_set_errorv(verb, err, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 const struct vs_error *vs_last_error(void)
 {

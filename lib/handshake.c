@@ -113,18 +113,8 @@ static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
 static int to_init_again(struct vs_qp *qp, const char *verb)
 {
 	struct ibv_qp_attr a;
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+	int mask = vs_qp_init_attr(qp, &a);
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_INIT;
-	a.port_num = qp->port;
-	if (qp->transport == VS_TRANSPORT_UD) {
-		a.qkey = qp->qkey;
-		mask |= IBV_QP_QKEY;
-	} else {
-		a.qp_access_flags = qp->access;
-		mask |= IBV_QP_ACCESS_FLAGS;
-	}
 	return step(qp, &a, mask, NULL, verb);
 }
 

@@ -330,24 +330,30 @@ created:
 	return 0;
 }
 
+int vs_qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a)
+{
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	memset(a, 0, sizeof(*a));
+	a->qp_state = IBV_QPS_INIT;
+	a->pkey_index = 0;
+	a->port_num = qp->port;
+	if (qp->transport == VS_TRANSPORT_UD) {
+		a->qkey = qp->qkey;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a->qp_access_flags = qp->access;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	return mask;
+}
+
 static int to_init(struct vs_qp *qp, const char *verb)
 {
 	struct ibv_qp_attr a;
-	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-	int ret;
+	int mask = vs_qp_init_attr(qp, &a);
+	int ret = ibv_modify_qp(qp->qp, &a, mask);
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_INIT;
-	a.pkey_index = 0;
-	a.port_num = qp->port;
-	if (qp->transport == VS_TRANSPORT_UD) {
-		a.qkey = qp->qkey;
-		mask |= IBV_QP_QKEY;
-	} else {
-		a.qp_access_flags = qp->access;
-		mask |= IBV_QP_ACCESS_FLAGS;
-	}
-	ret = ibv_modify_qp(qp->qp, &a, mask);
 	if (ret)
 		return vs_set_error("ibv_modify_qp", ret,
 				    "%s: RESET->INIT of the new %s QP failed",

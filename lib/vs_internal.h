@@ -77,6 +77,9 @@ static inline void vs_qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
 		qp->h.gate = s == IBV_QPS_RTS ? qp->h.magic : 0;
 }
 
+/* The RESET->INIT attributes of qp (port, pkey 0, qkey or access); the mask. */
+int vs_qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a);
+
 static inline bool vs_qp_batch_open(const struct vs_qp *qp)
 {
 	return qp->h.gate == VS__GATE_BATCH;

@@ -88,13 +88,6 @@ enum vs_handle_kind {
 /* Returns the name of a kind ("PD", "RC QP", ...) or "unknown handle". */
 const char *vs_kind_name(uint32_t magic);
 
-/*
- * Data-path failure path (private): records the error for vs_last_error()
- * and returns -err.  Out of line and cold so the inlines stay small.
- */
-int vs__fail(const char *verb, int err, const char *fmt, ...) VS_COLD
-	VS_PRINTF(3, 4);
-
 VS_END_DECLS
 
 #endif /* VERBSHIM_COMMON_H */
