@@ -13,6 +13,7 @@ int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap)
 		err = EINVAL;
 	last_error.verb = verb ? verb : "verbshim";
 	last_error.err = err;
+	last_error.batch_posted = 0;
 	vsnprintf(last_error.message, sizeof(last_error.message), fmt, ap);
 	if (!last_error.message[0])
 		snprintf(last_error.message, sizeof(last_error.message), "%s",
@@ -31,6 +32,11 @@ int vs_set_error(const char *verb, int err, const char *fmt, ...)
 	return ret;
 }
 
+/* After vs_set_error: what a failed batch submit posted anyway. */
+void vs_error_set_batch_posted(long n)
+{
+	last_error.batch_posted = n;
+}
 
 const struct vs_error *vs_last_error(void)
 {

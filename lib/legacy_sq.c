@@ -176,6 +176,9 @@ static int op_complete(struct ibv_qp_ex *ex)
 	l->bad_index = -1;
 	if (l->count)
 		ret = ibv_post_send(l->qp, l->wr, &bad);
+	/* rxe returns -ENOMEM for a full queue: errnos are positive here */
+	if (ret < 0)
+		ret = -ret;
 	if (ret && bad)
 		l->bad_index = (long)(bad - l->wr);
 	l->count = 0;

@@ -130,21 +130,50 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 	return vs_set_error(verb, EINVAL, "invalid %s", what);
 }
 
+/*
+ * ibv_wr_complete posts all or nothing; a chained ibv_post_send posts the
+ * WRs before the one it refuses (bad_index of them).
+ */
+static void posted_note(char *buf, size_t len, long bad_index)
+{
+	if (bad_index > 0)
+		snprintf(buf, len, "; WRs #0-#%ld of it were posted and will "
+			 "complete", bad_index - 1);
+	else if (bad_index < 0)
+		snprintf(buf, len, "; the provider did not say which WRs "
+			 "were posted");
+	else
+		buf[0] = 0;
+}
+
 int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 {
 	const char *raw = qp->legacy ? "ibv_post_send" : "ibv_wr_complete";
-	long bad_index = qp->legacy ? vs_legacy_sq_bad_index(qp->legacy) : -1;
+	long posted = qp->legacy ? vs_legacy_sq_bad_index(qp->legacy) : 0;
+	char note[96];
+	int ret;
 
-	if (err == ENOMEM)
-		return vs_set_error(raw, err,
-				    "%s: the send queue is full (%u WRs): poll "
-				    "completions, or signal more often so the "
-				    "queue drains", verb, qp->caps.max_send_wr);
-	if (bad_index >= 0)
-		return vs_set_error(raw, err,
-				    "%s: the provider refused WR #%ld of the batch; "
-				    "none from it on was posted", verb, bad_index);
-	return vs_set_error(raw, err, "%s: the provider refused the batch", verb);
+	posted_note(note, sizeof(note), posted);
+	/*
+	 * A full queue is ENOMEM for ibv_post_send (and mlx5's ibv_wr_*), and
+	 * ENOSPC from rxe's ibv_wr_*: one errno for it whichever way posted.
+	 */
+	if (err == ENOMEM || (err == ENOSPC && !qp->legacy))
+		ret = vs_set_error(raw, ENOMEM,
+				   "%s: the send queue is full (max_send_wr %u): poll "
+				   "completions, or signal more often so the "
+				   "queue drains%s", verb, qp->caps.max_send_wr,
+				   note);
+	else if (posted >= 0 && qp->legacy)
+		ret = vs_set_error(raw, err,
+				   "%s: the provider refused WR #%ld of the batch; "
+				   "none from it on was posted%s", verb, posted,
+				   note);
+	else
+		ret = vs_set_error(raw, err, "%s: the provider refused the "
+				   "batch%s", verb, note);
+	vs_error_set_batch_posted(posted);
+	return ret;
 }
 
 /*
@@ -273,6 +302,8 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		    long bad_index, const char *verb)
 {
 	const char *raw = rb->srq ? "ibv_post_srq_recv" : "ibv_post_recv";
+	char note[96];
+	int ret;
 
 	if (!err) {
 		struct vs__recv_store *st = rb->store;
@@ -288,11 +319,22 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		return vs_set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
 				    num_sge);
 	}
+	/* rxe returns -ENOMEM for a full queue */
+	if (err < 0)
+		err = -err;
+	posted_note(note, sizeof(note), bad_index);
 	if (err == ENOMEM)
-		return vs_set_error(raw, err,
-				    "%s: the receive queue is full: fewer "
-				    "receives, or wait for completions", verb);
-	return vs_set_error(raw, err,
-			    "%s: the provider refused receive #%ld of the batch",
-			    verb, bad_index);
+		ret = vs_set_error(raw, err,
+				   "%s: the receive queue is full: fewer "
+				   "receives, or wait for completions%s", verb,
+				   note);
+	else if (bad_index >= 0)
+		ret = vs_set_error(raw, err,
+				   "%s: the provider refused receive #%ld of the "
+				   "batch%s", verb, bad_index, note);
+	else
+		ret = vs_set_error(raw, err, "%s: the provider refused the "
+				   "batch%s", verb, note);
+	vs_error_set_batch_posted(bad_index);
+	return ret;
 }

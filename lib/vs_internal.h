@@ -23,6 +23,7 @@ int vs_set_error(const char *verb, int err, const char *fmt, ...)
 	VS_PRINTF(3, 4);
 /* Same with a va_list. */
 int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap);
+void vs_error_set_batch_posted(long n);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
 static inline int vs_errno_or(int fallback)

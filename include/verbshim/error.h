@@ -19,6 +19,13 @@ struct vs_error {
 	int err;
 	/* One or more sentences saying what was wrong, never empty on error. */
 	char message[VS_ERROR_MSG_MAX];
+	/*
+	 * After a failed batch submit (send or receive): how many of the
+	 * batch's first WRs were posted anyway and will complete.  0 for
+	 * extended QPs (ibv_wr_complete posts all or nothing) and for every
+	 * other failure; -1 when the provider did not say.
+	 */
+	long batch_posted;
 };
 
 /*
