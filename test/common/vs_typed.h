@@ -101,4 +101,51 @@ static inline const char *vs_t_dev(void)
 	return d && *d ? d : NULL;
 }
 
+/*
+ * A self-connected RC QP (its own receive queue answers its sends) with
+ * its context, PD, one CQ for both queues and one MR: the rig of the rxe
+ * tests of RC operations.
+ */
+struct vs_t_loop {
+	struct vs_context *ctx;
+	struct vs_pd *pd;
+	struct vs_cq *cq;
+	struct vs_mr *mr;
+	struct vs_rc_qp *qp;
+	uint8_t *m; /* the MR's bytes */
+};
+
+/* legacy forces legacy QP and CQ; otherwise extended where the provider has it */
+static inline void vs_t_loop_open(struct vs_t_loop *l, bool legacy,
+				  uint32_t cq_depth, size_t mr_len,
+				  struct vs_rc_config cfg)
+{
+	struct vs_endpoint ep;
+
+	vs_set_force_legacy(legacy);
+	VS_OK(vs_device_open(vs_t_dev(), &l->ctx));
+	VS_OK(vs_pd_alloc(l->ctx, &l->pd));
+	VS_OK(vs_cq_create(l->ctx, &(struct vs_cq_config){ .depth = cq_depth },
+			   &l->cq));
+	VS_OK(vs_mr_alloc(l->pd, mr_len, 0, &l->mr));
+	cfg.send_cq = l->cq;
+	VS_OK(vs_rc_qp_create(l->pd, &cfg, &l->qp));
+	if (legacy) {
+		VS_ASSERT(!vs_rc_qp_is_extended(l->qp));
+		VS_ASSERT(!vs_cq_is_extended(l->cq));
+	}
+	VS_OK(vs_rc_endpoint(l->qp, &ep));
+	VS_OK(vs_rc_handshake(l->qp, &ep));
+	l->m = vs_mr_ptr(l->mr, 0);
+}
+
+static inline void vs_t_loop_close(struct vs_t_loop *l)
+{
+	VS_OK(vs_rc_qp_close(l->qp));
+	VS_OK(vs_mr_close(l->mr));
+	VS_OK(vs_cq_close(l->cq));
+	VS_OK(vs_pd_close(l->pd));
+	VS_OK(vs_context_close(l->ctx));
+}
+
 #endif /* VS_TYPED_TEST_H */

@@ -73,28 +73,16 @@ static void *poller(void *arg)
 static void one_round(bool legacy)
 {
 	static struct shared s;
-	struct vs_context *ctx;
-	struct vs_pd *pd;
-	struct vs_mr *mr;
-	struct vs_rc_qp *qp;
-	struct vs_endpoint ep;
+	struct vs_t_loop l;
 	pthread_t th[POLLERS];
 	uint8_t *m;
 	int posted = 0;
 
 	memset(&s, 0, sizeof(s));
-	vs_set_force_legacy(legacy);
-	VS_OK(vs_device_open(vs_t_dev(), &ctx));
-	VS_OK(vs_pd_alloc(ctx, &pd));
-	VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 512 }, &s.cq));
-	VS_OK(vs_mr_alloc(pd, 2 * SLOTS * SLOT, 0, &mr));
-	VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){
-		.send_cq = s.cq, .caps = { .max_send_wr = 128 } }, &qp));
-	VS_OK(vs_rc_endpoint(qp, &ep));
-	VS_OK(vs_rc_handshake(qp, &ep));
-	if (legacy) /* extended is what the provider offers (not rxe of 33.2) */
-		VS_ASSERT(!vs_cq_is_extended(s.cq));
-	m = vs_mr_ptr(mr, 0);
+	vs_t_loop_open(&l, legacy, 512, 2 * SLOTS * SLOT, (struct vs_rc_config){
+		.caps = { .max_send_wr = 128 } });
+	s.cq = l.cq;
+	m = l.m;
 	for (int i = 0; i < SLOTS * SLOT; i++)
 		m[i] = (uint8_t)(i * 7 + 3);
 
@@ -109,14 +97,14 @@ static void one_round(bool legacy)
 			sched_yield();
 			continue;
 		}
-		VS_OK(vs_rc_batch_start(qp, &b));
+		VS_OK(vs_rc_batch_start(l.qp, &b));
 		for (; n < 16 && posted + n < WRITES; n++) {
 			int slot = (posted + n) % SLOTS;
-			struct ibv_sge sge = vs_mr_sge(mr, (size_t)slot * SLOT, SLOT);
+			struct ibv_sge sge = vs_mr_sge(l.mr, (size_t)slot * SLOT, SLOT);
 
 			VS_OK(vs_rc_write(&b, (uint64_t)(posted + n), VS_WR_SIGNALED,
 					  &sge, 1,
-					  vs_mr_remote(mr, (size_t)(SLOTS + slot) * SLOT)));
+					  vs_mr_remote(l.mr, (size_t)(SLOTS + slot) * SLOT)));
 		}
 		VS_OK(vs_rc_batch_submit(&b));
 		posted += n;
@@ -135,11 +123,7 @@ static void one_round(bool legacy)
 	       vs_cq_is_extended(s.cq) ? "extended" : "legacy", WRITES, POLLERS,
 	       atomic_load(&s.max_run));
 
-	VS_OK(vs_rc_qp_close(qp));
-	VS_OK(vs_mr_close(mr));
-	VS_OK(vs_cq_close(s.cq));
-	VS_OK(vs_pd_close(pd));
-	VS_OK(vs_context_close(ctx));
+	vs_t_loop_close(&l);
 }
 
 int main(void)

@@ -25,53 +25,19 @@ enum {
 	WR_RECV = 200000,
 };
 
-struct rig {
-	struct vs_context *ctx;
-	struct vs_pd *pd;
-	struct vs_cq *cq;
-	struct vs_mr *mr;
-	struct vs_rc_qp *qp;
-	uint8_t *m;
-	bool extended;
-};
-
-static void rig_open(struct rig *r, bool legacy)
+static void rig_open(struct vs_t_loop *r, bool legacy)
 {
-	struct vs_endpoint ep;
-
-	vs_set_force_legacy(legacy);
-	VS_OK(vs_device_open(vs_t_dev(), &r->ctx));
-	VS_OK(vs_pd_alloc(r->ctx, &r->pd));
-	VS_OK(vs_cq_create(r->ctx, &(struct vs_cq_config){ .depth = 1024 }, &r->cq));
-	VS_OK(vs_mr_alloc(r->pd, MR_LEN, 0, &r->mr));
-	VS_OK(vs_rc_qp_create(r->pd, &(struct vs_rc_config){
-		.send_cq = r->cq,
+	vs_t_loop_open(r, legacy, 1024, MR_LEN, (struct vs_rc_config){
 		.caps = { .max_send_wr = 16, .max_recv_wr = 8 },
 		.rnr_retry = 7, /* a send without a receive waits forever */
-	}, &r->qp));
-	/* self-connected: the QP's own receive queue answers its sends */
-	VS_OK(vs_rc_endpoint(r->qp, &ep));
-	VS_OK(vs_rc_handshake(r->qp, &ep));
-	r->m = vs_mr_ptr(r->mr, 0);
+	});
 	for (int i = 0; i < SLOTS * SLOT; i++) {
 		r->m[SRC + i] = (uint8_t)(i * 13 + 7);
 		r->m[MSG + i] = (uint8_t)(i * 29 + 1);
 	}
-	r->extended = vs_rc_qp_is_extended(r->qp);
-	if (legacy)
-		VS_ASSERT(!r->extended);
 }
 
-static void rig_close(struct rig *r)
-{
-	VS_OK(vs_rc_qp_close(r->qp));
-	VS_OK(vs_mr_close(r->mr));
-	VS_OK(vs_cq_close(r->cq));
-	VS_OK(vs_pd_close(r->pd));
-	VS_OK(vs_context_close(r->ctx));
-}
-
-static int post_writes(struct rig *r, uint64_t first_id, int n)
+static int post_writes(struct vs_t_loop *r, uint64_t first_id, int n)
 {
 	struct vs_rc_batch b;
 	int ret;
@@ -93,7 +59,7 @@ static int post_writes(struct rig *r, uint64_t first_id, int n)
 }
 
 /* A send the QP's empty receive queue cannot take: it blocks the queue. */
-static void post_blocking_send(struct rig *r)
+static void post_blocking_send(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct ibv_sge sge = vs_mr_sge(r->mr, MSG, SEND_LEN);
@@ -103,7 +69,7 @@ static void post_blocking_send(struct rig *r)
 	VS_OK(vs_rc_batch_submit(&b));
 }
 
-static void post_receives(struct rig *r, uint64_t first_id, int n, int *ret)
+static void post_receives(struct vs_t_loop *r, uint64_t first_id, int n, int *ret)
 {
 	struct vs_recv_batch rb;
 
@@ -140,7 +106,7 @@ static void expect_full(int ret, const char *text, long posted)
  * send, its receive, and the writes wr_ids [0, n) and [from, from + m),
  * and exactly their bytes in the targets.
  */
-static void drain_and_check(struct rig *r, int n, uint64_t from, int m)
+static void drain_and_check(struct vs_t_loop *r, int n, uint64_t from, int m)
 {
 	struct vs_wc wc[SLOTS + 2];
 	int got_writes = 0, ret;
@@ -186,7 +152,7 @@ static void drain_and_check(struct rig *r, int n, uint64_t from, int m)
 }
 
 /* One send per posted receive: they complete in posting order. */
-static void consume_receives(struct rig *r, const uint64_t *want, int n)
+static void consume_receives(struct vs_t_loop *r, const uint64_t *want, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct ibv_sge sge = vs_mr_sge(r->mr, MSG + (size_t)i * SLOT, SLOT);
@@ -216,10 +182,12 @@ static void consume_receives(struct rig *r, const uint64_t *want, int n)
 
 static void send_queue_full(bool legacy)
 {
-	struct rig r;
+	struct vs_t_loop r;
 	int n = 0, ret = 0;
+	bool extended;
 
 	rig_open(&r, legacy);
+	extended = vs_rc_qp_is_extended(r.qp);
 
 	/* 1: single writes behind the blocked send until the queue is full */
 	post_blocking_send(&r);
@@ -240,12 +208,12 @@ static void send_queue_full(bool legacy)
 	for (int i = 0; i < n - 2; i++)
 		VS_OK(post_writes(&r, (uint64_t)i, 1));
 	ret = post_writes(&r, 300, 4);
-	expect_full(ret, "the send queue is full", r.extended ? 0 : 2);
-	drain_and_check(&r, n - 2, 300, r.extended ? 0 : 2);
+	expect_full(ret, "the send queue is full", extended ? 0 : 2);
+	drain_and_check(&r, n - 2, 300, extended ? 0 : 2);
 
 	printf("%s QP: %d WRs fit (max_send_wr %u); a batch of 4 with room "
-	       "for 2 posted %ld\n", r.extended ? "extended" : "legacy", n + 1,
-	       vs_rc_qp_caps(r.qp)->max_send_wr, r.extended ? 0L : 2L);
+	       "for 2 posted %ld\n", extended ? "extended" : "legacy", n + 1,
+	       vs_rc_qp_caps(r.qp)->max_send_wr, extended ? 0L : 2L);
 
 	/* 3: the receive queue, filled one receive at a time, then by a batch */
 	{
@@ -277,7 +245,7 @@ static void send_queue_full(bool legacy)
 		       "room for 2 posted 2\n", rq,
 		       vs_rc_qp_caps(r.qp)->max_recv_wr);
 	}
-	rig_close(&r);
+	vs_t_loop_close(&r);
 }
 
 int main(void)

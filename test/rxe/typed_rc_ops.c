@@ -10,59 +10,21 @@ enum {
 	RES = 16392, MEMSZ = 20480,
 };
 
-struct rig {
-	struct vs_context *ctx;
-	struct vs_pd *pd;
-	struct vs_cq *cq;
-	struct vs_mr *mr;
-	struct vs_rc_qp *qp;
-	uint8_t *m;
-	uint32_t qpn;
-};
-
-static void rig_open(struct rig *r, bool legacy)
+static void rig_open(struct vs_t_loop *r, bool legacy)
 {
-	struct vs_endpoint ep;
-
-	vs_set_force_legacy(legacy);
-	VS_OK(vs_device_open(vs_t_dev(), &r->ctx));
-	VS_OK(vs_pd_alloc(r->ctx, &r->pd));
-	VS_OK(vs_cq_create(r->ctx, &(struct vs_cq_config){ .depth = 256 }, &r->cq));
-	VS_OK(vs_mr_alloc(r->pd, MEMSZ, 0, &r->mr));
-	VS_OK(vs_rc_qp_create(r->pd,
-			      &(struct vs_rc_config){
-				      .send_cq = r->cq,
-				      .caps = { .max_send_wr = 64, .max_send_sge = 2,
-						.max_inline_data = 64 },
-			      },
-			      &r->qp));
-	/* legacy is forced; extended is what the provider offers */
-	if (legacy) {
-		VS_ASSERT(!vs_rc_qp_is_extended(r->qp));
-		VS_ASSERT(!vs_cq_is_extended(r->cq));
-	} else {
+	vs_t_loop_open(r, legacy, 256, MEMSZ, (struct vs_rc_config){
+		.caps = { .max_send_wr = 64, .max_send_sge = 2,
+			  .max_inline_data = 64 },
+	});
+	if (!legacy)
 		printf("extended run: QP %s, CQ %s\n",
 		       vs_rc_qp_is_extended(r->qp) ? "ibv_wr_*" : "legacy (provider)",
 		       vs_cq_is_extended(r->cq) ? "ibv_start_poll" : "legacy (provider)");
-	}
-	VS_OK(vs_rc_endpoint(r->qp, &ep));
-	VS_OK(vs_rc_handshake(r->qp, &ep));
-	r->m = vs_mr_ptr(r->mr, 0);
-	r->qpn = vs_rc_qp_num(r->qp);
 	for (int i = 0; i < 4096; i++)
 		r->m[SRC + i] = (uint8_t)(i * 13 + 5);
 }
 
-static void rig_close(struct rig *r)
-{
-	VS_OK(vs_rc_qp_close(r->qp));
-	VS_OK(vs_mr_close(r->mr));
-	VS_OK(vs_cq_close(r->cq));
-	VS_OK(vs_pd_close(r->pd));
-	VS_OK(vs_context_close(r->ctx));
-}
-
-static void post_recv(struct rig *r, uint64_t id, uint32_t off, uint32_t len)
+static void post_recv(struct vs_t_loop *r, uint64_t id, uint32_t off, uint32_t len)
 {
 	struct vs_recv_batch rb;
 	struct ibv_sge s = vs_mr_sge(r->mr, off, len);
@@ -83,7 +45,7 @@ static void order(struct vs_wc *wc, uint64_t a)
 	}
 }
 
-static void test_send(struct rig *r, unsigned int flags, bool imm, size_t len)
+static void test_send(struct vs_t_loop *r, unsigned int flags, bool imm, size_t len)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc[2];
@@ -100,9 +62,9 @@ static void test_send(struct rig *r, unsigned int flags, bool imm, size_t len)
 	vs_t_wait(r->cq, wc, 2);
 	order(wc, 1);
 	vs_t_expect_wc(&wc[0], 1, IBV_WC_SEND, UINT32_MAX);
-	VS_ASSERT_EQ(wc[0].qp_num, r->qpn);
+	VS_ASSERT_EQ(wc[0].qp_num, vs_rc_qp_num(r->qp));
 	vs_t_expect_wc(&wc[1], 10, IBV_WC_RECV, (uint32_t)len);
-	VS_ASSERT_EQ(wc[1].qp_num, r->qpn);
+	VS_ASSERT_EQ(wc[1].qp_num, vs_rc_qp_num(r->qp));
 	VS_ASSERT_EQ(!!(wc[1].wc_flags & IBV_WC_WITH_IMM), imm);
 	VS_ASSERT_EQ(wc[1].imm, imm ? 0xA1B2C3D4u : 0);
 	VS_ASSERT_MEMEQ(r->m + RECV, r->m + SRC, len);
@@ -110,7 +72,7 @@ static void test_send(struct rig *r, unsigned int flags, bool imm, size_t len)
 	vs_t_no_more(r->cq);
 }
 
-static void test_gather(struct rig *r)
+static void test_gather(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc[2];
@@ -130,7 +92,7 @@ static void test_gather(struct rig *r)
 	VS_ASSERT_MEMEQ(r->m + RECV + 30, r->m + SRC + 1000, 50);
 }
 
-static void test_inline_gather(struct rig *r)
+static void test_inline_gather(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc[2];
@@ -150,7 +112,7 @@ static void test_inline_gather(struct rig *r)
 	VS_ASSERT_MEMEQ(r->m + RECV + 20, r->m + SRC + 300, 24);
 }
 
-static void test_write(struct rig *r, unsigned int flags, size_t len)
+static void test_write(struct vs_t_loop *r, unsigned int flags, size_t len)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc;
@@ -167,7 +129,7 @@ static void test_write(struct rig *r, unsigned int flags, size_t len)
 	VS_ASSERT_EQ(r->m[DST + len], 0);
 }
 
-static void test_write_gather(struct rig *r)
+static void test_write_gather(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc;
@@ -185,7 +147,7 @@ static void test_write_gather(struct rig *r)
 	VS_ASSERT_EQ(r->m[DST + 1000], 0);
 }
 
-static void test_write_imm(struct rig *r)
+static void test_write_imm(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc[2];
@@ -206,7 +168,7 @@ static void test_write_imm(struct rig *r)
 	VS_ASSERT_MEMEQ(r->m + DST + 8, r->m + SRC, 512);
 }
 
-static void test_read(struct rig *r)
+static void test_read(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc;
@@ -245,7 +207,7 @@ static void test_read(struct rig *r)
 	VS_ASSERT_MEMEQ(r->m + READ + 200, r->m + DST + 100, 156);
 }
 
-static void test_atomics(struct rig *r)
+static void test_atomics(struct vs_t_loop *r)
 {
 	uint64_t *atom = vs_mr_ptr(r->mr, ATOM), *res = vs_mr_ptr(r->mr, RES);
 	struct ibv_sge s = vs_mr_sge(r->mr, RES, 8);
@@ -282,7 +244,7 @@ static void test_atomics(struct rig *r)
 }
 
 /* Many WRs, one doorbell, only the last signaled: one completion. */
-static void test_batch(struct rig *r, int n)
+static void test_batch(struct vs_t_loop *r, int n)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc;
@@ -305,7 +267,7 @@ static void test_batch(struct rig *r, int n)
 }
 
 /* Lazy iteration reads the same fields as the batch poll. */
-static void test_iter(struct rig *r)
+static void test_iter(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_cq_iter it;
@@ -330,7 +292,7 @@ static void test_iter(struct rig *r)
 			VS_ASSERT_EQ(vs_cq_iter_status(&it), IBV_WC_SUCCESS);
 			VS_ASSERT_EQ(vs_cq_iter_wr_id(&it), 200 + (uint64_t)seen);
 			VS_ASSERT_EQ(vs_cq_iter_opcode(&it), IBV_WC_RDMA_WRITE);
-			VS_ASSERT_EQ(vs_cq_iter_qp_num(&it), r->qpn);
+			VS_ASSERT_EQ(vs_cq_iter_qp_num(&it), vs_rc_qp_num(r->qp));
 			VS_ASSERT_EQ(vs_cq_iter_imm(&it), 0);
 			vs_cq_iter_read(&it, &wc);
 			VS_ASSERT_EQ(wc.wr_id, 200 + (uint64_t)seen);
@@ -342,7 +304,7 @@ static void test_iter(struct rig *r)
 }
 
 /* A bad rkey: remote access error in the completion (QP then in error). */
-static void test_bad_rkey(struct rig *r)
+static void test_bad_rkey(struct vs_t_loop *r)
 {
 	struct vs_rc_batch b;
 	struct vs_wc wc;
@@ -367,7 +329,7 @@ static void test_bad_rkey(struct rig *r)
 
 static void run(bool legacy)
 {
-	struct rig r;
+	struct vs_t_loop r;
 
 	memset(&r, 0, sizeof(r));
 	rig_open(&r, legacy);
@@ -392,7 +354,7 @@ static void run(bool legacy)
 	test_batch(&r, 32);
 	test_iter(&r);
 	test_bad_rkey(&r);
-	rig_close(&r);
+	vs_t_loop_close(&r);
 	printf("RC operations passed in %s mode\n", legacy ? "legacy" : "extended");
 }
 
