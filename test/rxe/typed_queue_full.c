@@ -238,6 +238,12 @@ static void send_queue_full(bool legacy)
 		}
 		post_receives(&r, 4000, 4, &ret);
 		expect_full(ret, "the receive queue is full", 2);
+		{ /* the next failure, of any call, resets it */
+			struct vs_rc_batch b;
+
+			VS_ASSERT_EQ(vs_rc_batch_start(NULL, &b), -EINVAL);
+			VS_ASSERT_EQ(vs_last_error()->batch_posted, 0);
+		}
 		want[rq - 2] = 4000;
 		want[rq - 1] = 4001;
 		consume_receives(&r, want, rq);
