@@ -69,7 +69,7 @@ static void post_blocking_send(struct vs_t_loop *r)
 	VS_OK(vs_rc_batch_submit(&b));
 }
 
-static void post_receives(struct vs_t_loop *r, uint64_t first_id, int n, int *ret)
+static int post_receives(struct vs_t_loop *r, uint64_t first_id, int n)
 {
 	struct vs_recv_batch rb;
 
@@ -82,7 +82,7 @@ static void post_receives(struct vs_t_loop *r, uint64_t first_id, int n, int *re
 		VS_OK(vs_recv_add(&rb, first_id + (uint64_t)i, &sge, 1));
 	}
 	vs_clear_error();
-	*ret = vs_recv_submit(&rb);
+	return vs_recv_submit(&rb);
 }
 
 static void expect_full(int ret, const char *text, long posted)
@@ -109,11 +109,10 @@ static void expect_full(int ret, const char *text, long posted)
 static void drain_and_check(struct vs_t_loop *r, int n, uint64_t from, int m)
 {
 	struct vs_wc wc[SLOTS + 2];
-	int got_writes = 0, ret;
+	int got_writes = 0;
 	bool seen[SLOTS] = { false };
 
-	post_receives(r, WR_RECV, 1, &ret);
-	VS_OK(ret);
+	VS_OK(post_receives(r, WR_RECV, 1));
 	vs_t_wait(r->cq, wc, n + m + 2);
 	vs_t_no_more(r->cq);
 	for (int i = 0; i < n + m + 2; i++) {
@@ -221,7 +220,7 @@ static void send_queue_full(bool legacy)
 		int rq = 0;
 
 		while (rq < SLOTS / 2) {
-			post_receives(&r, 1000 + (uint64_t)rq, 1, &ret);
+			ret = post_receives(&r, 1000 + (uint64_t)rq, 1);
 			if (ret)
 				break;
 			want[rq] = 1000 + (uint64_t)rq;
@@ -232,12 +231,11 @@ static void send_queue_full(bool legacy)
 		consume_receives(&r, want, rq);
 
 		for (int i = 0; i < rq - 2; i++) {
-			post_receives(&r, 3000 + (uint64_t)i, 1, &ret);
-			VS_OK(ret);
+			VS_OK(post_receives(&r, 3000 + (uint64_t)i, 1));
 			want[i] = 3000 + (uint64_t)i;
 		}
-		post_receives(&r, 4000, 4, &ret);
-		expect_full(ret, "the receive queue is full", 2);
+		expect_full(post_receives(&r, 4000, 4),
+			    "the receive queue is full", 2);
 		{ /* the next failure, of any call, resets it */
 			struct vs_rc_batch b;
 
