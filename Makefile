@@ -91,14 +91,21 @@ tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
-# the compiler or the header set changes.
+# what it depends on changes: the compiler, the flags, or the content of any
+# header the probe reads (config.id holds a digest of them: an installed or
+# upgraded header set is noticed whatever its files' dates).  A failed probe
+# leaves no configuration behind, so nothing is built on it.
+PROBE_FLAGS = $(CPPFLAGS_ALL) $(CSTD) $(SANFLAGS)
 $(BUILD)/gen/config.id: FORCE
 	@mkdir -p $(@D)
-	@echo '$(CC) $(RDMA_CORE_INCLUDE) $(SAN)' | cmp -s - $@ || echo '$(CC) $(RDMA_CORE_INCLUDE) $(SAN)' > $@
-$(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/syms_*.h)
+	@scripts/feature-config.sh --id '$(CC)' $(PROBE_FLAGS) > $@.tmp && \
+	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+$(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/syms_*.h) shim/vs_rdma_headers.h
 	$(call say,CONFIG,$@)
-	$(Q)scripts/feature-config.sh '$(CC)' $(CPPFLAGS_ALL) $(CSTD) > $@.tmp && mv $@.tmp $@
-FORCE:
+	$(Q)scripts/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
+	  { rm -f $@.tmp $@; exit 1; }
+# Phony: under .SECONDARY a missing plain FORCE would not force anything.
+.PHONY: FORCE
 
 $(BUILD)/obj/shim/%.o $(BUILD)/obj/lib/%.o: private CFLAGS_USE = $(LIB_CFLAGS)
 $(BUILD)/obj/%.o: %.c $(CONFIG_H)
