@@ -67,6 +67,7 @@ struct dev_row {
 };
 
 struct report {
+	struct vs_build_info build;	/* what the archive was built with */
 	struct vs_library_info libs[VS_LIB_COUNT];
 	int list_err;			/* ibv_get_device_list() gave NULL */
 	struct dev_row *devs;
@@ -712,6 +713,13 @@ static void print_text(const struct report *r)
 {
 	char guid[24];
 
+	/* The version nodes that the rdma-core headers libverbshim.a was
+	 * compiled against declared: functions of the others are not in it. */
+	printf("Build (version nodes in libverbshim.a):\n");
+	printf("  %-12s%s\n", "compiled in", r->build.nodes_in);
+	printf("  %-12s%s\n", "left out",
+	       r->build.nodes_out[0] ? r->build.nodes_out : "none");
+	putchar('\n');
 	print_libraries_text(r);
 	if (!r->libs[VS_LIB_IBVERBS].loaded)
 		printf("\nDevices: not listed (libibverbs did not load)\n");
@@ -850,7 +858,11 @@ static void print_json(FILE *f, const struct report *r)
 {
 	char guid[24];
 
-	fputs("{\n", f);
+	fputs("{\n  \"build\": {\"nodes_in\": ", f);
+	json_str(f, r->build.nodes_in);
+	fputs(", \"nodes_out\": ", f);
+	json_str(f, r->build.nodes_out);
+	fputs("},\n", f);
 	print_libraries_json(f, r);
 	fputs("  \"devices\": [", f);
 	for (size_t i = 0; i < r->ndevs; i++) {
@@ -942,6 +954,7 @@ int main(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? EXIT_SUCCESS : EXIT_USAGE;
+	vs_build_query(&r.build);
 	/* Loads each library now: its state is what the report shows. */
 	for (int i = 0; i < VS_LIB_COUNT; i++)
 		vs_library_query((enum vs_library)i, &r.libs[i]);

@@ -89,3 +89,14 @@ const char *vs_symbol_node(const char *name)
 
 	return sym ? vs_nodes[sym->node].name : NULL;
 }
+
+int vs_build_query(struct vs_build_info *info)
+{
+	if (!info)
+		return -EINVAL;
+	*info = (struct vs_build_info){
+		.nodes_in = VS_CONFIG_NODES_IN,
+		.nodes_out = VS_CONFIG_NODES_OUT,
+	};
+	return 0;
+}

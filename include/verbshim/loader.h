@@ -56,6 +56,20 @@ int vs_symbol_resolved(const char *name);
 /* The version node a symbol is pinned to ("IBVERBS_1.1"), or NULL. */
 const char *vs_symbol_node(const char *name);
 
+/* What this copy of verbshim was built with: the version nodes whose
+ * functions it defines, and those the rdma-core headers it was compiled
+ * against lacked (their functions are not defined at all), as ranges per
+ * library in node order: "IBVERBS_1.0-1.14 RDMACM_1.0-1.3 EFA_1.0-1.2";
+ * "" when there are none. */
+struct vs_build_info {
+	uint64_t comp_mask;		/* none defined yet: set to 0 */
+	const char *nodes_in;		/* compiled in */
+	const char *nodes_out;		/* left out */
+};
+
+/* Fill *info (static strings).  0, or -EINVAL for a NULL info. */
+int vs_build_query(struct vs_build_info *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,7 +75,9 @@ print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; co
 import json, sys
 d = json.load(open(sys.argv[1]))
 name, want, abi, host_rdma = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-assert list(d) == ["libraries", "devices", "diagnosis"], list(d)
+assert list(d) == ["build", "libraries", "devices", "diagnosis"], list(d)
+assert list(d["build"]) == ["nodes_in", "nodes_out"], d["build"]
+assert d["build"]["nodes_in"].startswith("IBVERBS_1.0-"), d["build"]
 keys = ["name", "loaded", "path", "error", "highest_node", "min_release",
         "provider_abi", "symbols_resolved", "symbols_known"]
 assert [list(l) for l in d["libraries"]] == [keys] * 3, d["libraries"]
@@ -96,6 +98,23 @@ print("json ok:", name, l["highest_node"], "rdma-core >=", l["min_release"])
 EOF
 done
 grep -q '"highest_node": "IBVERBS_' "$tmp/json.out" || fail "json: no IBVERBS highest_node"
+
+# The build's version nodes: the same in text and JSON, and, for the
+# build's own binary, those its feature configuration recorded.
+conf=build/gen/vs_config.h
+for key in in out; do
+	KEY=$(echo "$key" | tr '[:lower:]' '[:upper:]')
+	j=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["build"]["nodes_" + sys.argv[2]])' \
+		"$tmp/json.out" "$key") || { fail "json: no build.nodes_$key"; continue; }
+	label=$([ $key = in ] && echo 'compiled in' || echo 'left out')
+	t=$(sed -n "s/^  $label *//p" "$tmp/text.out")
+	[ "$t" = "${j:-none}" ] || fail "build nodes $key: text '$t', json '$j'"
+	if [ -z "${VERBSHIM_INFO_BIN:-}" ] && [ -f "$conf" ]; then
+		c=$(sed -n "s/^#define VS_CONFIG_NODES_$KEY \"\(.*\)\"$/\1/p" "$conf")
+		[ "$j" = "$c" ] || fail "build nodes $key: verbshim-info '$j', $conf '$c'"
+	fi
+	ok "build nodes $key: ${j:-none}"
+done
 
 # 3. An override that points nowhere: reported, no crash, still exit 2.
 bad=/nonexistent/libibverbs.so.1
