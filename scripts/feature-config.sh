@@ -29,12 +29,15 @@ cd "$(dirname "$0")/.."
 headers="infiniband/verbs.h:libibverbs-dev rdma/rdma_cma.h:librdmacm-dev
 rdma/rsocket.h:librdmacm-dev infiniband/efadv.h:ibverbs-providers"
 
+# make's dependency list, one file per line: "x: a.h \\\n b.h" -> a.h, b.h.
+deps_list() { awk '{ sub(/\\$/, ""); for (i = 1; i <= NF; i++) print $i }'; }
+
 if [ $id -eq 1 ]; then
 	echo "cc: $cc ($($cc -dumpfullversion -dumpversion 2>/dev/null | head -n 1))"
 	echo "flags: $*"
 	# One file per line (make's dependency list, continuation lines undone).
 	if files=$($cc "$@" -M -MT probe shim/vs_rdma_headers.h 2>/dev/null); then
-		files=$(echo "$files" | tr -d '\\' | tr ' \t' '\n\n' | grep -v -e '^probe:$' -e '^$')
+		files=$(deps_list <<<"$files" | grep -vx 'probe:')
 		# shellcheck disable=SC2086 # (no spaces in include paths: make has none either)
 		sha256sum $files
 	else
@@ -49,8 +52,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The include directory the compiler took a header from: "/usr/include".
 where() {
 	local f
-	f=$($cc "$@" -M -MT x "$tmp/where.c" 2>/dev/null | tr -d '\\' | tr ' \t' '\n\n' |
-		grep -m1 "/$hdr\$") || return 0
+	f=$($cc "$@" -M -MT x "$tmp/where.c" 2>/dev/null | deps_list |
+		awk -v h="/$hdr" '!f && substr($0, length($0) - length(h) + 1) == h { f = 1; print }') || true
 	echo "${f%/"$hdr"}"
 }
 first_error() { grep -m1 -E 'error|Error' "$1" | sed 's/^[^ ]*: //'; }
@@ -58,8 +61,10 @@ first_error() { grep -m1 -E 'error|Error' "$1" | sed 's/^[^ ]*: //'; }
 # 1. The headers compile (one by one when not: a missing or broken one
 # is named).
 prelude="poll.h sys/epoll.h sys/select.h sys/socket.h sys/types.h sys/uio.h"
+names=
+for h in $headers; do names+=" ${h%%:*}"; done
 # shellcheck disable=SC2086
-printf '#include <%s>\n' $prelude $(for h in $headers; do echo "${h%%:*}"; done) >"$tmp/all.c"
+printf '#include <%s>\n' $prelude $names >"$tmp/all.c"
 $cc "$@" -w -fsyntax-only "$tmp/all.c" 2>/dev/null ||
 for h in $headers; do
 	hdr=${h%%:*} pkg=${h#*:}

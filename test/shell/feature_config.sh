@@ -127,23 +127,30 @@ mk -j2 CC="$tmp/cc" BUILD=bh bh/bin/verbshim-info >/dev/null 2>&1 || fail "verbs
 grep -q 'left out (not declared there): IBVERBS_1.14-1.18 ' "$tmp/declaration lost.log" ||
 	fail "the build does not say that IBVERBS_1.14 is left out"
 "$b/bin/verbshim-info" >"$tmp/info.out" 2>&1
-grep -q '^  left out *IBVERBS_1.14-1.18 ' "$tmp/info.out" &&
-	grep -q '^  compiled in *IBVERBS_1.0-1.13 ' "$tmp/info.out" ||
+if ! grep -q '^  left out *IBVERBS_1.14-1.18 ' "$tmp/info.out" ||
+	! grep -q '^  compiled in *IBVERBS_1.0-1.13 ' "$tmp/info.out"; then
 	fail "verbshim-info does not show IBVERBS_1.14 left out: $(grep -A2 '^Build' "$tmp/info.out")"
+fi
 rm "$v"
 ln -s /usr/include/infiniband/verbs.h "$v"
 build_like "declaration back" -j2
 mk -j2 CC="$tmp/cc" BUILD=bh bh/bin/verbshim-info >/dev/null 2>&1 || fail "verbshim-info does not build"
-cmp -s "$ref" "$b/libverbshim.a" && ok "declaration back: the same archive as before, byte for byte" ||
+if cmp -s "$ref" "$b/libverbshim.a"; then
+	ok "declaration back: the same archive as before, byte for byte"
+else
 	fail "declaration back: the archive differs from the one before the loss"
+fi
 "$b/bin/verbshim-info" >"$tmp/info.out" 2>&1
 grep -q '^  compiled in *IBVERBS_1.0-1.14 ' "$tmp/info.out" ||
 	fail "verbshim-info does not show IBVERBS_1.14 back: $(grep -A2 '^Build' "$tmp/info.out")"
 
 # Nothing changed: nothing is probed or rebuilt.
 out=$(mk -j2 CC="$tmp/cc" BUILD=bh bh/libverbshim.a 2>&1)
-[ -z "$out" ] && ok "unchanged headers: nothing re-probed or rebuilt" ||
+if [ -z "$out" ]; then
+	ok "unchanged headers: nothing re-probed or rebuilt"
+else
 	fail "unchanged headers, yet: $out"
+fi
 
 echo "$fails check(s) failed ($((SECONDS - t0))s)"
 [ $fails -eq 0 ]
