@@ -20,18 +20,21 @@ fail() {
 }
 say() { echo "vm: $*"; }
 
-# Parameters from the kernel command line: vs_net, vs_ip, vs_root, vs_repo.
-vs_net=dummy vs_ip=192.168.77.1/24 vs_root=host vs_repo=
+# Parameters from the kernel command line: vs_net, vs_ip, vs_root, vs_host,
+# vs_mem.  The repo's path comes in /vsrun/repo (it may have spaces).
+vs_net=dummy vs_ip=192.168.77.1/24 vs_root=host vs_host=vsvm vs_mem=
 # shellcheck disable=SC2013 # (words, not lines)
 for a in $(cat /proc/cmdline); do
 	case $a in
 	vs_net=*) vs_net=${a#*=} ;;
 	vs_ip=*) vs_ip=${a#*=} ;;
 	vs_root=*) vs_root=${a#*=} ;;
-	vs_repo=*) vs_repo=${a#*=} ;;
+	vs_host=*) vs_host=${a#*=} ;;
+	vs_mem=*) vs_mem=${a#*=} ;;
 	esac
 done
 
+hostname "$vs_host"
 say "loading $(wc -l </lib/modules/order) modules"
 while read -r m; do
 	args=
@@ -44,6 +47,11 @@ p9="trans=virtio,version=9p2000.L,msize=262144"
 mkdir -p /mnt/host /mnt/rel /vsrun
 mount -t 9p -o "$p9,ro,cache=loose" hostroot /mnt/host || fail "cannot mount the host root over 9p"
 mount -t 9p -o "$p9,ro" vsrun /vsrun || fail "cannot mount the run dir over 9p"
+vs_repo=$(cat /vsrun/repo)
+[ -n "$vs_repo" ] || fail "no repo path in /vsrun/repo"
+# The guest's name resolves to its address (MPI and friends look it up).
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n%s\t%s\n' \
+	"${vs_ip%/*}" "$vs_host" >/tmp/vs-hosts
 roots=/mnt/host
 if [ "$vs_root" = rel ]; then
 	mount -t 9p -o "$p9,ro,cache=loose" relroot /mnt/rel || fail "cannot mount the rdma-core root over 9p"
@@ -63,6 +71,10 @@ for r in $roots; do
 		mount -t tmpfs tmp "$r/dev/shm" &&
 		mount -t tmpfs tmp "$r/tmp" &&
 		mount -t tmpfs run "$r/run" || fail "cannot set up the chroot $r"
+	# Over the host's own file when there is one (a release root has none).
+	if [ -f "$r/etc/hosts" ]; then
+		mount -o bind /tmp/vs-hosts "$r/etc/hosts" || fail "cannot bind /etc/hosts in $r"
+	fi
 done
 
 ip link set lo up
@@ -112,9 +124,17 @@ done
 say "rxe0 on $dev: RoCE v2 GID index $idx ($want)"
 
 if [ "$vs_root" = rel ]; then nr=/mnt/rel; else nr=/mnt/host; fi
+# Its mount point may be hidden under the chroot's own tmpfs (/tmp, /run,
+# /dev/shm): made there.
+if [ ! -d "$nr$vs_repo" ]; then
+	mkdir -p "$nr$vs_repo" 2>/dev/null ||
+		fail "cannot mount the repo at $vs_repo: no such directory in the guest, and its parent is read-only there (the host's / over 9p)"
+fi
 mount -t 9p -o "$p9" repo "$nr$vs_repo" || fail "cannot mount the repo at $vs_repo"
 
 export VERBSHIM_IN_VM=1 VS_RXE_DEV=rxe0 VS_RXE_GID_INDEX=$idx VS_RXE_IP="$want"
+cpus=$(grep -c ^processor /proc/cpuinfo)
+export VS_GUEST_HOSTNAME="$vs_host" VS_GUEST_MEM="$vs_mem" VS_GUEST_SMP="$cpus"
 export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 echo 4 >/proc/sys/kernel/printk
 echo "@@VSRUN-READY@@"

@@ -15,14 +15,21 @@
 #                              (default: rxe on a dummy0, no NIC)
 #   --ip ADDR/PREFIX           the guest's address (default 192.168.77.1/24)
 #   --name NAME                console prefix (for two VMs side by side)
-#   --smp N                    guest CPUs (default 2; two VMs share 2 cores
-#                              better with 1 each)
+#   --hostname NAME            the guest's hostname (default: NAME of --name,
+#                              else vsvm); /etc/hosts maps it to the --ip
+#   --mem MIB                  guest memory (default $VS_VM_MEM, else 2048)
+#   --smp N                    guest CPUs (default $VS_VM_SMP, else 2; two
+#                              VMs share 2 cores better with 1 each)
+#   --env NAME=VALUE           set NAME in the guest (repeatable)
+#   --env-pass GLOB[,GLOB...]  pass the caller's variables whose names match
+#                              ('FI_*,UCX_*,OMPI_*'; also $VS_VM_ENV_PASS)
 #   --log FILE                 also save the raw console to FILE
 #
 # In the guest CMD runs with cwd = this repo, mounted read-write at the same
-# path, with VERBSHIM_IN_VM=1, VS_RXE_DEV=rxe0, VS_RXE_GID_INDEX, VS_RXE_IP
-# (plus any VERBSHIM_*/VS_* variables of the caller).  Exit status: CMD's;
-# 124 on timeout; 125 when the VM could not be brought up.
+# path, with VERBSHIM_IN_VM=1, VS_RXE_DEV=rxe0, VS_RXE_GID_INDEX, VS_RXE_IP,
+# VS_GUEST_HOSTNAME, VS_GUEST_MEM (MiB), VS_GUEST_SMP (plus the caller's
+# VERBSHIM_*/VS_* variables and those of --env/--env-pass).  Exit status:
+# CMD's; 124 on timeout; 125 when the VM could not be brought up.
 set -euo pipefail
 
 me=vm-run.sh
@@ -30,7 +37,8 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm smp=2 rdma_core='' timeout=600 netsock='' ip=192.168.77.1/24 name='' log=''
+kernel=bookworm smp=${VS_VM_SMP:-2} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
+netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,6 +49,10 @@ while [ $# -gt 0 ]; do
 	--ip) ip=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--hostname) hostname=$2; shift 2 ;;
+	--env) envs+=("$2"); shift 2 ;;
+	--env-pass) env_pass+=${env_pass:+,}$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--) shift; break ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -48,7 +60,29 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { echo "usage: $me [options] -- CMD [ARGS...]" >&2; exit 2; }
-case $repo$cache in *[[:space:]]*) die "paths with spaces are not supported: $repo $cache" ;; esac
+# The repo may live anywhere (it reaches the guest through a file, not the
+# kernel command line); the cache is named in apt's sources.list.
+case $repo in *$'\n'*) die "the repository's path contains a newline: $repo" ;; esac
+case $cache in *[[:space:]]*) die "the cache path contains white space (apt's sources.list cannot name files there): set VERBSHIM_CACHE to another directory: $cache" ;; esac
+if ! [[ $mem =~ ^[0-9]+$ ]] || [ "$mem" -lt 256 ]; then die "--mem $mem: a size in MiB, at least 256"; fi
+host_mib=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024))
+[ "$mem" -le "$host_mib" ] || die "--mem $mem: more than this host's $host_mib MiB"
+[[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp $smp: a number of CPUs"
+valid_host() { [[ $1 =~ ^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$ ]]; }
+if [ -z "$hostname" ]; then
+	hostname=vsvm
+	valid_host "$name" && hostname=$name
+fi
+valid_host "$hostname" || die "--hostname $hostname: letters, digits and inner '-', at most 63"
+# Set by the guest itself: not to be overridden.
+guest_var() {
+	case $1 in VERBSHIM_IN_VM | VS_RXE_* | VS_GUEST_*) return 0 ;; esac
+	return 1
+}
+for e in "${envs[@]}"; do
+	if ! [[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]]; then die "--env $e: NAME=VALUE expected"; fi
+	guest_var "${e%%=*}" && die "--env $e: ${e%%=*} is set by the guest"
+done
 
 # Host tools: installed when root, else named.
 "$repo/scripts/deps.sh" --vm || exit 125
@@ -136,19 +170,32 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+# A value inside a qemu option list: commas doubled.
+qarg() { printf '%s' "${1//,/,,}"; }
 {
 	echo "cd $(q "$repo") || exit 125"
-	# Pass the caller's VERBSHIM_*/VS_* knobs, not the ones the guest sets.
-	while IFS='=' read -r k _; do
+	# Pass the caller's VERBSHIM_*/VS_* knobs, not the ones the guest sets,
+	# and the variables --env-pass names.
+	IFS=, read -r -a globs <<<"$env_pass"
+	for k in $(compgen -e); do
+		guest_var "$k" && continue
 		case $k in
-		VERBSHIM_IN_VM | VERBSHIM_CACHE | VS_RXE_* | VS_BOOT_TIMEOUT) ;;
-		VERBSHIM_* | VS_*) echo "export $k=$(q "${!k}")" ;;
+		VERBSHIM_CACHE | VS_BOOT_TIMEOUT) continue ;;
+		VERBSHIM_* | VS_*) echo "export $k=$(q "${!k}")"; continue ;;
 		esac
-	done < <(env | grep -E '^(VERBSHIM|VS)_[A-Za-z0-9_]*=' || true)
+		for g in "${globs[@]}"; do
+			# shellcheck disable=SC2053 # (a glob, on purpose)
+			[[ $k == $g ]] && { echo "export $k=$(q "${!k}")"; break; }
+		done
+	done
+	for e in "${envs[@]}"; do echo "export ${e%%=*}=$(q "${e#*=}")"; done
 	printf 'exec'
 	for a in "$@"; do printf ' %s' "$(q "$a")"; done
 	echo
 } >"$run/cmd.sh"
+# The repo's path, whatever characters it has (the kernel command line
+# would split it at spaces).
+printf '%s' "$repo" >"$run/repo"
 
 net=(-nic none)
 vs_net=dummy
@@ -170,19 +217,19 @@ fi
 roots=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
 vs_root=host
 if [ -n "$relroot" ]; then
-	roots+=(-virtfs "local,path=$relroot,mount_tag=relroot,security_model=none,readonly=on,multidevs=remap")
+	roots+=(-virtfs "local,path=$(qarg "$relroot"),mount_tag=relroot,security_model=none,readonly=on,multidevs=remap")
 	vs_root=rel
 fi
 
 # shellcheck disable=SC2054 # (commas are qemu's)
 # timeout(1) as well: a qemu orphaned by a SIGKILLed vm-run.sh still dies.
-qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m 2048
+qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_repo=$repo"
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem"
 	"${net[@]}" "${roots[@]}"
-	-virtfs "local,path=$repo,mount_tag=repo,security_model=none,multidevs=remap"
-	-virtfs "local,path=$run,mount_tag=vsrun,security_model=none,readonly=on")
+	-virtfs "local,path=$(qarg "$repo"),mount_tag=repo,security_model=none,multidevs=remap"
+	-virtfs "local,path=$(qarg "$run"),mount_tag=vsrun,security_model=none,readonly=on")
 
 label=${name:+$name }
 # The command on one line, shortened, for the log.
@@ -190,6 +237,7 @@ short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
 [ ${#short} -le 120 ] || short="${short:0:117}..."
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
+what+=", $smp vCPU, $mem MiB, hostname $hostname"
 echo "$me: ${label}booting ($what, timeout ${timeout}s): $short" >&2
 mkfifo "$run/console"
 t0=$EPOCHREALTIME
