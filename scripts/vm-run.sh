@@ -62,7 +62,7 @@ done
 [ $# -gt 0 ] || { echo "usage: $me [options] -- CMD [ARGS...]" >&2; exit 2; }
 # The repo may live anywhere (it reaches the guest through a file, not the
 # kernel command line); the cache is named in apt's sources.list.
-case $repo in *$'\n'*) die "the repository's path contains a newline: $repo" ;; esac
+case $repo in *$'\n'*) die "the repository's path contains a newline: $(printf %q "$repo")" ;; esac
 case $cache in *[[:space:]]*) die "the cache path contains white space (apt's sources.list cannot name files there): set VERBSHIM_CACHE to another directory: $cache" ;; esac
 if ! [[ $mem =~ ^[0-9]+$ ]] || [ "$mem" -lt 256 ]; then die "--mem $mem: a size in MiB, at least 256"; fi
 host_mib=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024))

@@ -10,9 +10,11 @@
 #   kernel 6.1, rdma-core 33.2 / 44.0 / 56.1 / 65.0 roots     rxe-VER-6.1
 #   kernel 6.12, rdma-core 44.0 root                          rxe-44.0-6.12
 #   two VMs over a qemu socket network, pingpong across      two-vm
+#   copies of the checkout under /tmp (with a space), /dev/shm
+#   and /run, each booted once (test/vm/host/clone_paths.sh) vm-paths
 # Same binaries in every configuration: built once, on the host.
 #
-# VS_VM_CONFIGS limits the run to some of: main matrix trixie two-vm.
+# VS_VM_CONFIGS limits the run to some of: main matrix trixie two-vm paths.
 set -euo pipefail
 
 me=vm-stage.sh
@@ -109,7 +111,7 @@ esac
 
 results=${1:?usage: $me RESULTS_FILE}
 touch "$results"
-configs=${VS_VM_CONFIGS:-main matrix trixie two-vm}
+configs=${VS_VM_CONFIGS:-main matrix trixie two-vm paths}
 mkdir -p "$vmdir"
 status=0
 summary=()
@@ -239,6 +241,10 @@ for c in $configs; do
 		;;
 	trixie) boot rxe-44.0-6.12 rxe-44.0-6.12 --kernel trixie --rdma-core 44.0 ;;
 	two-vm) two_vm_run ;;
+	paths)
+		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
+		test/run.sh --stage vm-paths --no-skip --timeout 600 --results "$results" test/vm/host/clone_paths.sh || status=1
+		;;
 	*) echo "$me: unknown configuration $c" >&2; status=1 ;;
 	esac
 done
