@@ -48,6 +48,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+$cc --version >/dev/null 2>&1 || { echo "$me: error: the compiler does not run: CC=$cc" >&2; exit 1; }
 
 # The include directory the compiler took a header from: "/usr/include".
 where() {
