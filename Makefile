@@ -198,4 +198,10 @@ uninstall:
 clean:
 	rm -rf $(BUILD) lib/*.a
 
+# ---- shipping: glibc floor, oldest-distro build, compat dir (README "Shipping a binary")
+# Every archive object gets shim/glibc_floor.h forced in: the archive binds
+# libc symbols to their oldest version nodes (test/shell/glibc_floor.sh).
+LIB_CFLAGS += -include shim/glibc_floor.h
+$(LIB_OBJS): shim/glibc_floor.h
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
