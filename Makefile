@@ -204,4 +204,18 @@ clean:
 LIB_CFLAGS += -include shim/glibc_floor.h
 $(LIB_OBJS): shim/glibc_floor.h
 
+# The oldest supported distribution's toolchain (scripts/build-root.sh:
+# Debian 11, gcc 10, glibc 2.31, rdma-core 33 headers) builds the library,
+# examples and tests into build/oldest, chrooted (as root).  These are the
+# binaries the release matrix runs in every rdma-core root, each on its own
+# glibc; binaries meant to ship are built this way.
+OLDEST_BUILD := build/oldest
+OLDEST_JOBS  ?= 2
+.PHONY: oldest
+oldest:
+	$(call say,OLDEST,$(OLDEST_BUILD))
+	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests
+	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
+check check-unit check-rxe: oldest
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
