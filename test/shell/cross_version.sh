@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# One test binary, built once against bookworm's headers, run against the
-# real rdma-core 33.2, 44.0, 56.1 and 65.0 libraries of Debian (roots from
-# scripts/rdma-core-root.sh, run through each root's own ld-linux).  What
-# each must report (highest node, provider ABI, which name@node exist) is
-# read from that release's libraries with objdump, not written down here.
+# One test binary, built once, run against the real rdma-core 33.2, 44.0,
+# 56.1 and 65.0 libraries of Debian, each on its own distribution's glibc
+# (roots from scripts/rdma-core-root.sh, run through each root's own
+# ld-linux).  What each must report (highest node, provider ABI, which
+# name@node exist) is read from that release's libraries with objdump, not
+# written down here.
+#
+# Two builds: the one from the bullseye build root (`make oldest`: gcc 10,
+# glibc 2.31, rdma-core 33 headers) must run in every root; the one from
+# today's toolchain runs in every root whose glibc is new enough, and in
+# the others the root's loader must refuse it for that reason.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=$PWD/build/test/unit/release_probe
-[ -x "$bin" ] || { echo "no $bin: run make tests"; exit 1; }
+oldest=$PWD/build/oldest/test/unit/release_probe
+host=$PWD/build/test/unit/release_probe
+[ -x "$host" ] || { echo "no $host: run make tests"; exit 1; }
+[ -x "$oldest" ] || { echo "no $oldest: run make oldest"; exit 1; }
 releases=${VS_RELEASES:-33.2 44.0 56.1 65.0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,6 +35,11 @@ expectations() {
 	done
 }
 
+# The newest GLIBC_ node a binary needs, or a libc defines.
+glibc_needs() { objdump -T "$1" | sed -n 's/.*(GLIBC_\([0-9.]*\)).*/\1/p' | sort -V | tail -n 1; }
+glibc_has() { objdump -p "$1" | sed -n 's/.*[[:space:]]GLIBC_\([0-9.]*\)$/\1/p' | sort -V | tail -n 1; }
+host_needs=$(glibc_needs "$host")
+
 status=0
 for ver in $releases; do
 	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
@@ -38,10 +51,27 @@ for ver in $releases; do
 	expectations "$root" >"$tmp/expect.$ver"
 	echo "== rdma-core $ver ($(awk '$1 == "lib" {printf "%s %s abi %s; ", $2, $3, $4}' "$tmp/expect.$ver"))"
 	ldso=$root/lib64/ld-linux-x86-64.so.2
-	if ! VS_EXPECT_FILE=$tmp/expect.$ver VS_EXPECT_ROOT=$root \
-		"$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin"; then
-		echo "rdma-core $ver: FAILED"
-		status=1
-	fi
+	has=$(glibc_has "$root/usr/lib/x86_64-linux-gnu/libc.so.6")
+	for bin in "$oldest" "$host"; do
+		label="${bin#"$PWD"/} (needs GLIBC_$(glibc_needs "$bin"); the root's libc goes up to GLIBC_$has)"
+		if [ "$bin" = "$host" ] && [ "$(printf '%s\n' "$host_needs" "$has" | sort -V | tail -n 1)" != "$has" ]; then
+			# Too new for this root: its loader must say so, by name.
+			if "$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin" >"$tmp/out" 2>&1 ||
+				! grep -q "GLIBC_$host_needs' not found" "$tmp/out"; then
+				cat "$tmp/out"
+				echo "rdma-core $ver: $label: expected the loader to refuse it for GLIBC_$host_needs"
+				status=1
+			else
+				echo "-- $label: refused as expected: $(grep -o "version .GLIBC_$host_needs' not found" "$tmp/out" | head -n 1)"
+			fi
+			continue
+		fi
+		echo "-- $label"
+		if ! VS_EXPECT_FILE=$tmp/expect.$ver VS_EXPECT_ROOT=$root \
+			"$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin"; then
+			echo "rdma-core $ver: $label: FAILED"
+			status=1
+		fi
+	done
 done
 exit $status
