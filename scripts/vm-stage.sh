@@ -12,7 +12,9 @@
 #   two VMs over a qemu socket network, pingpong across      two-vm
 #   copies of the checkout under /tmp (with a space), /dev/shm
 #   and /run, each booted once (test/vm/host/clone_paths.sh) vm-paths
-# Same binaries in every configuration: built once, on the host.
+# Two builds: the host root runs today's toolchain's binaries (build/); the
+# release roots, each on its own distribution's glibc, all run the one set
+# built on the oldest supported distribution (`make oldest`: build/oldest).
 #
 # VS_VM_CONFIGS limits the run to some of: main matrix trixie two-vm paths.
 set -euo pipefail
@@ -27,6 +29,9 @@ TWO_VM_PINGPONG=${VS_TWO_VM_PINGPONG:-build/bin/rc_pingpong}
 
 RELEASES="33.2 44.0 56.1 65.0"
 vmdir=build/vm
+# The release roots' binaries, and the build/ directories they stand in for.
+OLDEST=build/oldest
+OLDEST_DIRS="bin test dropin stubs"
 
 # Device tests, example wrappers and tool tests, as test/run.sh arguments.
 device_tests() {
@@ -40,13 +45,30 @@ example_tests() {
 	return 0
 }
 tool_tests() { ls test/vm/*.sh; }
+# Host root only: binaries built with today's toolchain outside make
+# (test/shell/compat.sh's stock autotools/CMake projects).
+host_root_tests() { ls test/vm/host-root/*.sh; }
 
 # ---- in the guest -------------------------------------------------------
 
-# --inner MODE OUT: run one configuration's tests, results to OUT.
+# use_build DIR: DIR's binaries at build/'s paths (guest-only bind mounts),
+# so the tests and the example wrappers run them unchanged.
+use_build() {
+	local dir=$1 d
+	[ -s "$dir/toolchain" ] || { echo "$me: no $dir/toolchain: run make oldest"; return 1; }
+	for d in $OLDEST_DIRS; do
+		mount --bind "$dir/$d" "build/$d" || { echo "$me: cannot bind $dir/$d over build/$d"; return 1; }
+	done
+	echo "binaries: $dir ($(cat "$dir/toolchain")); libc here: $(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"
+}
+
+# --inner MODE OUT [BUILD]: run one configuration's tests, results to OUT.
 inner() {
 	local mode=$1 out=$2 status=0
-	local dev ex tools
+	local dev ex tools hr
+	if [ -n "${3:-}" ] && [ "$3" != build ]; then
+		use_build "$3" || { echo "$mode 0 1 0" >>"$out"; return 1; }
+	fi
 	mapfile -t dev < <(device_tests)
 	mapfile -t ex < <(example_tests)
 	mapfile -t tools < <(tool_tests)
@@ -60,7 +82,8 @@ inner() {
 		if [ ${#ex[@]} -gt 0 ]; then
 			test/run.sh --stage rxe-examples --no-skip --results "$out" "${ex[@]}" || status=1
 		fi
-		test/run.sh --stage rxe-tools --no-skip --results "$out" "${tools[@]}" || status=1
+		mapfile -t hr < <(host_root_tests)
+		test/run.sh --stage rxe-tools --no-skip --results "$out" "${tools[@]}" "${hr[@]}" || status=1
 		;;
 	*)
 		test/run.sh --stage "$mode" --no-skip --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1
@@ -103,7 +126,7 @@ two_vm() {
 }
 
 case ${1:-} in
---inner) inner "$2" "$3"; exit ;;
+--inner) inner "$2" "$3" "${4:-}"; exit ;;
 --two-vm) shift; two_vm "$@"; exit ;;
 esac
 
@@ -126,6 +149,11 @@ prep() {
 	case " $configs " in
 	*" matrix "* | *" trixie "*)
 		for v in $RELEASES; do scripts/rdma-core-root.sh "$v" >/dev/null || return 1; done
+		local d
+		for d in $OLDEST_DIRS; do
+			[ -d "$OLDEST/$d" ] && [ -d "build/$d" ] ||
+				{ echo "$me: error: the release roots run $OLDEST/$d over build/$d: run make all tests oldest" >&2; return 1; }
+		done
 		;;
 	esac
 }
@@ -164,15 +192,16 @@ for w in "$vmdir"/examples/*; do
 	case $keep in *" ${w##*/} "*) ;; *) rm -f "$w" ;; esac
 done
 
-# One boot: STAGE-NAMES (for the failure line) then vm-run options.
+# One boot: STAGE-NAMES (for the failure line), the build dir whose
+# binaries run, then vm-run options.
 boot() {
-	local label=$1 mode=$2 out t0 rc=0
-	shift 2
+	local label=$1 mode=$2 bdir=$3 out t0 rc=0
+	shift 3
 	out=$vmdir/results-$label.$$
 	: >"$out"
 	t0=$SECONDS
 	echo "== VM: $label"
-	scripts/vm-run.sh --timeout "${VS_VM_TIMEOUT:-900}" "$@" -- scripts/vm-stage.sh --inner "$mode" "$out" || rc=$?
+	scripts/vm-run.sh --timeout "${VS_VM_TIMEOUT:-900}" "$@" -- scripts/vm-stage.sh --inner "$mode" "$out" "$bdir" || rc=$?
 	if [ ! -s "$out" ]; then
 		# The VM never got to run the tests: count it as one failure.
 		echo "$label 0 1 0" >"$out"
@@ -233,13 +262,13 @@ two_vm_run() {
 
 for c in $configs; do
 	case $c in
-	main) boot rxe-6.1 main --kernel bookworm ;;
+	main) boot rxe-6.1 main build --kernel bookworm ;;
 	matrix)
 		for v in $RELEASES; do
-			boot "rxe-$v-6.1" "rxe-$v-6.1" --kernel bookworm --rdma-core "$v"
+			boot "rxe-$v-6.1" "rxe-$v-6.1" "$OLDEST" --kernel bookworm --rdma-core "$v"
 		done
 		;;
-	trixie) boot rxe-44.0-6.12 rxe-44.0-6.12 --kernel trixie --rdma-core 44.0 ;;
+	trixie) boot rxe-44.0-6.12 rxe-44.0-6.12 "$OLDEST" --kernel trixie --rdma-core 44.0 ;;
 	two-vm) two_vm_run ;;
 	paths)
 		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
