@@ -174,7 +174,7 @@ demo: all tests
 	$(Q)scripts/demo.sh
 
 # pkg-config: a static link needs -ldl and -lpthread after the archive.
-$(BUILD)/verbshim.pc: Makefile
+$(BUILD)/verbshim.pc: Makefile FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' \
 	  'libdir=$${prefix}/lib' '' 'Name: verbshim' \
@@ -189,11 +189,14 @@ install: all $(BUILD)/verbshim.pc
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(BUILD)/bin/verbshim-info $(DESTDIR)$(PREFIX)/bin/
+	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir
+	install -d $(DESTDIR)$(COMPAT_DIR)
+	install -m 644 $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
-	  $(DESTDIR)$(PREFIX)/bin/verbshim-info
+	  $(DESTDIR)$(PREFIX)/bin/verbshim-info $(DESTDIR)$(PREFIX)/lib/verbshim
 
 clean:
 	rm -rf $(BUILD) lib/*.a
@@ -217,5 +220,10 @@ oldest:
 	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
 check check-unit check-rxe: oldest
+
+# make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
+# librdmacm.a, libefa.a and their .pc files resolving to the shim, for
+# build systems that say -libverbs.
+COMPAT_DIR = $(PREFIX)/lib/verbshim/compat
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

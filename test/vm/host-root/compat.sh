@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR/..
+# The binaries that stock autotools, CMake and plain-make projects built
+# through the compat directory (test/shell/compat.sh, run by make check
+# before the VM stage) on the rxe device: examples/verbs_loopback.c, which
+# checks every byte of SEND/RECV, RDMA WRITE/READ and atomics.  Host root
+# only (they are built with today's toolchain: scripts/vm-stage.sh).
+set -euo pipefail
+# shellcheck source=../lib/common.bash
+. "$(dirname "$0")/../lib/common.bash"
+need_vm
+cd "$(dirname "$0")/../../.."
+bins=(build/compat/bin/verbs_loopback-*)
+[ -x "${bins[0]}" ] || { echo "FAIL: no build/compat/bin/verbs_loopback-*: run test/shell/compat.sh (make check does)"; exit 1; }
+[ ${#bins[@]} -eq 4 ] || { echo "FAIL: expected 4 compat binaries, found: ${bins[*]}"; exit 1; }
+status=0
+for b in "${bins[@]}"; do
+	echo "== $b"
+	rc=0
+	"$b" -d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" || rc=$?
+	[ $rc -eq 0 ] || { echo "FAIL: $b exit $rc"; status=1; }
+done
+exit $status
