@@ -233,6 +233,8 @@ void vs_lib_load(const struct vs_lib_desc *desc)
 	void *h;
 
 	st->provider_abi = -1;
+	if (vs_static_refused(desc, st))
+		return;
 	h = vs_open(desc, st);
 	if (!h)
 		return;

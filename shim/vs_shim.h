@@ -111,6 +111,8 @@ void vs_ensure_efa(void);
 
 /* The loader itself, run by each library's once function. */
 void vs_lib_load(const struct vs_lib_desc *desc);
+/* 1, with st's error set, in a statically linked program (static_guard.c) */
+int vs_static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st);
 
 /* dlvsym() pinned to a node of vs_nodes; dlsym() for a library that
  * defines no version node at all (there is nothing to pin to). */
