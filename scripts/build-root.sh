@@ -28,7 +28,7 @@ case ${1:-} in
 *) echo "usage: $me [--rebuild] [-- CMD...]" >&2; exit 2 ;;
 esac
 
-# shellcheck source=lib/root.bash
+# shellcheck source=scripts/lib/root.bash
 . "$repo/scripts/lib/root.bash"
 root=$cache/roots/build-$suite
 mkdir -p "$cache/roots"
@@ -71,13 +71,9 @@ build_root() {
 	root_check_loads "$tmp" usr/bin/gcc-10 usr/bin/make usr/bin/x86_64-linux-gnu-ld.bfd \
 		usr/bin/x86_64-linux-gnu-as usr/bin/x86_64-linux-gnu-ar usr/bin/bash \
 		usr/lib/gcc/x86_64-linux-gnu/10/cc1 || die "broken root"
-	{
-		echo "$suite build root: gcc $(version_of gcc-10), libc $(version_of libc6), rdma-core headers $(version_of libibverbs-dev)"
-		for d in "${debs[@]}"; do basename "$d"; done
-		echo "recipe $recipe"
-	} >"$tmp/.verbshim-root"
-	rm -rf "$root"
-	mv "$tmp" "$root"
+	root_install "$tmp" "$root" "$recipe" \
+		"$suite build root: gcc $(version_of gcc-10), libc $(version_of libc6), rdma-core headers $(version_of libibverbs-dev)" \
+		"${debs[@]}"
 	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 }
 
@@ -99,6 +95,7 @@ command -v unshare >/dev/null || die "unshare not found (util-linux)"
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
 # In a private mount namespace: nothing stays mounted when it ends.
+# shellcheck disable=SC2016 # (expanded by that shell)
 exec unshare -m --propagation private -- /bin/sh -c '
 	set -e
 	root=$1 repo=$2 cmd=$3

@@ -35,7 +35,7 @@ case $ver in
 *) echo "usage: $me [--rebuild] 33.2|44.0|56.1|65.0" >&2; exit 2 ;;
 esac
 
-# shellcheck source=lib/root.bash
+# shellcheck source=scripts/lib/root.bash
 . "$repo/scripts/lib/root.bash"
 root=$cache/roots/rdma-core-$ver
 mkdir -p "$cache/roots"
@@ -77,12 +77,7 @@ root_check_loads "$tmp" usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/rpin
 ls "$tmp/usr/lib/x86_64-linux-gnu/libibverbs/"librxe-rdmav*.so >/dev/null 2>&1 ||
 	die "no rxe provider in the root"
 
-{
-	echo "rdma-core $got and libc $(dpkg-deb -f "${debs[7]}" Version) from $suite"
-	for d in "${debs[@]}"; do basename "$d"; done
-	echo "recipe $recipe"
-} >"$tmp/.verbshim-root"
-rm -rf "$root"
-mv "$tmp" "$root"
+root_install "$tmp" "$root" "$recipe" \
+	"rdma-core $got and libc $(dpkg-deb -f "${debs[7]}" Version) from $suite" "${debs[@]}"
 echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 echo "$root"

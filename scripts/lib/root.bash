@@ -81,3 +81,17 @@ root_check_loads() {
 		fi
 	done
 }
+
+# root_install TMP ROOT RECIPE SUMMARY DEB...: record what the root is made
+# of (SUMMARY first, RECIPE last: the cache key) and move TMP to ROOT.
+root_install() {
+	local tmp=$1 root=$2 recipe=$3 summary=$4 d
+	shift 4
+	{
+		echo "$summary"
+		for d in "$@"; do basename "$d"; done
+		echo "recipe $recipe"
+	} >"$tmp/.verbshim-root"
+	rm -rf "$root"
+	mv "$tmp" "$root"
+}

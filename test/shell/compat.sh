@@ -62,7 +62,7 @@ check() {
 }
 
 project() {	# NAME: a fresh copy of test/compat/NAME with the program
-	rm -rf "$out/$1"
+	rm -rf "${out:?}/$1"
 	cp -r "test/compat/$1" "$out/$1"
 	cp examples/verbs_loopback.c "$out/$1/"
 }

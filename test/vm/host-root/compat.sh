@@ -6,7 +6,7 @@
 # checks every byte of SEND/RECV, RDMA WRITE/READ and atomics.  Host root
 # only (they are built with today's toolchain: scripts/vm-stage.sh).
 set -euo pipefail
-# shellcheck source=../lib/common.bash
+# shellcheck source=test/vm/lib/common.bash
 . "$(dirname "$0")/../lib/common.bash"
 need_vm
 cd "$(dirname "$0")/../../.."
