@@ -225,8 +225,5 @@ check check-unit check-rxe: oldest
 # librdmacm.a, libefa.a and their .pc files resolving to the shim, for
 # build systems that say -libverbs.
 COMPAT_DIR = $(PREFIX)/lib/verbshim/compat
-# verbshim.pc is remade on every install (PREFIX may differ between two):
-# FORCE must be phony for that, .SECONDARY would otherwise let it pass.
-.PHONY: FORCE
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
