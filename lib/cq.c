@@ -14,33 +14,33 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	struct vs_cq *cq;
 	bool legacy;
 	uint32_t depth;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_cq_create", EINVAL, "out is NULL");
+		return vs__set_error("vs_cq_create", EINVAL, "out is NULL");
 	*out = NULL;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)
-		return vs_set_error("vs_cq_create", EINVAL,
+		return vs__set_error("vs_cq_create", EINVAL,
 				    "comp_mask 0x%x has bits this version does "
 				    "not know", cfg->comp_mask);
 	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
 	if (c->attr.orig_attr.max_cqe > 0 &&
 	    depth > (uint32_t)c->attr.orig_attr.max_cqe)
-		return vs_set_error("vs_cq_create", EINVAL,
+		return vs__set_error("vs_cq_create", EINVAL,
 				    "depth %u exceeds the device's max_cqe %d",
 				    depth, c->attr.orig_attr.max_cqe);
 	legacy = cfg->legacy || vs_force_legacy();
 	if (legacy && cfg->timestamps)
-		return vs_set_error("vs_cq_create", EOPNOTSUPP,
+		return vs__set_error("vs_cq_create", EOPNOTSUPP,
 				    "completion timestamps need an extended CQ, "
 				    "and a legacy CQ was asked for");
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
-		return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+		return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 	if (!legacy) {
 		struct ibv_cq_init_attr_ex ia;
 
@@ -60,11 +60,11 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			/* rxe (vendor 0xffffff): see one_per_start in cq.h */
 			cq->one_per_start = c->attr.orig_attr.vendor_id == 0xffffff;
 		} else {
-			int err = vs_errno_or(EOPNOTSUPP);
+			int err = vs__errno_or(EOPNOTSUPP);
 
 			if (cfg->timestamps) {
 				free(cq);
-				return vs_set_error("ibv_create_cq_ex", err,
+				return vs__set_error("ibv_create_cq_ex", err,
 						    "%s cannot create a CQ with "
 						    "completion timestamps%s",
 						    c->name, err == EOPNOTSUPP ?
@@ -72,7 +72,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
 				free(cq);
-				return vs_set_error("ibv_create_cq_ex", err,
+				return vs__set_error("ibv_create_cq_ex", err,
 						    "cannot create a CQ of depth %u on %s",
 						    depth, c->name);
 			}
@@ -84,53 +84,53 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		cq->cq = ibv_create_cq(c->ctx, (int)depth, NULL, cfg->channel,
 				       cfg->comp_vector);
 		if (!cq->cq) {
-			ret = vs_set_error("ibv_create_cq", vs_errno_or(ENOMEM),
+			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
 					   "cannot create a CQ of depth %u on %s",
 					   depth, c->name);
 			free(cq);
 			return ret;
 		}
-		cq->legacy = vs_legacy_cq_create(cq->cq);
+		cq->legacy = vs__legacy_cq_create(cq->cq);
 		if (!cq->legacy) {
 			ibv_destroy_cq(cq->cq);
 			free(cq);
-			return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+			return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 		}
-		cq->poll_ops = vs_legacy_cq_ops(cq->legacy);
+		cq->poll_ops = vs__legacy_cq_ops(cq->legacy);
 	} else {
 		cq->poll_ops = cq->cqx;
 	}
-	vs_handle_init(&cq->h, VS_KIND_CQ);
+	vs__handle_init(&cq->h, VS_KIND_CQ);
 	cq->ctx = c;
 	cq->depth = depth;
-	vs_ref_get(&c->h);
+	vs__ref_get(&c->h);
 	*out = cq;
 	return 0;
 }
 
-int vs_cq_put(struct vs_cq *cq, const char *verb)
+int vs__cq_put(struct vs_cq *cq, const char *verb)
 {
 	struct vs_context *c = cq->ctx;
 	int ret = 0, err;
 
-	if (!vs_ref_put(&cq->h))
+	if (!vs__ref_put(&cq->h))
 		return 0;
 	err = ibv_destroy_cq(cq->cq);
 	if (err)
-		ret = vs_set_error(verb, err,
+		ret = vs__set_error(verb, err,
 				   "ibv_destroy_cq failed (a QP created through "
 				   "the raw handle still uses it?)");
-	vs_handle_kill(&cq->h);
-	vs_legacy_cq_free(cq->legacy);
+	vs__handle_kill(&cq->h);
+	vs__legacy_cq_free(cq->legacy);
 	free(cq);
-	return vs_first_err(ret, vs_context_put(c, verb));
+	return vs__first_err(ret, vs__context_put(c, verb));
 }
 
 int vs_cq_close(struct vs_cq *cq)
 {
-	int ret = vs_check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+	int ret = vs__check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
 
-	return ret ? ret : vs_cq_put(cq, "vs_cq_close");
+	return ret ? ret : vs__cq_put(cq, "vs_cq_close");
 }
 
 struct ibv_cq *vs_cq_raw(const struct vs_cq *cq)
@@ -145,16 +145,16 @@ struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq)
 
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 {
-	int ret = vs_check_handle(cq, VS_KIND_CQ, verb, "cq");
+	int ret = vs__check_handle(cq, VS_KIND_CQ, verb, "cq");
 
-	return ret ? ret : vs_set_error(verb, EINVAL, "%s is NULL", out_name);
+	return ret ? ret : vs__set_error(verb, EINVAL, "%s is NULL", out_name);
 }
 
 int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
 {
-	bool legacy = vs_legacy_cq_is(ops);
+	bool legacy = vs__legacy_cq_is(ops);
 
-	return vs_set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
+	return vs__set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
 			    "polling the %s CQ failed (CQ overrun or device "
 			    "error)", legacy ? "legacy" : "extended");
 }

@@ -35,30 +35,30 @@ static uint32_t get32(const uint8_t *p)
 static int check_fields(const struct vs_endpoint *ep, const char *verb)
 {
 	if (ep->transport < VS_TRANSPORT_RC || ep->transport > VS_TRANSPORT_UD)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "transport %d is not RC (1), UC (2) or UD (3)",
 				    (int)ep->transport);
 	if (ep->flags & ~(uint32_t)VS_EP_FLAGS_ALL)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "flags 0x%x has bits this version does not "
 				    "define (known: 0x%x)", ep->flags,
 				    (unsigned int)VS_EP_FLAGS_ALL);
 	if ((ep->flags & VS_EP_ETHERNET) && !(ep->flags & VS_EP_GID_VALID))
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "a RoCE endpoint must carry a GID (flag "
 				    "ETHERNET without GID_VALID)");
 	if (ep->qpn > 0xffffff || !ep->qpn)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "qpn 0x%x is 0 or does not fit 24 bits", ep->qpn);
 	if (ep->psn > 0xffffff)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "psn 0x%x does not fit 24 bits", ep->psn);
 	if (ep->mtu < IBV_MTU_256 || ep->mtu > IBV_MTU_4096)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "mtu %d is not an enum ibv_mtu (1..5)",
 				    (int)ep->mtu);
 	if (!ep->port)
-		return vs_set_error(verb, EINVAL, "port 0 does not exist");
+		return vs__set_error(verb, EINVAL, "port 0 does not exist");
 	return 0;
 }
 
@@ -68,10 +68,10 @@ int vs_endpoint_to_bytes(const struct vs_endpoint *ep,
 	int ret;
 
 	if (!ep || !out)
-		return vs_set_error("vs_endpoint_to_bytes", EINVAL, "%s is NULL",
+		return vs__set_error("vs_endpoint_to_bytes", EINVAL, "%s is NULL",
 				    ep ? "out" : "ep");
 	if (ep->comp_mask)
-		return vs_set_error("vs_endpoint_to_bytes", EINVAL,
+		return vs__set_error("vs_endpoint_to_bytes", EINVAL,
 				    "comp_mask 0x%x is not 0", ep->comp_mask);
 	ret = check_fields(ep, "vs_endpoint_to_bytes");
 	if (ret)
@@ -100,25 +100,25 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 	int ret;
 
 	if (!buf || !out)
-		return vs_set_error(verb, EINVAL, "%s is NULL", buf ? "out" : "buf");
+		return vs__set_error(verb, EINVAL, "%s is NULL", buf ? "out" : "buf");
 	if (len < 3 || p[0] != 'V' || p[1] != 'S')
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "not a verbshim endpoint (no \"VS\" magic in "
 				    "the first bytes of %zu)", len);
 	if (p[2] > VS_ENDPOINT_WIRE_VERSION)
-		return vs_set_error(verb, EPROTO,
+		return vs__set_error(verb, EPROTO,
 				    "endpoint version %u is newer than this "
 				    "library understands (%u)", p[2],
 				    VS_ENDPOINT_WIRE_VERSION);
 	if (p[2] != VS_ENDPOINT_WIRE_VERSION)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "endpoint version %u does not exist", p[2]);
 	if (len != VS_ENDPOINT_WIRE_SIZE)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "endpoint is %zu bytes, version %u is exactly %d",
 				    len, p[2], VS_ENDPOINT_WIRE_SIZE);
 	if (get16(p + 22))
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "reserved bytes 22-23 are 0x%04x, must be 0",
 				    get16(p + 22));
 	memset(&ep, 0, sizeof(ep));
@@ -142,12 +142,12 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 		    struct vs_endpoint *out)
 {
 	static const union ibv_gid zero;
-	int ret = vs_check_handle(qp, kind, verb, "qp");
+	int ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error(verb, EINVAL, "out is NULL");
+		return vs__set_error(verb, EINVAL, "out is NULL");
 	memset(out, 0, sizeof(*out));
 	out->transport = qp->transport;
 	out->qpn = qp->qp->qp_num;

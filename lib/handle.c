@@ -32,26 +32,26 @@ const char *vs_kind_name(uint32_t magic)
 	}
 }
 
-int vs_check_handle(const void *h, uint32_t kind, const char *verb,
+int vs__check_handle(const void *h, uint32_t kind, const char *verb,
 		    const char *what)
 {
 	const struct vs_handle *hd = (const struct vs_handle *)h;
 
 	if (!h)
-		return vs_set_error(verb, EINVAL, "%s is NULL", what);
+		return vs__set_error(verb, EINVAL, "%s is NULL", what);
 	if (hd->magic != kind)
-		return vs_set_error(verb, EINVAL,
+		return vs__set_error(verb, EINVAL,
 				    "%s is a handle of another kind (%s, expected %s)",
 				    what, vs_kind_name(hd->magic),
 				    vs_kind_name(kind));
 	if (hd->refs <= 0)
-		return vs_set_error(verb, EINVAL, "%s was already closed", what);
+		return vs__set_error(verb, EINVAL, "%s was already closed", what);
 	return 0;
 }
 
 int vs__not_started(const char *verb)
 {
-	return vs_set_error(verb, EINVAL,
+	return vs__set_error(verb, EINVAL,
 			    "the batch is NULL or not started (call the "
 			    "*_start function first; a submitted or aborted "
 			    "batch must be started again)");
