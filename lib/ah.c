@@ -14,7 +14,7 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 
 	*out = NULL;
 	vs__fill_ah_attr(qp, remote, &attr);
-	ah = calloc(1, sizeof(*ah));
+	ah = vs__handle_alloc(sizeof(*ah));
 	if (!ah)
 		return vs__set_error(verb, ENOMEM, "out of memory");
 	errno = 0;
@@ -28,7 +28,7 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 				   "%s: cannot create an address handle toward "
 				   "qpn 0x%06x%s%s", verb, remote->qpn,
 				   route[0] ? ": " : "", route);
-		free(ah);
+		vs__handle_unpublish(ah, sizeof(*ah));
 		return ret;
 	}
 	vs__handle_init(&ah->h, VS_KIND_AH);
@@ -40,23 +40,23 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 
 int vs__ah_put(struct vs_ah *ah, const char *verb)
 {
-	struct vs_pd *pd = ah->pd;
-	int ret = 0, err;
+	int err;
 
 	if (!vs__ref_put(&ah->h))
 		return 0;
 	err = ibv_destroy_ah(ah->ah);
-	if (err)
-		ret = vs__set_error("ibv_destroy_ah", err, "%s: cannot destroy the AH",
-				   verb);
-	vs__handle_kill(&ah->h);
-	free(ah);
-	return vs__first_err(ret, vs__pd_put(pd, verb));
+	if (err) {
+		vs__handle_reopen(&ah->h, VS_KIND_AH);
+		return vs__set_error("ibv_destroy_ah", err,
+				     "%s: cannot destroy the AH; it stays open: "
+				     "close it again to retry", verb);
+	}
+	return vs__pd_put(ah->pd, verb);
 }
 
 int vs_ah_close(struct vs_ah *ah)
 {
-	int ret = vs__check_handle(ah, VS_KIND_AH, "vs_ah_close", "ah");
+	int ret = vs__user_close(ah, VS_KIND_AH, "vs_ah_close", "ah");
 
 	return ret ? ret : vs__ah_put(ah, "vs_ah_close");
 }
@@ -74,7 +74,11 @@ int vs_ud_dest_release(struct vs_ud_dest *dest)
 		return vs__set_error("vs_ud_dest_release", EINVAL, "dest is NULL");
 	if (!dest->ah)
 		return 0;
-	ret = vs_ah_close(dest->ah);
-	memset(dest, 0, sizeof(*dest));
+	ret = vs__user_close(dest->ah, VS_KIND_AH, "vs_ud_dest_release", "dest->ah");
+	if (!ret)
+		ret = vs__ah_put(dest->ah, "vs_ud_dest_release");
+	/* a failed destroy keeps the AH open: dest stays, to retry */
+	if (!ret)
+		memset(dest, 0, sizeof(*dest));
 	return ret;
 }

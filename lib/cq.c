@@ -38,7 +38,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		return vs__set_error("vs_cq_create", EOPNOTSUPP,
 				    "completion timestamps need an extended CQ, "
 				    "and a legacy CQ was asked for");
-	cq = calloc(1, sizeof(*cq));
+	cq = vs__handle_alloc(sizeof(*cq));
 	if (!cq)
 		return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 	if (!legacy) {
@@ -63,7 +63,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			int err = vs__errno_or(EOPNOTSUPP);
 
 			if (cfg->timestamps) {
-				free(cq);
+				vs__handle_unpublish(cq, sizeof(*cq));
 				return vs__set_error("ibv_create_cq_ex", err,
 						    "%s cannot create a CQ with "
 						    "completion timestamps%s",
@@ -71,7 +71,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 						    " (the provider does not support them)" : "");
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
-				free(cq);
+				vs__handle_unpublish(cq, sizeof(*cq));
 				return vs__set_error("ibv_create_cq_ex", err,
 						    "cannot create a CQ of depth %u on %s",
 						    depth, c->name);
@@ -87,13 +87,13 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
 					   "cannot create a CQ of depth %u on %s",
 					   depth, c->name);
-			free(cq);
+			vs__handle_unpublish(cq, sizeof(*cq));
 			return ret;
 		}
 		cq->legacy = vs__legacy_cq_create(cq->cq);
 		if (!cq->legacy) {
 			ibv_destroy_cq(cq->cq);
-			free(cq);
+			vs__handle_unpublish(cq, sizeof(*cq));
 			return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 		}
 		cq->poll_ops = vs__legacy_cq_ops(cq->legacy);
@@ -110,25 +110,27 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 
 int vs__cq_put(struct vs_cq *cq, const char *verb)
 {
-	struct vs_context *c = cq->ctx;
-	int ret = 0, err;
+	int err;
 
 	if (!vs__ref_put(&cq->h))
 		return 0;
 	err = ibv_destroy_cq(cq->cq);
-	if (err)
-		ret = vs__set_error(verb, err,
-				   "ibv_destroy_cq failed (a QP created through "
-				   "the raw handle still uses it?)");
-	vs__handle_kill(&cq->h);
+	if (err) {
+		vs__handle_reopen(&cq->h, VS_KIND_CQ);
+		return vs__set_error("ibv_destroy_cq", err,
+				     "%s: cannot destroy the CQ (a QP created "
+				     "through the raw handle still uses it?); the "
+				     "CQ stays open: close it again to retry",
+				     verb);
+	}
 	vs__legacy_cq_free(cq->legacy);
-	free(cq);
-	return vs__first_err(ret, vs__context_put(c, verb));
+	cq->legacy = NULL;
+	return vs__context_put(cq->ctx, verb);
 }
 
 int vs_cq_close(struct vs_cq *cq)
 {
-	int ret = vs__check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+	int ret = vs__user_close(cq, VS_KIND_CQ, "vs_cq_close", "cq");
 
 	return ret ? ret : vs__cq_put(cq, "vs_cq_close");
 }
@@ -158,3 +160,86 @@ int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
 			    "polling the %s CQ failed (CQ overrun or device "
 			    "error)", legacy ? "legacy" : "extended");
 }
+
+int vs__cq_iter_null(const char *verb)
+{
+	return vs__set_error(verb, EINVAL, "it is NULL");
+}
+
+/* The idle iterator's ops (cq.h): nothing to poll, nothing held, zeros. */
+static int idle_start(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	(void)cq;
+	(void)attr;
+	return ENOENT;
+}
+
+static int idle_next(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return ENOENT;
+}
+
+static void idle_end(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+}
+
+static enum ibv_wc_opcode idle_opcode(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return IBV_WC_SEND;
+}
+
+static uint32_t idle_u32(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static __be32 idle_be32(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static unsigned int idle_uint(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static uint8_t idle_u8(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static uint64_t idle_u64(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+const struct ibv_cq_ex vs__cq_idle_ops = {
+	.status = IBV_WC_SUCCESS,
+	.start_poll = idle_start,
+	.next_poll = idle_next,
+	.end_poll = idle_end,
+	.read_opcode = idle_opcode,
+	.read_vendor_err = idle_u32,
+	.read_byte_len = idle_u32,
+	.read_imm_data = idle_be32,
+	.read_qp_num = idle_u32,
+	.read_src_qp = idle_u32,
+	.read_wc_flags = idle_uint,
+	.read_slid = idle_u32,
+	.read_sl = idle_u8,
+	.read_dlid_path_bits = idle_u8,
+	.read_completion_ts = idle_u64,
+	.read_completion_wallclock_ns = idle_u64,
+};
+
+const struct vs_cq vs__cq_idle = {
+	.poll_ops = (struct ibv_cq_ex *)&vs__cq_idle_ops,
+};

@@ -78,7 +78,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 		ibv_free_device_list(list);
 		return ret;
 	}
-	c = calloc(1, sizeof(*c));
+	c = vs__handle_alloc(sizeof(*c));
 	if (!c) {
 		ibv_free_device_list(list);
 		return vs__set_error("vs_device_open", ENOMEM, "out of memory");
@@ -91,7 +91,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 		ret = vs__set_error("ibv_open_device", vs__errno_or(ENODEV),
 				   "cannot open %s (permissions on "
 				   "/dev/infiniband/uverbs*?)", c->name);
-		free(c);
+		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
 	c->attr_extended = verbs_get_ctx_op(c->ctx, query_device_ex) != NULL;
@@ -100,7 +100,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 		ret = vs__set_error("ibv_query_device_ex", ret,
 				   "cannot query the attributes of %s", c->name);
 		ibv_close_device(c->ctx);
-		free(c);
+		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
 	vs__handle_init(&c->h, VS_KIND_CONTEXT);
@@ -110,21 +110,23 @@ int vs_device_open(const char *name, struct vs_context **out)
 
 int vs__context_put(struct vs_context *c, const char *verb)
 {
-	int ret = 0;
-
 	if (!vs__ref_put(&c->h))
 		return 0;
-	if (ibv_close_device(c->ctx))
-		ret = vs__set_error(verb, vs__errno_or(EIO),
-				   "ibv_close_device(%s) failed", c->name);
-	vs__handle_kill(&c->h);
-	free(c);
-	return ret;
+	if (ibv_close_device(c->ctx)) {
+		int err = vs__errno_or(EIO);
+
+		vs__handle_reopen(&c->h, VS_KIND_CONTEXT);
+		return vs__set_error("ibv_close_device", err,
+				     "%s: cannot close %s; the device context "
+				     "stays open: close it again to retry",
+				     verb, c->name);
+	}
+	return 0;
 }
 
 int vs_context_close(struct vs_context *c)
 {
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
+	int ret = vs__user_close(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
 
 	return ret ? ret : vs__context_put(c, "vs_context_close");
 }

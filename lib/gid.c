@@ -220,7 +220,8 @@ int vs_gid_table(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_table");
 	if (ret)
 		return ret;
-	memcpy(out, tmp, (n < cap ? n : cap) * sizeof(*tmp));
+	if (n && cap) /* out may be NULL with cap 0 */
+		memcpy(out, tmp, (n < cap ? n : cap) * sizeof(*tmp));
 	*count = n;
 	free(tmp);
 	return 0;

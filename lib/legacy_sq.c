@@ -138,7 +138,8 @@ static void op_sge_list(struct ibv_qp_ex *ex, size_t num_sge,
 {
 	struct ibv_send_wr *wr = current_wr(ex);
 
-	memcpy(wr->sg_list, sgl, num_sge * sizeof(*sgl));
+	if (num_sge) /* a WR of no SGE may come with sgl NULL */
+		memcpy(wr->sg_list, sgl, num_sge * sizeof(*sgl));
 	wr->num_sge = (int)num_sge;
 }
 

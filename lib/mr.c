@@ -42,7 +42,7 @@ static const char *reg_hint(int err)
 static int finish(struct vs_pd *pd, struct ibv_mr *raw, void *addr,
 		  size_t length, bool owns, struct vs_mr **out, const char *verb)
 {
-	struct vs_mr *mr = calloc(1, sizeof(*mr));
+	struct vs_mr *mr = vs__handle_alloc(sizeof(*mr));
 
 	if (!mr) {
 		ibv_dereg_mr(raw);
@@ -218,24 +218,45 @@ int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
 
 int vs_mr_close(struct vs_mr *mr)
 {
-	struct vs_pd *pd;
-	int ret = vs__check_handle(mr, VS_KIND_MR, "vs_mr_close", "mr"), err;
+	int ret = vs__user_close(mr, VS_KIND_MR, "vs_mr_close", "mr"), err;
 
 	if (ret)
 		return ret;
 	if (!vs__ref_put(&mr->h))
 		return 0;
-	pd = mr->pd;
 	err = ibv_dereg_mr(mr->mr);
-	if (err)
-		ret = vs__set_error("ibv_dereg_mr", err,
-				   "cannot deregister the MR (bound to a memory "
-				   "window?)");
+	if (err) {
+		vs__handle_reopen(&mr->h, VS_KIND_MR);
+		return vs__set_error("ibv_dereg_mr", err,
+				     "vs_mr_close: cannot deregister the MR (bound "
+				     "to a memory window?); it stays open: close "
+				     "it again to retry");
+	}
 	if (mr->owns_buffer)
 		free(mr->addr);
-	vs__handle_kill(&mr->h);
-	free(mr);
-	return vs__first_err(ret, vs__pd_put(pd, "vs_mr_close"));
+	return vs__pd_put(mr->pd, "vs_mr_close");
+}
+
+int vs__mr_bad(const struct vs_mr *mr, size_t offset, size_t length,
+	       const char *verb)
+{
+	int ret = vs__check_handle(mr, VS_KIND_MR, verb, "mr");
+
+	if (ret)
+		return ret;
+	return vs__set_error(verb, EINVAL,
+			     "[%zu, +%zu) is outside the MR's %zu bytes "
+			     "(lkey 0x%x)", offset, length, mr->length,
+			     mr->mr->lkey);
+}
+
+struct ibv_sge vs__mr_sge_bad(const struct vs_mr *mr, size_t offset,
+			      uint32_t length)
+{
+	struct ibv_sge none = { 0, 0, 0 };
+
+	vs__mr_bad(mr, offset, length, "vs_mr_sge");
+	return none;
 }
 
 struct ibv_mr *vs_mr_raw(const struct vs_mr *mr)

@@ -63,6 +63,13 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 		return vs__set_error(verb, EINVAL,
 				    "%zu SGEs, the QP allows at most %u per WR "
 				    "(max_send_sge)", num_sge, qp->caps.max_send_sge);
+	for (size_t i = 0; i < num_sge; i++)
+		if (vs__sge_poisoned(&sgl[i]))
+			return vs__set_error(verb, EINVAL,
+					     "SGE #%zu has length 0 and lkey 0: the "
+					     "entry a failed vs_mr_sge returns (NULL or "
+					     "closed MR, range outside it: see the "
+					     "error it recorded)", i);
 	if (flags & VS_WR_INLINE) {
 		size_t total = 0;
 

@@ -395,15 +395,18 @@ static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
 	return 0;
 }
 
-static void free_qp(struct vs_qp *qp)
+/* What the QP owns besides the ibv_qp; the handle's bytes stay. */
+static void free_qp_parts(struct vs_qp *qp)
 {
 	if (qp->bounce_mr)
 		ibv_dereg_mr(qp->bounce_mr);
 	free(qp->bounce);
 	vs__legacy_sq_free(qp->legacy);
 	vs__recv_store_free(&qp->recv);
-	vs__handle_kill(&qp->h);
-	free(qp);
+	qp->bounce_mr = NULL;
+	qp->bounce = NULL;
+	qp->legacy = NULL;
+	qp->post_ops = NULL;
 }
 
 int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
@@ -424,7 +427,7 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		return vs__set_error(verb, EINVAL,
 				    "cfg is NULL (it names the CQs, at least send_cq)");
 	flatten(t, cfg, &p);
-	qp = calloc(1, sizeof(*qp));
+	qp = vs__handle_alloc(sizeof(*qp));
 	if (!qp)
 		return vs__set_error(verb, ENOMEM, "out of memory");
 	ret = prepare(pd, t, &p, qp, verb);
@@ -487,38 +490,47 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 fail_qp:
 	ibv_destroy_qp(qp->qp);
 fail:
-	free_qp(qp);
+	free_qp_parts(qp);
+	vs__handle_unpublish(qp, sizeof(*qp));
 	return ret;
 }
 
 int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 {
-	struct vs_pd *pd;
-	struct vs_cq *scq, *rcq;
-	struct vs_srq *srq;
 	int ret = vs__check_handle(qp, kind, verb, "qp"), err;
 
 	if (ret)
 		return ret;
+	/* the caller's batch points into the QP: it must end first */
+	if (vs__qp_batch_open(qp))
+		return vs__set_error(verb, EBUSY,
+				     "a send batch is open on this QP: submit or "
+				     "abort it first");
+	if (qp->recv.open)
+		return vs__set_error(verb, EBUSY,
+				     "a receive batch is open on this QP: submit "
+				     "or abort it first");
+	ret = vs__user_close(qp, kind, verb, "qp");
+	if (ret)
+		return ret;
 	if (!vs__ref_put(&qp->h))
 		return 0;
-	if (vs__qp_batch_open(qp))
-		ibv_wr_abort(qp->post_ops);
-	pd = qp->pd;
-	scq = qp->send_cq;
-	rcq = qp->recv_cq;
-	srq = qp->srq;
 	err = ibv_destroy_qp(qp->qp);
-	if (err)
-		ret = vs__set_error("ibv_destroy_qp", err,
-				   "cannot destroy the %s QP %u",
-				   vs_transport_name(qp->transport), qp->qp->qp_num);
-	free_qp(qp);
-	ret = vs__first_err(ret, vs__cq_put(scq, verb));
-	ret = vs__first_err(ret, vs__cq_put(rcq, verb));
-	if (srq)
-		ret = vs__first_err(ret, vs__srq_put(srq, verb));
-	return vs__first_err(ret, vs__pd_put(pd, verb));
+	if (err) {
+		vs__handle_reopen(&qp->h, kind);
+		vs__qp_set_state(qp, qp->state); /* reopens the send gate */
+		return vs__set_error("ibv_destroy_qp", err,
+				     "%s: cannot destroy the %s QP %u; it stays "
+				     "open: close it again to retry", verb,
+				     vs_transport_name(qp->transport),
+				     qp->qp->qp_num);
+	}
+	free_qp_parts(qp);
+	ret = vs__cq_put(qp->send_cq, verb);
+	ret = vs__first_err(ret, vs__cq_put(qp->recv_cq, verb));
+	if (qp->srq)
+		ret = vs__first_err(ret, vs__srq_put(qp->srq, verb));
+	return vs__first_err(ret, vs__pd_put(qp->pd, verb));
 }
 
 const char *vs_transport_name(enum vs_transport t)

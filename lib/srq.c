@@ -43,7 +43,7 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 				    "max_srq_wr %d / max_srq_sge %d",
 				    ia.attr.max_wr, ia.attr.max_sge,
 				    da->max_srq_wr, da->max_srq_sge);
-	srq = calloc(1, sizeof(*srq));
+	srq = vs__handle_alloc(sizeof(*srq));
 	if (!srq)
 		return vs__set_error("vs_srq_create", ENOMEM, "out of memory");
 	errno = 0;
@@ -52,14 +52,14 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 		ret = vs__set_error("ibv_create_srq", vs__errno_or(EINVAL),
 				   "cannot create an SRQ of %u x %u SGE on %s",
 				   ia.attr.max_wr, ia.attr.max_sge, pd->ctx->name);
-		free(srq);
+		vs__handle_unpublish(srq, sizeof(*srq));
 		return ret;
 	}
 	srq->max_wr = ia.attr.max_wr;
 	srq->max_sge = ia.attr.max_sge;
 	if (vs__recv_store_init(&srq->recv, srq->max_wr, srq->max_sge)) {
 		ibv_destroy_srq(srq->srq);
-		free(srq);
+		vs__handle_unpublish(srq, sizeof(*srq));
 		return vs__set_error("vs_srq_create", ENOMEM, "out of memory");
 	}
 	vs__handle_init(&srq->h, VS_KIND_SRQ);
@@ -91,25 +91,32 @@ int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit)
 
 int vs__srq_put(struct vs_srq *srq, const char *verb)
 {
-	struct vs_pd *pd = srq->pd;
-	int ret = 0, err;
+	int err;
 
 	if (!vs__ref_put(&srq->h))
 		return 0;
 	err = ibv_destroy_srq(srq->srq);
-	if (err)
-		ret = vs__set_error("ibv_destroy_srq", err,
-				   "%s: cannot destroy the SRQ", verb);
+	if (err) {
+		vs__handle_reopen(&srq->h, VS_KIND_SRQ);
+		return vs__set_error("ibv_destroy_srq", err,
+				     "%s: cannot destroy the SRQ; it stays open: "
+				     "close it again to retry", verb);
+	}
 	vs__recv_store_free(&srq->recv);
-	vs__handle_kill(&srq->h);
-	free(srq);
-	return vs__first_err(ret, vs__pd_put(pd, verb));
+	return vs__pd_put(srq->pd, verb);
 }
 
 int vs_srq_close(struct vs_srq *srq)
 {
 	int ret = vs__check_handle(srq, VS_KIND_SRQ, "vs_srq_close", "srq");
 
+	if (ret)
+		return ret;
+	if (srq->recv.open)
+		return vs__set_error("vs_srq_close", EBUSY,
+				     "a receive batch is open on this SRQ: submit "
+				     "or abort it first");
+	ret = vs__user_close(srq, VS_KIND_SRQ, "vs_srq_close", "srq");
 	return ret ? ret : vs__srq_put(srq, "vs_srq_close");
 }
 

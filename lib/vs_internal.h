@@ -31,6 +31,15 @@ static inline int vs__errno_or(int fallback)
 	return errno ? errno : fallback;
 }
 
+/*
+ * Handle memory (lib/handle.c): zeroed, from an arena that is never freed
+ * or reused, so a handle stays readable after its close.  NULL when out
+ * of memory.  unpublish gives back a handle that was never handed out (a
+ * failed create).
+ */
+void *vs__handle_alloc(size_t size);
+void vs__handle_unpublish(void *h, size_t size);
+
 static inline void vs__handle_init(struct vs_handle *h, uint32_t kind)
 {
 	h->magic = kind;
@@ -49,19 +58,28 @@ static inline bool vs__ref_put(struct vs_handle *h)
 	return __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-/* Poisons a handle before it is freed so a stale copy is recognisable. */
-static inline void vs__handle_kill(struct vs_handle *h)
-{
-	h->magic = 0xdeadbeef;
-	h->gate = 0;
-}
-
 /*
- * 0 when h points at a live handle of the given kind; else -EINVAL with
- * "what is NULL" or "what is a PD, not an MR".
+ * 0 when h points at an open handle of the given kind; else -EINVAL with
+ * "what is NULL", "what is a PD the caller already closed" or "what is a
+ * handle of another kind (PD, expected MR)".
  */
 int vs__check_handle(const void *h, uint32_t kind, const char *verb,
-		    const char *what);
+		     const char *what);
+
+/*
+ * The user's close: checks h like vs__check_handle, then marks it closed
+ * (once, atomically; the send gate shuts with it).  The caller then drops
+ * the user's reference with its put.
+ */
+int vs__user_close(void *handle, uint32_t kind, const char *verb,
+		   const char *what);
+
+/*
+ * A destroy failed (the provider said EBUSY, ...): the object stays, and
+ * the handle is open again with the user's one reference, so the user
+ * may retry the close.
+ */
+void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
 
 /* Internal drops used by dependants (no user-visible reference check). */
 int vs__context_put(struct vs_context *ctx, const char *verb);

@@ -61,17 +61,27 @@ enum vs_transport {
 /*
  * Every handle starts with this header (private).  The magic says which
  * kind of handle it is, so a handle cast to the wrong kind is refused with
- * a clear error instead of being used.  gate is the one word the send
- * fast path checks: on a QP it equals magic while a send batch may start
- * (the QP is open, in RTS, no batch open); it is 0 on every other kind, so
- * one compare refuses a handle of another kind, a closed QP, a QP not in
- * RTS and a second batch.
+ * a clear error instead of being used; after the user's close it is the
+ * kind with VS__CLOSED set, so every public call refuses it by the same
+ * one compare.  Handle memory is never freed or reused (lib/handle.c):
+ * a closed handle stays readable for the life of the process, so a
+ * second close or a use after close is recognised, never a read of freed
+ * memory.  refs counts the user's reference (until the close) and one per
+ * dependant (a QP holds its CQs, PD and SRQ, ...); the ibv_* object is
+ * destroyed when it drops to 0.  gate is the one word the send fast path
+ * checks: on a QP it equals magic while a send batch may start (the QP is
+ * open, in RTS, no batch open); it is 0 on every other kind, so one
+ * compare refuses a handle of another kind, a closed QP, a QP not in RTS
+ * and a second batch.
  */
 struct vs_handle {
 	uint32_t magic;
 	uint32_t gate;
 	int refs;
 };
+
+/* private: set in magic by the user's close */
+#define VS__CLOSED 0x80000000u
 
 enum vs_handle_kind {
 	VS_KIND_CONTEXT = 0x76734358, /* "vsCX" */
@@ -85,7 +95,10 @@ enum vs_handle_kind {
 	VS_KIND_UD_QP = 0x76735544,
 };
 
-/* Returns the name of a kind ("PD", "RC QP", ...) or "unknown handle". */
+/*
+ * Returns the name of a kind ("PD", "RC QP", ...), "closed PD" (...) for
+ * the magic of a closed handle, or "unknown handle".
+ */
 const char *vs_kind_name(uint32_t magic);
 
 VS_END_DECLS

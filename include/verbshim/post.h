@@ -103,6 +103,18 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 }
 
 /*
+ * private: s is the poisoned entry of a failed vs_mr_sge (length and lkey
+ * both 0: one 8-byte compare).
+ */
+VS_INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
+{
+	uint64_t w;
+
+	memcpy(&w, &s->length, sizeof(w));
+	return w == 0;
+}
+
+/*
  * private: the checks of an add; true when the WR may be added.  Only a
  * started batch has room (max_batch 0 otherwise), so b->qp is valid past
  * the first test.
@@ -121,6 +133,9 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
 			(num_sge && !sgl)))
 		return false;
+	for (size_t i = 0; i < num_sge; i++)
+		if (VS_UNLIKELY(vs__sge_poisoned(&sgl[i])))
+			return false;
 	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
 		size_t total = 0;
 

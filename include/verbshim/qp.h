@@ -256,19 +256,102 @@ VS_INLINE int vs_ud_qp_modify(struct vs_ud_qp *qp, struct ibv_qp_attr *attr, int
 	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_modify", attr, mask);
 }
 
-VS_INLINE struct ibv_qp *vs_rc_qp_raw(const struct vs_rc_qp *qp) { return qp->base.qp; }
-VS_INLINE struct ibv_qp *vs_uc_qp_raw(const struct vs_uc_qp *qp) { return qp->base.qp; }
-VS_INLINE struct ibv_qp *vs_ud_qp_raw(const struct vs_ud_qp *qp) { return qp->base.qp; }
-VS_INLINE uint32_t vs_rc_qp_num(const struct vs_rc_qp *qp) { return qp->base.qp->qp_num; }
-VS_INLINE uint32_t vs_uc_qp_num(const struct vs_uc_qp *qp) { return qp->base.qp->qp_num; }
-VS_INLINE uint32_t vs_ud_qp_num(const struct vs_ud_qp *qp) { return qp->base.qp->qp_num; }
-/* true when sends go through ibv_wr_* (extended), false for ibv_post_send */
-VS_INLINE bool vs_rc_qp_is_extended(const struct vs_rc_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE bool vs_uc_qp_is_extended(const struct vs_uc_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE bool vs_ud_qp_is_extended(const struct vs_ud_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE const struct vs_qp_caps *vs_rc_qp_caps(const struct vs_rc_qp *qp) { return &qp->base.caps; }
-VS_INLINE const struct vs_qp_caps *vs_uc_qp_caps(const struct vs_uc_qp *qp) { return &qp->base.caps; }
-VS_INLINE const struct vs_qp_caps *vs_ud_qp_caps(const struct vs_ud_qp *qp) { return &qp->base.caps; }
+/* private: qp when it is an open QP of the kind, else NULL */
+VS_INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
+{
+	const struct vs_qp *q = (const struct vs_qp *)qp;
+
+	return q && q->h.magic == kind ? q : NULL;
+}
+
+/*
+ * Accessors: the raw ibv_qp, its number, whether sends go through ibv_wr_*
+ * (extended) or ibv_post_send, the sizes the QP really got.  NULL, 0,
+ * false and NULL for a NULL, closed or other-kind handle.
+ */
+VS_INLINE struct ibv_qp *vs_rc_qp_raw(const struct vs_rc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
+
+	return q ? q->qp : NULL;
+}
+
+VS_INLINE uint32_t vs_rc_qp_num(const struct vs_rc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
+
+	return q ? q->qp->qp_num : 0;
+}
+
+VS_INLINE bool vs_rc_qp_is_extended(const struct vs_rc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
+
+	return q && q->qpx != NULL;
+}
+
+VS_INLINE const struct vs_qp_caps *vs_rc_qp_caps(const struct vs_rc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
+
+	return q ? &q->caps : NULL;
+}
+
+VS_INLINE struct ibv_qp *vs_uc_qp_raw(const struct vs_uc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
+
+	return q ? q->qp : NULL;
+}
+
+VS_INLINE uint32_t vs_uc_qp_num(const struct vs_uc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
+
+	return q ? q->qp->qp_num : 0;
+}
+
+VS_INLINE bool vs_uc_qp_is_extended(const struct vs_uc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
+
+	return q && q->qpx != NULL;
+}
+
+VS_INLINE const struct vs_qp_caps *vs_uc_qp_caps(const struct vs_uc_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
+
+	return q ? &q->caps : NULL;
+}
+
+VS_INLINE struct ibv_qp *vs_ud_qp_raw(const struct vs_ud_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
+
+	return q ? q->qp : NULL;
+}
+
+VS_INLINE uint32_t vs_ud_qp_num(const struct vs_ud_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
+
+	return q ? q->qp->qp_num : 0;
+}
+
+VS_INLINE bool vs_ud_qp_is_extended(const struct vs_ud_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
+
+	return q && q->qpx != NULL;
+}
+
+VS_INLINE const struct vs_qp_caps *vs_ud_qp_caps(const struct vs_ud_qp *qp)
+{
+	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
+
+	return q ? &q->caps : NULL;
+}
 
 /*
  * Checks a modify mask against the rules (IB spec / kernel table) for the
