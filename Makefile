@@ -76,7 +76,8 @@ STUB_OBJ = $(BUILD)/obj/test/stubs
 STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 	   $(BUILD)/stubs/v$(r)/librdmacm.so.1) \
 	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
-	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1)
+	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1) \
+	 $(BUILD)/stubs/fake/libibverbs.so.1
 
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
 	install uninstall clean
@@ -133,6 +134,15 @@ $(BUILD)/stubs/unversioned/lib$(1).so.1: $(call stub_objs,$(1))
 	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -o $$@ $(call stub_objs,$(1))
 endef
 $(foreach lib,ibverbs rdmacm efa,$(eval $(call stub_rules,$(lib))))
+
+# A fake provider (rdma-core 44 nodes): one device whose objects work, for
+# the misuse suite of the typed API (test/unit/typed_misuse.c).
+FAKE_OBJS := $(STUB_OBJ)/stub_ibverbs.o $(STUB_OBJ)/stub_fake_ibverbs.o
+$(BUILD)/stubs/fake/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 34 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)

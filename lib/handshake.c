@@ -53,11 +53,10 @@ void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 			const char *verb)
 {
-	if (!remote)
-		return vs__set_error(verb, EINVAL, "remote endpoint is NULL");
-	if (remote->comp_mask)
-		return vs__set_error(verb, EINVAL,
-				    "remote comp_mask 0x%x is not 0", remote->comp_mask);
+	int ret = vs__endpoint_check(remote, verb, "remote");
+
+	if (ret)
+		return ret;
 	if (remote->transport != qp->transport)
 		return vs__set_error(verb, EINVAL,
 				    "mismatched transports: the remote endpoint is "
@@ -74,16 +73,6 @@ static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 								     "InfiniBand",
 				    qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
 					    "Ethernet (RoCE)" : "InfiniBand");
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET &&
-	    !(remote->flags & VS_EP_GID_VALID))
-		return vs__set_error(verb, EINVAL,
-				    "the remote RoCE endpoint has no GID");
-	if (remote->mtu < IBV_MTU_256 || remote->mtu > IBV_MTU_4096 ||
-	    remote->qpn > 0xffffff || remote->psn > 0xffffff)
-		return vs__set_error(verb, EINVAL,
-				    "the remote endpoint has an invalid mtu %d, qpn "
-				    "0x%x or psn 0x%x", (int)remote->mtu,
-				    remote->qpn, remote->psn);
 	return 0;
 }
 

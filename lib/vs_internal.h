@@ -130,6 +130,13 @@ void vs__recv_store_free(struct vs__recv_store *st);
 /* Names of IBV_QP_* mask bits into buf ("IBV_QP_AV|IBV_QP_PATH_MTU"). */
 void vs__qp_mask_names(int mask, char *buf, size_t len);
 
+/*
+ * 0 when ep is a well-formed endpoint (the rules of vs_endpoint_from_bytes);
+ * else -EINVAL with "what endpoint: the field and what is wrong with it".
+ */
+int vs__endpoint_check(const struct vs_endpoint *ep, const char *verb,
+		       const char *what);
+
 /* Creates an AH toward remote from (pd, port, gid index, link layer). */
 int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 		     const struct vs_endpoint *remote, struct vs_ah **out,
