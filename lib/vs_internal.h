@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* the definitions below are the functions, not the type-guard macros */
+#define VS__NO_TYPE_GUARDS
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"

@@ -49,6 +49,25 @@
 #define VS_COLD
 #endif
 
+/*
+ * Type guards (private).  Every typed entry point is also a function-like
+ * macro of the same name that passes its handle and batch arguments
+ * through _Generic, so an argument of another type is a hard error in
+ * plain C11 with any compiler and no extra flags (an incompatible pointer
+ * alone is only a warning there).  NULL and void * pass; the run-time
+ * kind check refuses a wrong one.  Only leading arguments are guarded, up
+ * to the first that may be a compound literal with commas (a config, an
+ * SGE, a remote), which a macro would split; those follow as __VA_ARGS__.
+ * C++ needs none: the pointer conversions are errors there already.
+ * (vs_pd_close)(pd) and &vs_pd_close reach the function itself; the
+ * library's sources define VS__NO_TYPE_GUARDS.
+ */
+#if !defined(__cplusplus) && !defined(VS__NO_TYPE_GUARDS)
+#define VS__TYPE_GUARDS 1
+#define VS__IS(T, x) _Generic((x), T *: (x), void *: (x))
+#define VS__IS_C(T, x) _Generic((x), T *: (x), const T *: (x), void *: (x))
+#endif
+
 VS_BEGIN_DECLS
 
 /* Transports of the typed queue pairs. */

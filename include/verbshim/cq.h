@@ -329,6 +329,28 @@ VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 		vs__wc_read(it->cq, it->ops, wc);
 }
 
+#ifdef VS__TYPE_GUARDS
+#define vs_cq_create(c, ...) vs_cq_create(VS__IS(struct vs_context, c), __VA_ARGS__)
+#define vs_cq_close(cq) vs_cq_close(VS__IS(struct vs_cq, cq))
+#define vs_cq_raw(cq) vs_cq_raw(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_raw_ex(cq) vs_cq_raw_ex(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_is_extended(cq) vs_cq_is_extended(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_poll(cq, ...) vs_cq_poll(VS__IS(struct vs_cq, cq), __VA_ARGS__)
+#define vs_cq_iter_start(cq, it) vs_cq_iter_start(VS__IS(struct vs_cq, cq), VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_next(it) vs_cq_iter_next(VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_end(it) vs_cq_iter_end(VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_wr_id(it) vs_cq_iter_wr_id(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_status(it) vs_cq_iter_status(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_opcode(it) vs_cq_iter_opcode(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_byte_len(it) vs_cq_iter_byte_len(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_wc_flags(it) vs_cq_iter_wc_flags(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_imm(it) vs_cq_iter_imm(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_qp_num(it) vs_cq_iter_qp_num(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_src_qp(it) vs_cq_iter_src_qp(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_timestamp(it) vs_cq_iter_timestamp(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_read(it, ...) vs_cq_iter_read(VS__IS_C(struct vs_cq_iter, it), __VA_ARGS__)
+#endif
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_CQ_H */

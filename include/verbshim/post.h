@@ -550,6 +550,38 @@ VS_INLINE void vs_recv_abort(struct vs_recv_batch *rb)
 	rb->store = NULL;
 }
 
+#ifdef VS__TYPE_GUARDS
+#define vs_rc_batch_start(qp, b) vs_rc_batch_start(VS__IS(struct vs_rc_qp, qp), VS__IS(struct vs_rc_batch, b))
+#define vs_rc_batch_submit(b) vs_rc_batch_submit(VS__IS(struct vs_rc_batch, b))
+#define vs_rc_batch_abort(b) vs_rc_batch_abort(VS__IS(struct vs_rc_batch, b))
+#define vs_rc_recv_start(qp, rb) vs_rc_recv_start(VS__IS(struct vs_rc_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_uc_batch_start(qp, b) vs_uc_batch_start(VS__IS(struct vs_uc_qp, qp), VS__IS(struct vs_uc_batch, b))
+#define vs_uc_batch_submit(b) vs_uc_batch_submit(VS__IS(struct vs_uc_batch, b))
+#define vs_uc_batch_abort(b) vs_uc_batch_abort(VS__IS(struct vs_uc_batch, b))
+#define vs_uc_recv_start(qp, rb) vs_uc_recv_start(VS__IS(struct vs_uc_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_ud_batch_start(qp, b) vs_ud_batch_start(VS__IS(struct vs_ud_qp, qp), VS__IS(struct vs_ud_batch, b))
+#define vs_ud_batch_submit(b) vs_ud_batch_submit(VS__IS(struct vs_ud_batch, b))
+#define vs_ud_batch_abort(b) vs_ud_batch_abort(VS__IS(struct vs_ud_batch, b))
+#define vs_ud_recv_start(qp, rb) vs_ud_recv_start(VS__IS(struct vs_ud_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_rc_send(b, ...) vs_rc_send(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_send_imm(b, ...) vs_rc_send_imm(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_write(b, ...) vs_rc_write(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_write_imm(b, ...) vs_rc_write_imm(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_uc_send(b, ...) vs_uc_send(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_send_imm(b, ...) vs_uc_send_imm(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_write(b, ...) vs_uc_write(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_write_imm(b, ...) vs_uc_write_imm(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_rc_read(b, ...) vs_rc_read(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_cas(b, ...) vs_rc_cas(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_faa(b, ...) vs_rc_faa(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_srq_recv_start(srq, rb) vs_srq_recv_start(VS__IS(struct vs_srq, srq), VS__IS(struct vs_recv_batch, rb))
+#define vs_recv_add(rb, ...) vs_recv_add(VS__IS(struct vs_recv_batch, rb), __VA_ARGS__)
+#define vs_recv_submit(rb) vs_recv_submit(VS__IS(struct vs_recv_batch, rb))
+#define vs_recv_abort(rb) vs_recv_abort(VS__IS(struct vs_recv_batch, rb))
+#define vs_ud_send(b, wr_id, flags, dest, ...) vs_ud_send(VS__IS(struct vs_ud_batch, b), wr_id, flags, VS__IS_C(struct vs_ud_dest, dest), __VA_ARGS__)
+#define vs_ud_send_imm(b, wr_id, flags, dest, ...) vs_ud_send_imm(VS__IS(struct vs_ud_batch, b), wr_id, flags, VS__IS_C(struct vs_ud_dest, dest), __VA_ARGS__)
+#endif
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_POST_H */

@@ -375,6 +375,34 @@ const char *vs_transport_name(enum vs_transport t);
 void vs_set_force_legacy(bool on);
 bool vs_force_legacy(void);
 
+#ifdef VS__TYPE_GUARDS
+#define vs_srq_create(pd, ...) vs_srq_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_srq_set_limit(srq, ...) vs_srq_set_limit(VS__IS(struct vs_srq, srq), __VA_ARGS__)
+#define vs_srq_close(srq) vs_srq_close(VS__IS(struct vs_srq, srq))
+#define vs_srq_raw(srq) vs_srq_raw(VS__IS_C(struct vs_srq, srq))
+#define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_rc_qp_close(qp) vs_rc_qp_close(VS__IS(struct vs_rc_qp, qp))
+#define vs_rc_qp_modify(qp, ...) vs_rc_qp_modify(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
+#define vs_rc_qp_raw(qp) vs_rc_qp_raw(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_num(qp) vs_rc_qp_num(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_is_extended(qp) vs_rc_qp_is_extended(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_caps(qp) vs_rc_qp_caps(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_uc_qp_create(pd, ...) vs_uc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_uc_qp_close(qp) vs_uc_qp_close(VS__IS(struct vs_uc_qp, qp))
+#define vs_uc_qp_modify(qp, ...) vs_uc_qp_modify(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
+#define vs_uc_qp_raw(qp) vs_uc_qp_raw(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_num(qp) vs_uc_qp_num(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_is_extended(qp) vs_uc_qp_is_extended(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_caps(qp) vs_uc_qp_caps(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_ud_qp_create(pd, ...) vs_ud_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_ud_qp_close(qp) vs_ud_qp_close(VS__IS(struct vs_ud_qp, qp))
+#define vs_ud_qp_modify(qp, ...) vs_ud_qp_modify(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
+#define vs_ud_qp_raw(qp) vs_ud_qp_raw(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_num(qp) vs_ud_qp_num(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_is_extended(qp) vs_ud_qp_is_extended(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_caps(qp) vs_ud_qp_caps(VS__IS_C(struct vs_ud_qp, qp))
+#endif
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_QP_H */
