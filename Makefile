@@ -80,7 +80,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1
 
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
-	install uninstall clean
+	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
 .SECONDARY:
@@ -170,6 +170,26 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(WARN) $(OPT) $(SANFLAGS) $(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
 		-o $@ $< -L$(dir $(ARCHIVE)) -lverbshim -ldl -lpthread
+
+# libFuzzer targets (test/fuzz/*.c): clang, ASan+UBSan, in build/fuzz.
+#   make fuzz [FUZZ_RUNS=N]   builds them and runs each for N executions
+#                             (default 10 M); test/shell/fuzz.sh runs a few
+#                             thousand in make check.
+FUZZ_RUNS ?= 10000000
+FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1
+$(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,FUZZ,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM)
+
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=asan fuzzers
+	@for f in build/fuzz/fuzz/*; do \
+		echo "== $$f: $(FUZZ_RUNS) executions"; \
+		$$f -runs=$(FUZZ_RUNS) -print_final_stats=1 2>&1 | \
+			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
+	done
 
 check: all tests
 	$(Q)scripts/check.sh all

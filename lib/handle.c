@@ -12,14 +12,23 @@
  * last reference goes; only the handle's own bytes stay.
  */
 #include <pthread.h>
-#include <sys/mman.h>
 
 #include "vs_internal.h"
 
 #define ARENA_CHUNK ((size_t)64 * 1024)
 #define ARENA_ALIGN ((size_t)64)
 
+/*
+ * Chunks are heap blocks chained from arena_head, so leak checkers
+ * (valgrind, LeakSanitizer) see every handle, and what it points to, as
+ * reachable for the life of the process.
+ */
+struct arena_chunk {
+	struct arena_chunk *prev;
+};
+
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct arena_chunk *arena_head;
 static uint8_t *arena_next, *arena_end;
 
 void *vs__handle_alloc(size_t size)
@@ -29,14 +38,15 @@ void *vs__handle_alloc(size_t size)
 	size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
 	pthread_mutex_lock(&arena_lock);
 	if ((size_t)(arena_end - arena_next) < size) {
-		size_t chunk = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-		void *m = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		size_t chunk = ARENA_ALIGN + (size > ARENA_CHUNK ? size : ARENA_CHUNK);
+		struct arena_chunk *c = malloc(chunk);
 
-		if (m == MAP_FAILED)
+		if (!c)
 			goto out;
-		arena_next = m;
-		arena_end = arena_next + chunk;
+		c->prev = arena_head;
+		arena_head = c;
+		arena_next = (uint8_t *)c + ARENA_ALIGN;
+		arena_end = (uint8_t *)c + chunk;
 	}
 	p = arena_next;
 	arena_next += size;
