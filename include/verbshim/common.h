@@ -70,6 +70,17 @@
 
 VS_BEGIN_DECLS
 
+/*
+ * private: r is a failure's return (a negative errno).  Said to the
+ * compiler, so that a caller's "if (ret) return ret;" after a failed
+ * start is known taken and later checks of the same batch fold away.
+ */
+static inline int vs__neg(int r)
+{
+	VS_ASSUME(r < 0);
+	return r;
+}
+
 /* Transports of the typed queue pairs. */
 enum vs_transport {
 	VS_TRANSPORT_RC = 1,

@@ -152,7 +152,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	int n = 0, ret;
 
 	if (VS_UNLIKELY(!cq || cq->h.magic != VS_KIND_CQ || !wc))
-		return vs__cq_bad(cq, "wc", "vs_cq_poll");
+		return vs__neg(vs__cq_bad(cq, "wc", "vs_cq_poll"));
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
 	x = cq->poll_ops;
@@ -221,7 +221,7 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 	if (VS_UNLIKELY(!it || !cq || cq->h.magic != VS_KIND_CQ)) {
 		if (it)
 			vs__cq_iter_idle(it);
-		return vs__cq_bad(cq, "it", "vs_cq_iter_start");
+		return vs__neg(vs__cq_bad(cq, "it", "vs_cq_iter_start"));
 	}
 	x = cq->poll_ops;
 	ret = ibv_start_poll(x, &attr);

@@ -87,7 +87,7 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			b->max_batch = 0;
 			b->max_sge = 0;
 		}
-		return vs__batch_start_failed(b != NULL, qp, kind, verb);
+		return vs__neg(vs__batch_start_failed(b != NULL, qp, kind, verb));
 	}
 	qp->h.gate = VS__GATE_BATCH;
 	b->qp = qp;
@@ -183,9 +183,10 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
 						raddr, dest))) {
 		if (!b || !b->qp)
-			return vs__not_started(verb);
-		return vs__batch_add_failed(b->qp, b->count, (int)op, flags,
-					    sgl, num_sge, raddr, dest, verb);
+			return vs__neg(vs__not_started(verb));
+		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
+						    flags, sgl, num_sge, raddr,
+						    dest, verb));
 	}
 	x = b->ops;
 	x->wr_id = wr_id;
@@ -251,7 +252,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 	int ret;
 
 	if (VS_UNLIKELY(!b || !b->qp))
-		return vs__not_started(verb);
+		return vs__neg(vs__not_started(verb));
 	qp = vs__batch_close(b, kind);
 	if (VS_UNLIKELY(!b->count)) {
 		ibv_wr_abort(b->ops);
@@ -259,7 +260,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 	}
 	ret = ibv_wr_complete(b->ops);
 	if (VS_UNLIKELY(ret))
-		return vs__batch_submit_failed(qp, ret, verb);
+		return vs__neg(vs__batch_submit_failed(qp, ret, verb));
 	return 0;
 }
 
