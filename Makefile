@@ -35,6 +35,8 @@ WARN     := -Wall -Wextra -Werror
 OPT      ?= -O2 -g
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_tsan := -fsanitize=thread
+# the libFuzzer build (clang): coverage and compare tracing in every object
+SAN_fuzz := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANFLAGS := $(SAN_$(SAN))
 
 CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ishim -Itest/common -I$(BUILD)/gen \
@@ -171,7 +173,8 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 	$(Q)$(CC) $(WARN) $(OPT) $(SANFLAGS) $(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
 		-o $@ $< -L$(dir $(ARCHIVE)) -lverbshim -ldl -lpthread
 
-# libFuzzer targets (test/fuzz/*.c): clang, ASan+UBSan, in build/fuzz.
+# libFuzzer targets (test/fuzz/*.c): clang, ASan+UBSan, the library built
+# with coverage (SAN=fuzz), in build/fuzz.
 #   make fuzz [FUZZ_RUNS=N]   builds them and runs each for N executions
 #                             (default 10 M); test/shell/fuzz.sh runs a few
 #                             thousand in make check.
@@ -184,10 +187,11 @@ $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM)
 
 fuzz:
-	$(MAKE) BUILD=build/fuzz CC=clang SAN=asan fuzzers
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=fuzz fuzzers
 	@for f in build/fuzz/fuzz/*; do \
 		echo "== $$f: $(FUZZ_RUNS) executions"; \
-		$$f -runs=$(FUZZ_RUNS) -print_final_stats=1 2>&1 | \
+		mkdir -p build/fuzz/corpus/$${f##*/}; \
+		$$f -runs=$(FUZZ_RUNS) -print_final_stats=1 build/fuzz/corpus/$${f##*/} 2>&1 | \
 			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
 	done
 

@@ -65,8 +65,12 @@ static int parses(const struct vs_endpoint *ep)
 
 	if (vs_endpoint_to_bytes(ep, wire))
 		return -1;
+	/* field by field: the fuzzed struct's padding bytes are arbitrary */
 	if (vs_endpoint_from_bytes(wire, sizeof(wire), &back) ||
-	    memcmp(&back, ep, sizeof(back))) {
+	    back.transport != ep->transport || back.flags != ep->flags ||
+	    back.qpn != ep->qpn || back.psn != ep->psn || back.qkey != ep->qkey ||
+	    back.lid != ep->lid || back.port != ep->port || back.mtu != ep->mtu ||
+	    memcmp(&back.gid, &ep->gid, sizeof(back.gid))) {
 		fprintf(stderr, "a well-formed endpoint does not round-trip\n");
 		abort();
 	}
