@@ -269,89 +269,31 @@ VS_INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
  * (extended) or ibv_post_send, the sizes the QP really got.  NULL, 0,
  * false and NULL for a NULL, closed or other-kind handle.
  */
-VS_INLINE struct ibv_qp *vs_rc_qp_raw(const struct vs_rc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
-
-	return q ? q->qp : NULL;
-}
-
-VS_INLINE uint32_t vs_rc_qp_num(const struct vs_rc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
-
-	return q ? q->qp->qp_num : 0;
-}
-
-VS_INLINE bool vs_rc_qp_is_extended(const struct vs_rc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
-
-	return q && q->qpx != NULL;
-}
-
-VS_INLINE const struct vs_qp_caps *vs_rc_qp_caps(const struct vs_rc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_RC_QP);
-
-	return q ? &q->caps : NULL;
-}
-
-VS_INLINE struct ibv_qp *vs_uc_qp_raw(const struct vs_uc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
-
-	return q ? q->qp : NULL;
-}
-
-VS_INLINE uint32_t vs_uc_qp_num(const struct vs_uc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
-
-	return q ? q->qp->qp_num : 0;
-}
-
-VS_INLINE bool vs_uc_qp_is_extended(const struct vs_uc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
-
-	return q && q->qpx != NULL;
-}
-
-VS_INLINE const struct vs_qp_caps *vs_uc_qp_caps(const struct vs_uc_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UC_QP);
-
-	return q ? &q->caps : NULL;
-}
-
-VS_INLINE struct ibv_qp *vs_ud_qp_raw(const struct vs_ud_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
-
-	return q ? q->qp : NULL;
-}
-
-VS_INLINE uint32_t vs_ud_qp_num(const struct vs_ud_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
-
-	return q ? q->qp->qp_num : 0;
-}
-
-VS_INLINE bool vs_ud_qp_is_extended(const struct vs_ud_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
-
-	return q && q->qpx != NULL;
-}
-
-VS_INLINE const struct vs_qp_caps *vs_ud_qp_caps(const struct vs_ud_qp *qp)
-{
-	const struct vs_qp *q = vs__qp_open(qp, VS_KIND_UD_QP);
-
-	return q ? &q->caps : NULL;
-}
+#define VS__QP_ACCESSORS(t, KIND)                                             \
+	VS_INLINE struct ibv_qp *vs_##t##_qp_raw(const struct vs_##t##_qp *qp) \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? q->qp : NULL;                                      \
+	}                                                                     \
+	VS_INLINE uint32_t vs_##t##_qp_num(const struct vs_##t##_qp *qp)      \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? q->qp->qp_num : 0;                                 \
+	}                                                                     \
+	VS_INLINE bool vs_##t##_qp_is_extended(const struct vs_##t##_qp *qp)  \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q && q->qpx != NULL;                                   \
+	}                                                                     \
+	VS_INLINE const struct vs_qp_caps *                                   \
+	vs_##t##_qp_caps(const struct vs_##t##_qp *qp)                        \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? &q->caps : NULL;                                   \
+	}
+VS__QP_ACCESSORS(rc, VS_KIND_RC_QP)
+VS__QP_ACCESSORS(uc, VS_KIND_UC_QP)
+VS__QP_ACCESSORS(ud, VS_KIND_UD_QP)
 
 /*
  * Checks a modify mask against the rules (IB spec / kernel table) for the
