@@ -130,7 +130,16 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 
 int vs_cq_close(struct vs_cq *cq)
 {
-	int ret = vs__user_close(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+	int ret = vs__check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+
+	if (ret)
+		return ret;
+	/* an iteration holds the CQ: it must end first */
+	if (__atomic_load_n(&cq->h.gate, __ATOMIC_RELAXED))
+		return vs__set_error("vs_cq_close", EBUSY,
+				     "an iteration is open on this CQ: end it "
+				     "first (vs_cq_iter_end)");
+	ret = vs__user_close(cq, VS_KIND_CQ, "vs_cq_close", "cq");
 
 	return ret ? ret : vs__cq_put(cq, "vs_cq_close");
 }
@@ -240,6 +249,6 @@ const struct ibv_cq_ex vs__cq_idle_ops = {
 	.read_completion_wallclock_ns = idle_u64,
 };
 
-const struct vs_cq vs__cq_idle = {
+struct vs_cq vs__cq_idle = {
 	.poll_ops = (struct ibv_cq_ex *)&vs__cq_idle_ops,
 };

@@ -100,9 +100,9 @@ enum vs_transport {
  * dependant (a QP holds its CQs, PD and SRQ, ...); the ibv_* object is
  * destroyed when it drops to 0.  gate is the one word the send fast path
  * checks: on a QP it equals magic while a send batch may start (the QP is
- * open, in RTS, no batch open); it is 0 on every other kind, so one
- * compare refuses a handle of another kind, a closed QP, a QP not in RTS
- * and a second batch.
+ * open, in RTS, no batch open); on other kinds it is 0 (on a CQ: 1 while
+ * an iteration holds it), never a QP's kind, so one compare refuses a
+ * handle of another kind, a closed QP, a QP not in RTS and a second batch.
  */
 struct vs_handle {
 	uint32_t magic;

@@ -139,7 +139,18 @@ int vs__cq_iter_null(const char *verb) VS_COLD;
  * CQ that is not being iterated.
  */
 extern const struct ibv_cq_ex vs__cq_idle_ops;
-extern const struct vs_cq vs__cq_idle;
+extern struct vs_cq vs__cq_idle; /* only its gate is ever written (0) */
+
+/*
+ * private: on a CQ, h.gate is 1 while an iteration holds it.  Written only
+ * while the provider's poll lock is held (between ibv_start_poll and
+ * ibv_end_poll), so iterations of several threads keep it right; a close
+ * of the CQ in the middle of one is refused with -EBUSY.
+ */
+VS_INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
+{
+	__atomic_store_n(&cq->h.gate, on, __ATOMIC_RELAXED);
+}
 
 /*
  * Polls up to max completions into wc[]; returns how many (0 = none) or
@@ -202,7 +213,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
  */
 struct vs_cq_iter {
 	struct ibv_cq_ex *ops; /* private: cq->poll_ops while active, else vs__cq_idle_ops */
-	const struct vs_cq *cq; /* private: the CQ while active, else vs__cq_idle */
+	struct vs_cq *cq;      /* private: the CQ while active, else vs__cq_idle */
 };
 
 /* private */
@@ -229,6 +240,7 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 		vs__cq_iter_idle(it);
 		return ret == ENOENT ? -ENOENT : vs__cq_poll_failed(x, ret);
 	}
+	vs__cq_iterating(cq, 1);
 	it->cq = cq;
 	it->ops = x;
 	return 0;
@@ -245,10 +257,13 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 	if (VS_UNLIKELY(it->cq->one_per_start)) {
 		struct ibv_poll_cq_attr attr = { 0 };
 
+		vs__cq_iterating(it->cq, 0);
 		ibv_end_poll(x);
 		ret = ibv_start_poll(x, &attr);
 		if (ret)
 			vs__cq_iter_idle(it); /* nothing held any more */
+		else
+			vs__cq_iterating(it->cq, 1);
 	} else {
 		ret = ibv_next_poll(x);
 	}
@@ -263,6 +278,7 @@ VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 {
 	if (VS_UNLIKELY(!it))
 		return;
+	vs__cq_iterating(it->cq, 0);
 	ibv_end_poll(it->ops);
 	vs__cq_iter_idle(it);
 }

@@ -913,6 +913,26 @@ CASE(iter_read_after_end)
 	vs_cq_iter_end(&it);
 }
 
+CASE(cq_close_during_iteration)
+{
+	struct vs_rc_batch b;
+	struct vs_cq_iter it;
+
+	VS_OK(vs_rc_batch_start(r->rc, &b));
+	VS_OK(vs_rc_send(&b, 1, VS_WR_SIGNALED, &r->sge, 1));
+	VS_OK(vs_rc_send(&b, 2, VS_WR_SIGNALED, &r->sge, 1));
+	VS_OK(vs_rc_batch_submit(&b));
+	VS_OK(vs_cq_iter_start(r->cq, &it));
+	VS_FAILS(vs_cq_close(r->cq), EBUSY, "an iteration is open on this CQ");
+	VS_OK(vs_cq_iter_next(&it));
+	VS_ASSERT_EQ(vs_cq_iter_wr_id(&it), 2);
+	VS_FAILS(vs_cq_close(r->cq), EBUSY, "end it first");
+	VS_ASSERT_EQ(vs_cq_iter_next(&it), -ENOENT);
+	vs_cq_iter_end(&it);
+	VS_OK(vs_cq_close(r->cq)); /* the QPs keep it */
+	r->cq = NULL;
+}
+
 CASE(iter_empty_cq)
 {
 	struct vs_cq_iter it;
@@ -1711,7 +1731,7 @@ CASE(good_traffic)
 	X(port_info_null_out) X(port_info_port0) X(device_attr_null_out)      \
 	X(device_open_unknown_name) X(device_list_null_entries)               \
 	X(poll_null_wc) X(iter_start_null_it) X(iter_next_null_it)            \
-	X(iter_read_after_end) X(iter_empty_cq) X(send_null_sgl)              \
+	X(iter_read_after_end) X(cq_close_during_iteration) X(iter_empty_cq) X(send_null_sgl)              \
 	X(send_zero_sges) X(recv_add_null_sgl) X(out_params_null)             \
 	X(mr_register_null_addr) X(mr_zero_length)                            \
 	X(mr_access_without_local_write) X(qp_create_null_cfg)                \
