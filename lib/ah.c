@@ -5,8 +5,8 @@
 #include "vs_internal.h"
 
 int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
-		     const struct vs_endpoint *remote, struct vs_ah **out,
-		     const char *verb)
+		      const struct vs_endpoint *remote, struct vs_ah **out,
+		      const char *verb)
 {
 	struct ibv_ah_attr attr;
 	struct vs_ah *ah;
@@ -25,9 +25,9 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
 			vs__describe_route(qp, &remote->gid, route, sizeof(route));
 		ret = vs__set_error("ibv_create_ah", vs__errno_or(EINVAL),
-				   "%s: cannot create an address handle toward "
-				   "qpn 0x%06x%s%s", verb, remote->qpn,
-				   route[0] ? ": " : "", route);
+				    "%s: cannot create an address handle toward "
+				    "qpn 0x%06x%s%s", verb, remote->qpn,
+				    route[0] ? ": " : "", route);
 		vs__handle_unpublish(ah, sizeof(*ah));
 		return ret;
 	}

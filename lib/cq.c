@@ -25,19 +25,19 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_cq_create", EINVAL,
-				    "comp_mask 0x%x has bits this version does "
-				    "not know", cfg->comp_mask);
+				     "comp_mask 0x%x has bits this version does "
+				     "not know", cfg->comp_mask);
 	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
 	if (c->attr.orig_attr.max_cqe > 0 &&
 	    depth > (uint32_t)c->attr.orig_attr.max_cqe)
 		return vs__set_error("vs_cq_create", EINVAL,
-				    "depth %u exceeds the device's max_cqe %d",
-				    depth, c->attr.orig_attr.max_cqe);
+				     "depth %u exceeds the device's max_cqe %d",
+				     depth, c->attr.orig_attr.max_cqe);
 	legacy = cfg->legacy || vs_force_legacy();
 	if (legacy && cfg->timestamps)
 		return vs__set_error("vs_cq_create", EOPNOTSUPP,
-				    "completion timestamps need an extended CQ, "
-				    "and a legacy CQ was asked for");
+				     "completion timestamps need an extended CQ, "
+				     "and a legacy CQ was asked for");
 	cq = vs__handle_alloc(sizeof(*cq));
 	if (!cq)
 		return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
@@ -65,16 +65,16 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			if (cfg->timestamps) {
 				vs__handle_unpublish(cq, sizeof(*cq));
 				return vs__set_error("ibv_create_cq_ex", err,
-						    "%s cannot create a CQ with "
-						    "completion timestamps%s",
-						    c->name, err == EOPNOTSUPP ?
-						    " (the provider does not support them)" : "");
+						     "%s cannot create a CQ with "
+						     "completion timestamps%s",
+						     c->name, err == EOPNOTSUPP ?
+						     " (the provider does not support them)" : "");
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
 				vs__handle_unpublish(cq, sizeof(*cq));
 				return vs__set_error("ibv_create_cq_ex", err,
-						    "cannot create a CQ of depth %u on %s",
-						    depth, c->name);
+						     "cannot create a CQ of depth %u on %s",
+						     depth, c->name);
 			}
 			/* No extended CQs here: fall back to legacy. */
 		}
@@ -85,8 +85,8 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 				       cfg->comp_vector);
 		if (!cq->cq) {
 			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
-					   "cannot create a CQ of depth %u on %s",
-					   depth, c->name);
+					    "cannot create a CQ of depth %u on %s",
+					    depth, c->name);
 			vs__handle_unpublish(cq, sizeof(*cq));
 			return ret;
 		}
@@ -166,8 +166,8 @@ int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
 	bool legacy = vs__legacy_cq_is(ops);
 
 	return vs__set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
-			    "polling the %s CQ failed (CQ overrun or device "
-			    "error)", legacy ? "legacy" : "extended");
+			     "polling the %s CQ failed (CQ overrun or device "
+			     "error)", legacy ? "legacy" : "extended");
 }
 
 int vs__cq_iter_null(const char *verb)

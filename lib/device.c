@@ -11,8 +11,8 @@ static int device_list(struct ibv_device ***list, int *n)
 	*list = ibv_get_device_list(n);
 	if (!*list)
 		return vs__set_error("ibv_get_device_list", vs__errno_or(ENODEV),
-				    "cannot list RDMA devices (is rdma-core "
-				    "installed and the kernel's RDMA support loaded?)");
+				     "cannot list RDMA devices (is rdma-core "
+				     "installed and the kernel's RDMA support loaded?)");
 	return 0;
 }
 
@@ -25,7 +25,7 @@ int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 		return vs__set_error("vs_device_list", EINVAL, "count is NULL");
 	if (cap && !entries)
 		return vs__set_error("vs_device_list", EINVAL,
-				    "entries is NULL but cap is %zu", cap);
+				     "entries is NULL but cap is %zu", cap);
 	*count = 0;
 	ret = device_list(&list, &n);
 	if (ret)
@@ -71,10 +71,10 @@ int vs_device_open(const char *name, struct vs_context **out)
 	}
 	if (!dev) {
 		ret = name ? vs__set_error("vs_device_open", ENODEV,
-					  "no RDMA device named \"%s\" (found: %s)",
-					  name, n ? names : "none")
+					   "no RDMA device named \"%s\" (found: %s)",
+					   name, n ? names : "none")
 			   : vs__set_error("vs_device_open", ENODEV,
-					  "no RDMA device found");
+					   "no RDMA device found");
 		ibv_free_device_list(list);
 		return ret;
 	}
@@ -89,8 +89,8 @@ int vs_device_open(const char *name, struct vs_context **out)
 	ibv_free_device_list(list);
 	if (!c->ctx) {
 		ret = vs__set_error("ibv_open_device", vs__errno_or(ENODEV),
-				   "cannot open %s (permissions on "
-				   "/dev/infiniband/uverbs*?)", c->name);
+				    "cannot open %s (permissions on "
+				    "/dev/infiniband/uverbs*?)", c->name);
 		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
@@ -98,7 +98,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 	ret = ibv_query_device_ex(c->ctx, NULL, &c->attr);
 	if (ret) {
 		ret = vs__set_error("ibv_query_device_ex", ret,
-				   "cannot query the attributes of %s", c->name);
+				    "cannot query the attributes of %s", c->name);
 		ibv_close_device(c->ctx);
 		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
@@ -188,13 +188,13 @@ int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *
 		return vs__set_error("vs_port_info", EINVAL, "out is NULL");
 	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt)
 		return vs__set_error("vs_port_info", EINVAL,
-				    "port %u does not exist on %s (ports 1..%u)",
-				    port, c->name, c->attr.orig_attr.phys_port_cnt);
+				     "port %u does not exist on %s (ports 1..%u)",
+				     port, c->name, c->attr.orig_attr.phys_port_cnt);
 	memset(&pa, 0, sizeof(pa));
 	ret = ibv_query_port(c->ctx, port, &pa);
 	if (ret)
 		return vs__set_error("ibv_query_port", ret,
-				    "cannot query port %u of %s", port, c->name);
+				     "cannot query port %u of %s", port, c->name);
 	memset(out, 0, sizeof(*out));
 	out->port = port;
 	out->state = pa.state;

@@ -145,24 +145,24 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 		return vs__set_error(verb, EINVAL, "%s is NULL", buf ? "out" : "buf");
 	if (len < 3 || p[0] != 'V' || p[1] != 'S')
 		return vs__set_error(verb, EINVAL,
-				    "not a verbshim endpoint (no \"VS\" magic in "
-				    "the first bytes of %zu)", len);
+				     "not a verbshim endpoint (no \"VS\" magic in "
+				     "the first bytes of %zu)", len);
 	if (p[2] > VS_ENDPOINT_WIRE_VERSION)
 		return vs__set_error(verb, EPROTO,
-				    "endpoint version %u is newer than this "
-				    "library understands (%u)", p[2],
-				    VS_ENDPOINT_WIRE_VERSION);
+				     "endpoint version %u is newer than this "
+				     "library understands (%u)", p[2],
+				     VS_ENDPOINT_WIRE_VERSION);
 	if (p[2] != VS_ENDPOINT_WIRE_VERSION)
 		return vs__set_error(verb, EINVAL,
-				    "endpoint version %u does not exist", p[2]);
+				     "endpoint version %u does not exist", p[2]);
 	if (len != VS_ENDPOINT_WIRE_SIZE)
 		return vs__set_error(verb, EINVAL,
-				    "endpoint is %zu bytes, version %u is exactly %d",
-				    len, p[2], VS_ENDPOINT_WIRE_SIZE);
+				     "endpoint is %zu bytes, version %u is exactly %d",
+				     len, p[2], VS_ENDPOINT_WIRE_SIZE);
 	if (get16(p + 22))
 		return vs__set_error(verb, EINVAL,
-				    "reserved bytes 22-23 are 0x%04x, must be 0",
-				    get16(p + 22));
+				     "reserved bytes 22-23 are 0x%04x, must be 0",
+				     get16(p + 22));
 	memset(&ep, 0, sizeof(ep));
 	ep.transport = (enum vs_transport)p[3];
 	ep.flags = get16(p + 4);

@@ -216,7 +216,7 @@ int vs_gid_table(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 		return ret;
 	if (!count || (cap && !out))
 		return vs__set_error("vs_gid_table", EINVAL,
-				    "%s is NULL", count ? "out" : "count");
+				     "%s is NULL", count ? "out" : "count");
 	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_table");
 	if (ret)
 		return ret;
@@ -283,10 +283,10 @@ int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
 	}
 	if (!best) {
 		ret = vs__set_error("vs_gid_pick", ENOENT,
-				   "no routable GID on %s port %u: RoCE needs a "
-				   "RoCE v2 GID with an IPv4-mapped or global IPv6 "
-				   "address on an up netdev; the table has: %s",
-				   c->name, port, n ? seen : "no valid GID");
+				    "no routable GID on %s port %u: RoCE needs a "
+				    "RoCE v2 GID with an IPv4-mapped or global IPv6 "
+				    "address on an up netdev; the table has: %s",
+				    c->name, port, n ? seen : "no valid GID");
 		free(tmp);
 		return ret;
 	}

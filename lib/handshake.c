@@ -8,7 +8,7 @@
 #include "vs_internal.h"
 
 void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
-		     struct ibv_ah_attr *ah)
+		      struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->port_num = qp->port;
@@ -26,7 +26,7 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 }
 
 void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-		       char *buf, size_t len)
+			char *buf, size_t len)
 {
 	struct ibv_gid_entry e;
 	char d[64], s[64], ndev[IF_NAMESIZE + 1] = "?";
@@ -59,19 +59,19 @@ static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 		return ret;
 	if (remote->transport != qp->transport)
 		return vs__set_error(verb, EINVAL,
-				    "mismatched transports: the remote endpoint is "
-				    "%s, this QP is %s (both sides must create the "
-				    "same kind of QP)",
-				    vs_transport_name(remote->transport),
-				    vs_transport_name(qp->transport));
+				     "mismatched transports: the remote endpoint is "
+				     "%s, this QP is %s (both sides must create the "
+				     "same kind of QP)",
+				     vs_transport_name(remote->transport),
+				     vs_transport_name(qp->transport));
 	if (!!(remote->flags & VS_EP_ETHERNET) !=
 	    (qp->link_layer == IBV_LINK_LAYER_ETHERNET))
 		return vs__set_error(verb, EINVAL,
-				    "mismatched link layers: the remote endpoint is "
-				    "on %s, this QP's port is on %s",
-				    remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
+				     "mismatched link layers: the remote endpoint is "
+				     "on %s, this QP's port is on %s",
+				     remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
 								     "InfiniBand",
-				    qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
+				     qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
 					    "Ethernet (RoCE)" : "InfiniBand");
 	return 0;
 }
@@ -93,10 +93,10 @@ static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
 	    vs_qp_check_mask(qp->transport, qp->state, to, mask, why, sizeof(why)))
 		return vs__set_error("ibv_modify_qp", ret, "%s: %s", verb, why);
 	return vs__set_error("ibv_modify_qp", ret,
-			    "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
-			    vs_transport_name(qp->transport),
-			    vs_qp_state_name(qp->state), vs_qp_state_name(to),
-			    remote ? remote->qpn : 0, route[0] ? ": " : "", route);
+			     "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
+			     vs_transport_name(qp->transport),
+			     vs_qp_state_name(qp->state), vs_qp_state_name(to),
+			     remote ? remote->qpn : 0, route[0] ? ": " : "", route);
 }
 
 static int to_init_again(struct vs_qp *qp, const char *verb)
@@ -135,9 +135,9 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 		return ret;
 	if (qp->state != IBV_QPS_INIT)
 		return vs__set_error(verb, EINVAL,
-				    "the QP is in state %s; a handshake starts "
-				    "from RESET or INIT (it was already brought "
-				    "up?)", vs_qp_state_name(qp->state));
+				     "the QP is in state %s; a handshake starts "
+				     "from RESET or INIT (it was already brought "
+				     "up?)", vs_qp_state_name(qp->state));
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
@@ -205,8 +205,8 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	}
 	if (qp->state != IBV_QPS_RTS)
 		return vs__set_error(verb, EINVAL,
-				    "the UD QP is in state %s, cannot reach RTS",
-				    vs_qp_state_name(qp->state));
+				     "the UD QP is in state %s, cannot reach RTS",
+				     vs_qp_state_name(qp->state));
 	ret = vs__ah_create_for(qp->pd, qp, remote, &ah, verb);
 	if (ret)
 		return ret;

@@ -192,7 +192,7 @@ static void op_abort(struct ibv_qp_ex *ex)
 }
 
 struct vs__legacy_sq *vs__legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
-					  uint32_t max_sge)
+					   uint32_t max_sge)
 {
 	struct vs__legacy_sq *l = calloc(1, sizeof(*l));
 

@@ -15,9 +15,9 @@ static int check_access(unsigned int access, const char *verb)
 
 	if ((access & needs_local_write) && !(access & IBV_ACCESS_LOCAL_WRITE))
 		return vs__set_error(verb, EINVAL,
-				    "access 0x%x asks for remote write or atomic "
-				    "access without IBV_ACCESS_LOCAL_WRITE, which "
-				    "the verbs require with them", access);
+				     "access 0x%x asks for remote write or atomic "
+				     "access without IBV_ACCESS_LOCAL_WRITE, which "
+				     "the verbs require with them", access);
 	return 0;
 }
 
@@ -71,8 +71,8 @@ static int precheck(struct vs_pd *pd, size_t length, unsigned int access,
 	*out = NULL;
 	if (!length)
 		return vs__set_error(verb, EINVAL,
-				    "length is 0: a memory region must cover at "
-				    "least one byte");
+				     "length is 0: a memory region must cover at "
+				     "least one byte");
 	return check_access(access, verb);
 }
 
@@ -93,12 +93,12 @@ int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
 		page = 4096;
 	if (length > SIZE_MAX - (size_t)page)
 		return vs__set_error("vs_mr_alloc", EINVAL,
-				    "length %zu is too large", length);
+				     "length %zu is too large", length);
 	ret = posix_memalign(&buf, (size_t)page,
 			     (length + (size_t)page - 1) / (size_t)page * (size_t)page);
 	if (ret)
 		return vs__set_error("vs_mr_alloc", ret,
-				    "cannot allocate %zu bytes", length);
+				     "cannot allocate %zu bytes", length);
 	memset(buf, 0, length);
 	errno = 0;
 	raw = ibv_reg_mr(pd->pd, buf, length, (int)access);
@@ -106,8 +106,8 @@ int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
 		int err = vs__errno_or(ENOMEM);
 
 		ret = vs__set_error("ibv_reg_mr", err,
-				   "cannot register %zu bytes with access 0x%x%s",
-				   length, access, reg_hint(err));
+				    "cannot register %zu bytes with access 0x%x%s",
+				    length, access, reg_hint(err));
 		free(buf);
 		return ret;
 	}
@@ -136,8 +136,8 @@ int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
 		int err = vs__errno_or(ENOMEM);
 
 		return vs__set_error("ibv_reg_mr", err,
-				    "cannot register %zu bytes at %p with access "
-				    "0x%x%s", length, addr, access, reg_hint(err));
+				     "cannot register %zu bytes at %p with access "
+				     "0x%x%s", length, addr, access, reg_hint(err));
 	}
 	return finish(pd, raw, addr, length, false, out, "vs_mr_register");
 }
@@ -156,7 +156,7 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 		return ret;
 	if (fd < 0)
 		return vs__set_error("vs_mr_register_dmabuf", EBADF,
-				    "fd %d is not a dmabuf file descriptor", fd);
+				     "fd %d is not a dmabuf file descriptor", fd);
 	errno = 0;
 #ifdef VS_HAVE_IBVERBS_1_12
 	raw = ibv_reg_dmabuf_mr(pd->pd, offset, length, iova, fd, (int)access);
@@ -171,15 +171,15 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 
 		if (err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT)
 			return vs__set_error("ibv_reg_dmabuf_mr", EOPNOTSUPP,
-					    "dmabuf memory regions are not "
-					    "supported here: they need rdma-core "
-					    ">= 34, kernel >= 5.12 and a provider "
-					    "that implements them (%s does not)",
-					    pd->ctx->name);
+					     "dmabuf memory regions are not "
+					     "supported here: they need rdma-core "
+					     ">= 34, kernel >= 5.12 and a provider "
+					     "that implements them (%s does not)",
+					     pd->ctx->name);
 		return vs__set_error("ibv_reg_dmabuf_mr", err,
-				    "cannot register %zu bytes of dmabuf fd %d at "
-				    "offset %llu%s", length, fd,
-				    (unsigned long long)offset, reg_hint(err));
+				     "cannot register %zu bytes of dmabuf fd %d at "
+				     "offset %llu%s", length, fd,
+				     (unsigned long long)offset, reg_hint(err));
 	}
 	return finish(pd, raw, NULL, length, false, out, "vs_mr_register_dmabuf");
 }
@@ -194,24 +194,24 @@ int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
 		return ret;
 	if (!length || offset > mr->length || length > mr->length - offset)
 		return vs__set_error("vs_mr_advise", EINVAL,
-				    "range [%zu, +%zu) is empty or outside the "
+				     "range [%zu, +%zu) is empty or outside the "
 				    "MR's %zu bytes", offset, length, mr->length);
 	if (length > UINT32_MAX)
 		return vs__set_error("vs_mr_advise", EINVAL,
-				    "length %zu exceeds one SGE (4 GiB)", length);
+				     "length %zu exceeds one SGE (4 GiB)", length);
 	sge.addr = (uintptr_t)mr->addr + offset;
 	sge.length = (uint32_t)length;
 	sge.lkey = mr->mr->lkey;
 	ret = ibv_advise_mr(mr->pd->pd, advice, flags, &sge, 1);
 	if (ret == EOPNOTSUPP || ret == ENOSYS)
 		return vs__set_error("ibv_advise_mr", EOPNOTSUPP,
-				    "%s cannot take memory advice: the provider "
-				    "has no advise_mr or the MR is not an "
-				    "on-demand-paging MR (IBV_ACCESS_ON_DEMAND)",
-				    mr->pd->ctx->name);
+				     "%s cannot take memory advice: the provider "
+				     "has no advise_mr or the MR is not an "
+				     "on-demand-paging MR (IBV_ACCESS_ON_DEMAND)",
+				     mr->pd->ctx->name);
 	if (ret)
 		return vs__set_error("ibv_advise_mr", ret,
-				    "advice %d on [%zu, +%zu) failed",
+				     "advice %d on [%zu, +%zu) failed",
 				    (int)advice, offset, length);
 	return 0;
 }

@@ -116,8 +116,8 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 
 	if (p->comp_mask & ~known)
 		return vs__set_error(verb, EINVAL,
-				    "comp_mask 0x%x has bits unknown for a %s QP",
-				    p->comp_mask, vs_transport_name(t));
+				     "comp_mask 0x%x has bits unknown for a %s QP",
+				     p->comp_mask, vs_transport_name(t));
 	ret = vs__check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
 	if (ret)
 		return ret;
@@ -128,14 +128,14 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 		return ret;
 	if (p->send_cq->ctx != pd->ctx || p->recv_cq->ctx != pd->ctx)
 		return vs__set_error(verb, EINVAL,
-				    "the CQs and the PD belong to different devices");
+				     "the CQs and the PD belong to different devices");
 	if (p->srq) {
 		ret = vs__check_handle(p->srq, VS_KIND_SRQ, verb, "srq");
 		if (ret)
 			return ret;
 		if (p->srq->pd->ctx != pd->ctx)
 			return vs__set_error(verb, EINVAL,
-					    "the SRQ belongs to another device");
+					     "the SRQ belongs to another device");
 	}
 	if (!p->caps.max_send_wr)
 		p->caps.max_send_wr = VS_QP_DEFAULT_WR;
@@ -151,16 +151,16 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	    (p->caps.max_send_wr > (uint32_t)da->max_qp_wr ||
 	     p->caps.max_recv_wr > (uint32_t)da->max_qp_wr))
 		return vs__set_error(verb, EINVAL,
-				    "max_send_wr %u / max_recv_wr %u exceed the "
-				    "device's max_qp_wr %d", p->caps.max_send_wr,
-				    p->caps.max_recv_wr, da->max_qp_wr);
+				     "max_send_wr %u / max_recv_wr %u exceed the "
+				     "device's max_qp_wr %d", p->caps.max_send_wr,
+				     p->caps.max_recv_wr, da->max_qp_wr);
 	if (da->max_sge > 0 &&
 	    (p->caps.max_send_sge > (uint32_t)da->max_sge ||
 	     p->caps.max_recv_sge > (uint32_t)da->max_sge))
 		return vs__set_error(verb, EINVAL,
-				    "max_send_sge %u / max_recv_sge %u exceed the "
-				    "device's max_sge %d", p->caps.max_send_sge,
-				    p->caps.max_recv_sge, da->max_sge);
+				     "max_send_sge %u / max_recv_sge %u exceed the "
+				     "device's max_sge %d", p->caps.max_send_sge,
+				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
 	ret = vs_port_info(pd->ctx, p->port, &pi);
@@ -169,7 +169,7 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	if (p->comp_mask & VS_QP_CFG_PSN) {
 		if (p->psn > 0xffffff)
 			return vs__set_error(verb, EINVAL,
-					    "psn 0x%x does not fit 24 bits", p->psn);
+					     "psn 0x%x does not fit 24 bits", p->psn);
 	} else {
 		p->psn = random_psn();
 	}
@@ -179,18 +179,18 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	qp->mtu = p->mtu && p->mtu < pi.active_mtu ? p->mtu : pi.active_mtu;
 	if (p->mtu && (p->mtu < IBV_MTU_256 || p->mtu > IBV_MTU_4096))
 		return vs__set_error(verb, EINVAL, "mtu %d is not an enum ibv_mtu",
-				    (int)p->mtu);
+				     (int)p->mtu);
 	if (p->comp_mask & VS_QP_CFG_GID_INDEX) {
 		if (p->gid_index >= (uint32_t)pi.gid_tbl_len)
 			return vs__set_error(verb, EINVAL,
-					    "gid_index %u is beyond the port's "
-					    "GID table (%d entries)", p->gid_index,
-					    pi.gid_tbl_len);
+					     "gid_index %u is beyond the port's "
+					     "GID table (%d entries)", p->gid_index,
+					     pi.gid_tbl_len);
 		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
 			return vs__set_error("ibv_query_gid", vs__errno_or(EINVAL),
-					    "cannot read GID %u of port %u",
-					    p->gid_index, p->port);
+					     "cannot read GID %u of port %u",
+					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
 	} else {
 		struct vs_gid_info g;
@@ -217,9 +217,9 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 		if (p->access & ~allowed)
 			return vs__set_error(verb, EINVAL,
-					    "access 0x%x has bits a %s QP cannot "
-					    "grant (allowed: 0x%x)", p->access,
-					    vs_transport_name(t), allowed);
+					     "access 0x%x has bits a %s QP cannot "
+					     "grant (allowed: 0x%x)", p->access,
+					     vs_transport_name(t), allowed);
 		qp->access = p->access;
 	}
 	if (t == VS_TRANSPORT_RC) {
@@ -240,11 +240,11 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 		if (qp->timeout > 31 || qp->retry_cnt > 7 || qp->rnr_retry > 7 ||
 		    qp->min_rnr_timer > 31)
 			return vs__set_error(verb, EINVAL,
-					    "timeout %u (0..31), retry_cnt %u (0..7), "
-					    "rnr_retry %u (0..7) or min_rnr_timer %u "
-					    "(0..31) out of range", qp->timeout,
-					    qp->retry_cnt, qp->rnr_retry,
-					    qp->min_rnr_timer);
+					     "timeout %u (0..31), retry_cnt %u (0..7), "
+					     "rnr_retry %u (0..7) or min_rnr_timer %u "
+					     "(0..31) out of range", qp->timeout,
+					     qp->retry_cnt, qp->rnr_retry,
+					     qp->min_rnr_timer);
 	}
 	return 0;
 }
@@ -290,11 +290,11 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 		err = vs__errno_or(EOPNOTSUPP);
 		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
 			return vs__set_error("ibv_create_qp_ex", err,
-					    "cannot create a %s QP (send %u x %u "
-					    "SGE, recv %u x %u SGE, inline %u)",
-					    vs_transport_name(t), cap.max_send_wr,
-					    cap.max_send_sge, cap.max_recv_wr,
-					    cap.max_recv_sge, cap.max_inline_data);
+					     "cannot create a %s QP (send %u x %u "
+					     "SGE, recv %u x %u SGE, inline %u)",
+					     vs_transport_name(t), cap.max_send_wr,
+					     cap.max_send_sge, cap.max_recv_wr,
+					     cap.max_recv_sge, cap.max_inline_data);
 		/* No extended QPs for this (provider, transport): legacy. */
 	}
 	{
@@ -311,12 +311,12 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 		qp->qp = ibv_create_qp(pd->pd, &ia);
 		if (!qp->qp)
 			return vs__set_error("ibv_create_qp", vs__errno_or(EINVAL),
-					    "cannot create a %s QP (send %u x %u "
-					    "SGE, recv %u x %u SGE, inline %u: lower "
-					    "them if the device cannot)",
-					    vs_transport_name(t), cap.max_send_wr,
-					    cap.max_send_sge, cap.max_recv_wr,
-					    cap.max_recv_sge, cap.max_inline_data);
+					     "cannot create a %s QP (send %u x %u "
+					     "SGE, recv %u x %u SGE, inline %u: lower "
+					     "them if the device cannot)",
+					     vs_transport_name(t), cap.max_send_wr,
+					     cap.max_send_sge, cap.max_recv_wr,
+					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;
 	}
 created:
@@ -356,8 +356,8 @@ static int to_init(struct vs_qp *qp, const char *verb)
 
 	if (ret)
 		return vs__set_error("ibv_modify_qp", ret,
-				    "%s: RESET->INIT of the new %s QP failed",
-				    verb, vs_transport_name(qp->transport));
+				     "%s: RESET->INIT of the new %s QP failed",
+				     verb, vs_transport_name(qp->transport));
 	vs__qp_set_state(qp, IBV_QPS_INIT);
 	return 0;
 }
@@ -387,8 +387,8 @@ static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
 	if (!qp->bounce_mr) {
 		free(buf);
 		return vs__set_error("ibv_reg_mr", vs__errno_or(ENOMEM),
-				    "%s: cannot register the %zu-byte inline bounce "
-				    "ring", verb, size);
+				     "%s: cannot register the %zu-byte inline bounce "
+				     "ring", verb, size);
 	}
 	qp->bounce = buf;
 	qp->bounce_slot_size = slot;
@@ -425,7 +425,7 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		return ret;
 	if (!cfg)
 		return vs__set_error(verb, EINVAL,
-				    "cfg is NULL (it names the CQs, at least send_cq)");
+				     "cfg is NULL (it names the CQs, at least send_cq)");
 	flatten(t, cfg, &p);
 	qp = vs__handle_alloc(sizeof(*qp));
 	if (!qp)
@@ -439,23 +439,23 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	qp->max_batch = p.max_batch ? p.max_batch : qp->caps.max_send_wr;
 	if (qp->max_batch > qp->caps.max_send_wr) {
 		ret = vs__set_error(verb, EINVAL,
-				   "max_batch %u exceeds the send queue (%u WRs)",
-				   qp->max_batch, qp->caps.max_send_wr);
+				    "max_batch %u exceeds the send queue (%u WRs)",
+				    qp->max_batch, qp->caps.max_send_wr);
 		goto fail_qp;
 	}
 	/* the send inlines assume both (VS_ASSUME in vs__batch_start) */
 	if (!qp->max_batch || !qp->caps.max_send_sge) {
 		ret = vs__set_error(verb, EINVAL,
-				   "the QP got room for %u WRs of %u SGEs per "
-				   "batch; sends need at least one of one",
-				   qp->max_batch, qp->caps.max_send_sge);
+				    "the QP got room for %u WRs of %u SGEs per "
+				    "batch; sends need at least one of one",
+				    qp->max_batch, qp->caps.max_send_sge);
 		goto fail_qp;
 	}
 	if (qp->qpx) {
 		qp->post_ops = qp->qpx;
 	} else {
 		qp->legacy = vs__legacy_sq_create(qp->qp, qp->max_batch,
-						 qp->caps.max_send_sge);
+						  qp->caps.max_send_sge);
 		if (!qp->legacy) {
 			ret = vs__set_error(verb, ENOMEM, "out of memory");
 			goto fail_qp;
@@ -468,7 +468,7 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 			goto fail_qp;
 	}
 	if (!p.srq && vs__recv_store_init(&qp->recv, qp->caps.max_recv_wr,
-					 qp->caps.max_recv_sge)) {
+					  qp->caps.max_recv_sge)) {
 		ret = vs__set_error(verb, ENOMEM, "out of memory");
 		goto fail_qp;
 	}

@@ -202,8 +202,8 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 		return vs__set_error(verb, EINVAL, "attr is NULL");
 	if (vs__qp_batch_open(qp))
 		return vs__set_error(verb, EBUSY,
-				    "a send batch is open on this QP: submit or "
-				    "abort it before changing the QP's state");
+				     "a send batch is open on this QP: submit or "
+				     "abort it before changing the QP's state");
 	from = qp->state;
 	to = (mask & IBV_QP_STATE) ? attr->qp_state : from;
 	ret = ibv_modify_qp(qp->qp, attr, mask);
@@ -220,22 +220,22 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 	if (ret == EINVAL) {
 		if (vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
 			return vs__set_error("ibv_modify_qp", EINVAL,
-					    "%s: the attribute mask is wrong %s",
-					    verb, why);
+					     "%s: the attribute mask is wrong %s",
+					     verb, why);
 		if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET &&
 		    (mask & IBV_QP_AV))
 			vs__describe_route(qp, &attr->ah_attr.grh.dgid, route,
-					  sizeof(route));
+					   sizeof(route));
 		return vs__set_error("ibv_modify_qp", EINVAL,
-				    "%s: %s %s->%s refused although the mask is "
-				    "complete: a value is out of range for the "
-				    "device%s%s", verb,
-				    vs_transport_name(qp->transport),
-				    vs_qp_state_name(from), vs_qp_state_name(to),
-				    route[0] ? "; " : "", route);
+				     "%s: %s %s->%s refused although the mask is "
+				     "complete: a value is out of range for the "
+				     "device%s%s", verb,
+				     vs_transport_name(qp->transport),
+				     vs_qp_state_name(from), vs_qp_state_name(to),
+				     route[0] ? "; " : "", route);
 	}
 	return vs__set_error("ibv_modify_qp", ret, "%s: %s %s->%s failed%s%s",
-			    verb, vs_transport_name(qp->transport),
-			    vs_qp_state_name(from), vs_qp_state_name(to),
-			    route[0] ? ": " : "", route);
+			     verb, vs_transport_name(qp->transport),
+			     vs_qp_state_name(from), vs_qp_state_name(to),
+			     route[0] ? ": " : "", route);
 }

@@ -22,27 +22,27 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_srq_create", EINVAL,
-				    "comp_mask 0x%x is not 0", cfg->comp_mask);
+				     "comp_mask 0x%x is not 0", cfg->comp_mask);
 	da = &pd->ctx->attr.orig_attr;
 	if (!da->max_srq)
 		return vs__set_error("vs_srq_create", EOPNOTSUPP,
-				    "%s has no shared receive queues (max_srq 0)",
-				    pd->ctx->name);
+				     "%s has no shared receive queues (max_srq 0)",
+				     pd->ctx->name);
 	memset(&ia, 0, sizeof(ia));
 	ia.attr.max_wr = cfg->max_wr ? cfg->max_wr : 256;
 	ia.attr.max_sge = cfg->max_sge ? cfg->max_sge : 4;
 	ia.attr.srq_limit = cfg->limit;
 	if (cfg->limit >= ia.attr.max_wr)
 		return vs__set_error("vs_srq_create", EINVAL,
-				    "limit %u must be below max_wr %u",
-				    cfg->limit, ia.attr.max_wr);
+				     "limit %u must be below max_wr %u",
+				     cfg->limit, ia.attr.max_wr);
 	if ((da->max_srq_wr > 0 && ia.attr.max_wr > (uint32_t)da->max_srq_wr) ||
 	    (da->max_srq_sge > 0 && ia.attr.max_sge > (uint32_t)da->max_srq_sge))
 		return vs__set_error("vs_srq_create", EINVAL,
-				    "max_wr %u / max_sge %u exceed the device's "
-				    "max_srq_wr %d / max_srq_sge %d",
-				    ia.attr.max_wr, ia.attr.max_sge,
-				    da->max_srq_wr, da->max_srq_sge);
+				     "max_wr %u / max_sge %u exceed the device's "
+				     "max_srq_wr %d / max_srq_sge %d",
+				     ia.attr.max_wr, ia.attr.max_sge,
+				     da->max_srq_wr, da->max_srq_sge);
 	srq = vs__handle_alloc(sizeof(*srq));
 	if (!srq)
 		return vs__set_error("vs_srq_create", ENOMEM, "out of memory");
@@ -50,8 +50,8 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	srq->srq = ibv_create_srq(pd->pd, &ia);
 	if (!srq->srq) {
 		ret = vs__set_error("ibv_create_srq", vs__errno_or(EINVAL),
-				   "cannot create an SRQ of %u x %u SGE on %s",
-				   ia.attr.max_wr, ia.attr.max_sge, pd->ctx->name);
+				    "cannot create an SRQ of %u x %u SGE on %s",
+				    ia.attr.max_wr, ia.attr.max_sge, pd->ctx->name);
 		vs__handle_unpublish(srq, sizeof(*srq));
 		return ret;
 	}
@@ -78,14 +78,14 @@ int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit)
 		return ret;
 	if (limit >= srq->max_wr)
 		return vs__set_error("vs_srq_set_limit", EINVAL,
-				    "limit %u must be below the SRQ's %u WRs",
-				    limit, srq->max_wr);
+				     "limit %u must be below the SRQ's %u WRs",
+				     limit, srq->max_wr);
 	memset(&a, 0, sizeof(a));
 	a.srq_limit = limit;
 	ret = ibv_modify_srq(srq->srq, &a, IBV_SRQ_LIMIT);
 	if (ret)
 		return vs__set_error("ibv_modify_srq", ret,
-				    "cannot arm the SRQ limit at %u", limit);
+				     "cannot arm the SRQ limit at %u", limit);
 	return 0;
 }
 

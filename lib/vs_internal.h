@@ -108,7 +108,7 @@ static inline bool vs__qp_batch_open(const struct vs_qp *qp)
 
 /* lib/legacy_sq.c: the ibv_wr_* ops over a chained ibv_post_send */
 struct vs__legacy_sq *vs__legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
-					  uint32_t max_sge);
+					   uint32_t max_sge);
 struct ibv_qp_ex *vs__legacy_sq_ops(struct vs__legacy_sq *l);
 long vs__legacy_sq_bad_index(const struct vs__legacy_sq *l);
 void vs__legacy_sq_free(struct vs__legacy_sq *l);
@@ -141,14 +141,14 @@ int vs__endpoint_check(const struct vs_endpoint *ep, const char *verb,
 
 /* Creates an AH toward remote from (pd, port, gid index, link layer). */
 int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
-		     const struct vs_endpoint *remote, struct vs_ah **out,
-		     const char *verb);
+		      const struct vs_endpoint *remote, struct vs_ah **out,
+		      const char *verb);
 /* Fills ah_attr toward remote the way the QP's link layer needs. */
 void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
-		     struct ibv_ah_attr *ah);
+		      struct ibv_ah_attr *ah);
 
 /* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
 void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-		       char *buf, size_t len);
+			char *buf, size_t len);
 
 #endif /* VS_INTERNAL_H */
