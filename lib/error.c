@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The calling thread's last error: the only state of the typed API
- * besides the shim's tables.
+ * The calling thread's last error: with the handle arena (lib/handle.c)
+ * the only state of the typed API besides the shim's tables.
  */
 #include "vs_internal.h"
 
