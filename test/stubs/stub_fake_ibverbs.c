@@ -52,15 +52,28 @@ static struct ibv_device *fake_list[] = { &fake_device, NULL };
 
 #define FAKE_CQ_RING 1024
 
+/* One CQ type for both kinds: an ibv_cq_ex starts with an ibv_cq's fields. */
 struct fake_cq {
-	struct ibv_cq cq;
+	struct ibv_cq_ex ex;
 	struct ibv_wc ring[FAKE_CQ_RING];
 	unsigned int head, tail;
+	struct ibv_wc cur; /* the current completion of a start/next poll */
 };
 
+#define FAKE_MAX_BATCH 256
+
 struct fake_qp {
-	struct ibv_qp qp;
+	struct ibv_qp_ex ex; /* ex.qp_base is the ibv_qp */
 	int sq_sig_all;
+	int extended;
+	/* the WRs of an open ibv_wr_* batch */
+	struct ibv_wc pending[FAKE_MAX_BATCH];
+	int signaled[FAKE_MAX_BATCH];
+	unsigned int n;
+};
+
+struct fake_ctx {
+	struct verbs_context v; /* v.context is the ibv_context */
 };
 
 static uint32_t next_qpn = 0x100;
@@ -134,7 +147,7 @@ static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
 static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			  struct ibv_send_wr **bad)
 {
-	struct fake_qp *f = (struct fake_qp *)qp;
+	struct fake_qp *f = (struct fake_qp *)qp; /* ex.qp_base is first */
 
 	for (; wr; wr = wr->next) {
 		uint32_t len = 0;
@@ -189,8 +202,15 @@ static int fake_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 	return 0;
 }
 
+static struct ibv_cq_ex *fake_create_cq_ex(struct ibv_context *context,
+					   struct ibv_cq_init_attr_ex *attr);
+static struct ibv_qp *fake_create_qp_ex(struct ibv_context *context,
+					struct ibv_qp_init_attr_ex *attr);
+
 VS_STUB_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
+	const char *ext = getenv("VS_FAKE_EXTENDED");
+	struct fake_ctx *f;
 	struct ibv_context *c;
 	int err = fails("ibv_open_device");
 
@@ -199,7 +219,8 @@ VS_STUB_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 		errno = err;
 		return NULL;
 	}
-	c = calloc(1, sizeof(*c));
+	f = calloc(1, sizeof(*f));
+	c = &f->v.context;
 	c->device = device;
 	c->ops.poll_cq = fake_poll_cq;
 	c->ops.req_notify_cq = fake_req_notify_cq;
@@ -207,6 +228,12 @@ VS_STUB_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->ops.post_recv = fake_post_recv;
 	c->ops.post_srq_recv = fake_post_srq_recv;
 	c->cmd_fd = c->async_fd = -1;
+	if (ext && !strcmp(ext, "1")) {
+		f->v.sz = sizeof(f->v);
+		f->v.create_cq_ex = fake_create_cq_ex;
+		f->v.create_qp_ex = fake_create_qp_ex;
+		c->abi_compat = __VERBS_ABI_IS_EXTENDED;
+	}
 	vs_stub_live[LIVE_CTX]++;
 	return c;
 }
@@ -220,7 +247,7 @@ VS_STUB_EXPORT int ibv_close_device(struct ibv_context *c)
 		errno = err;
 		return -1;
 	}
-	free(c);
+	free((char *)c - offsetof(struct fake_ctx, v.context));
 	vs_stub_live[LIVE_CTX]--;
 	return 0;
 }
@@ -407,10 +434,8 @@ VS_STUB_EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
 	return 0;
 }
 
-VS_STUB_EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
-					    void *cq_context,
-					    struct ibv_comp_channel *channel,
-					    int comp_vector)
+static struct fake_cq *new_cq(struct ibv_context *context, int cqe,
+			      void *cq_context, struct ibv_comp_channel *channel)
 {
 	struct fake_cq *f;
 	int err = fails("ibv_create_cq");
@@ -421,12 +446,86 @@ VS_STUB_EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
-	f->cq.context = context;
-	f->cq.channel = channel;
-	f->cq.cq_context = cq_context;
-	f->cq.cqe = cqe;
+	f->ex.context = context;
+	f->ex.channel = channel;
+	f->ex.cq_context = cq_context;
+	f->ex.cqe = cqe;
 	vs_stub_live[LIVE_CQ]++;
-	return &f->cq;
+	return f;
+}
+
+VS_STUB_EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
+					    void *cq_context,
+					    struct ibv_comp_channel *channel,
+					    int comp_vector)
+{
+	struct fake_cq *f = new_cq(context, cqe, cq_context, channel);
+
+	return f ? ibv_cq_ex_to_cq(&f->ex) : NULL;
+}
+
+/* The extended CQ: start/next pop a completion, the readers read it. */
+static int cqx_next(struct ibv_cq_ex *ex)
+{
+	struct fake_cq *f = (struct fake_cq *)ex;
+
+	if (f->tail == f->head)
+		return ENOENT;
+	f->cur = f->ring[f->tail++ % FAKE_CQ_RING];
+	ex->wr_id = f->cur.wr_id;
+	ex->status = f->cur.status;
+	return 0;
+}
+
+static int cqx_start(struct ibv_cq_ex *ex, struct ibv_poll_cq_attr *attr)
+{
+	return cqx_next(ex);
+}
+
+static void cqx_end(struct ibv_cq_ex *ex)
+{
+	(void)*(volatile int *)&ex->cqe; /* ASan: the CQ is alive */
+}
+
+#define CUR(ex) (((struct fake_cq *)(ex))->cur)
+static enum ibv_wc_opcode cqx_opcode(struct ibv_cq_ex *ex) { return CUR(ex).opcode; }
+static uint32_t cqx_vendor_err(struct ibv_cq_ex *ex) { return CUR(ex).vendor_err; }
+static uint32_t cqx_byte_len(struct ibv_cq_ex *ex) { return CUR(ex).byte_len; }
+static __be32 cqx_imm(struct ibv_cq_ex *ex) { return CUR(ex).imm_data; }
+static uint32_t cqx_qp_num(struct ibv_cq_ex *ex) { return CUR(ex).qp_num; }
+static uint32_t cqx_src_qp(struct ibv_cq_ex *ex) { return CUR(ex).src_qp; }
+static unsigned int cqx_wc_flags(struct ibv_cq_ex *ex) { return CUR(ex).wc_flags; }
+static uint32_t cqx_slid(struct ibv_cq_ex *ex) { return CUR(ex).slid; }
+static uint8_t cqx_sl(struct ibv_cq_ex *ex) { return CUR(ex).sl; }
+static uint8_t cqx_dlid_path_bits(struct ibv_cq_ex *ex) { return CUR(ex).dlid_path_bits; }
+#undef CUR
+
+static struct ibv_cq_ex *fake_create_cq_ex(struct ibv_context *context,
+					   struct ibv_cq_init_attr_ex *attr)
+{
+	struct fake_cq *f;
+
+	if (attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
+		errno = EOPNOTSUPP; /* no timestamps here */
+		return NULL;
+	}
+	f = new_cq(context, (int)attr->cqe, NULL, attr->channel);
+	if (!f)
+		return NULL;
+	f->ex.start_poll = cqx_start;
+	f->ex.next_poll = cqx_next;
+	f->ex.end_poll = cqx_end;
+	f->ex.read_opcode = cqx_opcode;
+	f->ex.read_vendor_err = cqx_vendor_err;
+	f->ex.read_byte_len = cqx_byte_len;
+	f->ex.read_imm_data = cqx_imm;
+	f->ex.read_qp_num = cqx_qp_num;
+	f->ex.read_src_qp = cqx_src_qp;
+	f->ex.read_wc_flags = cqx_wc_flags;
+	f->ex.read_slid = cqx_slid;
+	f->ex.read_sl = cqx_sl;
+	f->ex.read_dlid_path_bits = cqx_dlid_path_bits;
+	return &f->ex;
 }
 
 VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
@@ -442,8 +541,10 @@ VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 	return 0;
 }
 
-VS_STUB_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
-					    struct ibv_qp_init_attr *attr)
+static struct fake_qp *new_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
+			      struct ibv_cq *recv_cq, struct ibv_srq *srq,
+			      const struct ibv_qp_cap *cap,
+			      enum ibv_qp_type type, int sq_sig_all)
 {
 	struct fake_qp *f;
 	int err = fails("ibv_create_qp");
@@ -453,24 +554,187 @@ VS_STUB_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
 		errno = err;
 		return NULL;
 	}
-	if (!attr->send_cq || !attr->recv_cq || attr->cap.max_send_wr > 256 ||
-	    attr->cap.max_recv_wr > 256 || attr->cap.max_send_sge > 4 ||
-	    attr->cap.max_recv_sge > 4) {
+	if (!send_cq || !recv_cq || cap->max_send_wr > 256 ||
+	    cap->max_recv_wr > 256 || cap->max_send_sge > 4 ||
+	    cap->max_recv_sge > 4) {
 		errno = EINVAL;
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
-	f->qp.context = pd->context;
-	f->qp.pd = pd;
-	f->qp.send_cq = attr->send_cq;
-	f->qp.recv_cq = attr->recv_cq;
-	f->qp.srq = attr->srq;
-	f->qp.qp_type = attr->qp_type;
-	f->qp.qp_num = next_qpn++;
-	f->qp.state = IBV_QPS_RESET;
-	f->sq_sig_all = attr->sq_sig_all;
+	f->ex.qp_base.context = pd->context;
+	f->ex.qp_base.pd = pd;
+	f->ex.qp_base.send_cq = send_cq;
+	f->ex.qp_base.recv_cq = recv_cq;
+	f->ex.qp_base.srq = srq;
+	f->ex.qp_base.qp_type = type;
+	f->ex.qp_base.qp_num = next_qpn++;
+	f->ex.qp_base.state = IBV_QPS_RESET;
+	f->sq_sig_all = sq_sig_all;
 	vs_stub_live[LIVE_QP]++;
-	return &f->qp;
+	return f;
+}
+
+VS_STUB_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
+					    struct ibv_qp_init_attr *attr)
+{
+	struct fake_qp *f = new_qp(pd, attr->send_cq, attr->recv_cq, attr->srq,
+				   &attr->cap, attr->qp_type, attr->sq_sig_all);
+
+	return f ? &f->ex.qp_base : NULL;
+}
+
+/* The ibv_wr_* ops: WRs collect until complete, which completes them. */
+static struct fake_qp *qpx(struct ibv_qp_ex *ex)
+{
+	return (struct fake_qp *)ex;
+}
+
+static void wr_add(struct ibv_qp_ex *ex, enum ibv_wc_opcode op)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (f->n >= FAKE_MAX_BATCH)
+		abort(); /* the library let a batch outgrow the queue */
+	memset(&f->pending[f->n], 0, sizeof(f->pending[0]));
+	f->pending[f->n].wr_id = ex->wr_id;
+	f->pending[f->n].opcode = op;
+	f->pending[f->n].qp_num = ex->qp_base.qp_num;
+	f->signaled[f->n] = f->sq_sig_all || (ex->wr_flags & IBV_SEND_SIGNALED);
+	f->n++;
+}
+
+static void wr_len(struct ibv_qp_ex *ex, uint32_t len)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (f->n)
+		f->pending[f->n - 1].byte_len = len;
+}
+
+static void wr_start(struct ibv_qp_ex *ex) { qpx(ex)->n = 0; }
+static void wr_abort(struct ibv_qp_ex *ex) { qpx(ex)->n = 0; }
+static void wr_send(struct ibv_qp_ex *ex) { wr_add(ex, IBV_WC_SEND); }
+static void wr_send_imm(struct ibv_qp_ex *ex, __be32 imm) { wr_add(ex, IBV_WC_SEND); }
+static void wr_write(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr)
+{
+	wr_add(ex, IBV_WC_RDMA_WRITE);
+}
+static void wr_write_imm(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+			 __be32 imm)
+{
+	wr_add(ex, IBV_WC_RDMA_WRITE);
+}
+static void wr_read(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr)
+{
+	wr_add(ex, IBV_WC_RDMA_READ);
+}
+static void wr_cas(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+		   uint64_t compare, uint64_t swap)
+{
+	wr_add(ex, IBV_WC_COMP_SWAP);
+}
+static void wr_faa(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+		   uint64_t add)
+{
+	wr_add(ex, IBV_WC_FETCH_ADD);
+}
+static void wr_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah, uint32_t qpn,
+		       uint32_t qkey)
+{
+	(void)*(volatile void **)&ah->pd; /* ASan: the AH is alive */
+}
+static void wr_sge(struct ibv_qp_ex *ex, uint32_t lkey, uint64_t addr,
+		   uint32_t length)
+{
+	wr_len(ex, length);
+}
+static void wr_sge_list(struct ibv_qp_ex *ex, size_t n, const struct ibv_sge *sgl)
+{
+	uint32_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += sgl[i].length;
+	wr_len(ex, len);
+}
+static void wr_inline(struct ibv_qp_ex *ex, void *addr, size_t length)
+{
+	uint8_t copy[1024];
+
+	if (length > sizeof(copy))
+		abort();
+	if (length)
+		memcpy(copy, addr, length); /* ASan: the bytes are readable */
+	wr_len(ex, (uint32_t)length);
+}
+static void wr_inline_list(struct ibv_qp_ex *ex, size_t n,
+			   const struct ibv_data_buf *bufs)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += bufs[i].length;
+	wr_len(ex, (uint32_t)len);
+}
+
+static int wr_complete(struct ibv_qp_ex *ex)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (ex->qp_base.state != IBV_QPS_RTS) {
+		f->n = 0;
+		return EINVAL;
+	}
+	for (unsigned int i = 0; i < f->n; i++)
+		if (f->signaled[i])
+			complete(ex->qp_base.send_cq, &f->pending[i]);
+	f->n = 0;
+	return 0;
+}
+
+static struct ibv_qp *fake_create_qp_ex(struct ibv_context *context,
+					struct ibv_qp_init_attr_ex *attr)
+{
+	struct fake_qp *f;
+
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = new_qp(attr->pd, attr->send_cq, attr->recv_cq, attr->srq,
+		   &attr->cap, attr->qp_type, attr->sq_sig_all);
+	if (!f)
+		return NULL;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		f->extended = 1;
+		f->ex.wr_start = wr_start;
+		f->ex.wr_complete = wr_complete;
+		f->ex.wr_abort = wr_abort;
+		f->ex.wr_send = wr_send;
+		f->ex.wr_send_imm = wr_send_imm;
+		f->ex.wr_rdma_write = wr_write;
+		f->ex.wr_rdma_write_imm = wr_write_imm;
+		f->ex.wr_rdma_read = wr_read;
+		f->ex.wr_atomic_cmp_swp = wr_cas;
+		f->ex.wr_atomic_fetch_add = wr_faa;
+		f->ex.wr_set_ud_addr = wr_ud_addr;
+		f->ex.wr_set_sge = wr_sge;
+		f->ex.wr_set_sge_list = wr_sge_list;
+		f->ex.wr_set_inline_data = wr_inline;
+		f->ex.wr_set_inline_data_list = wr_inline_list;
+	}
+	return &f->ex.qp_base;
+}
+
+VS_STUB_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct fake_qp *f = (struct fake_qp *)qp;
+
+	vs_stub_record("ibv_qp_to_qp_ex");
+	if (!f->extended) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return &f->ex;
 }
 
 VS_STUB_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,

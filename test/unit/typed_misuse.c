@@ -7,6 +7,8 @@
  * malloc'ed and freed on destroy), so a read of freed memory or a leak is
  * caught by the ASan+UBSan and valgrind stages, which run this program
  * too.  After every case all objects must be gone (the fake counts them).
+ * Every case runs twice: on extended verbs (ibv_wr_*, ibv_start_poll; the
+ * fake offers them with VS_FAKE_EXTENDED=1) and on legacy verbs.
  *
  *   typed_misuse            every case
  *   typed_misuse NAME...    only those (for debugging)
@@ -24,6 +26,7 @@ static struct {
 } *fail_next;	/* the fake's vs_stub_fail */
 static int *live;	/* the fake's vs_stub_live: ctx pd mr cq qp srq ah */
 static const char *const live_names[] = { "ctx", "pd", "mr", "cq", "qp", "srq", "ah" };
+static bool extended; /* this pass: extended verbs, else legacy */
 
 struct rig {
 	struct vs_context *ctx;
@@ -60,6 +63,10 @@ static void rig_up(struct rig *r)
 	VS_OK(vs_ud_handshake(r->ud, &ep, &r->dest));
 	r->sge = vs_mr_sge(r->mr, 0, 64);
 	r->remote = vs_mr_remote(r->mr, 2048);
+	/* the pass drives the path it says */
+	VS_ASSERT_EQ(vs_cq_is_extended(r->cq), extended);
+	VS_ASSERT_EQ(vs_rc_qp_is_extended(r->rc), extended);
+	VS_ASSERT_EQ(vs_ud_qp_is_extended(r->ud), extended);
 }
 
 /* Closes what the case left open (it NULLs what it closed itself). */
@@ -1797,6 +1804,7 @@ int main(int argc, char **argv)
 	if (access(fake, R_OK))
 		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
 	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
+	setenv("VS_FAKE_EXTENDED", "1", 1);
 	vs_set_force_legacy(false);
 	{
 		/* the first call loads the fake */
@@ -1814,17 +1822,24 @@ int main(int argc, char **argv)
 	VS_ASSERT(fail_next && live);
 	dlclose(h); /* only the reference NOLOAD took */
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct rig r;
+	for (int pass = 0; pass < 2; pass++) {
+		extended = pass == 0;
+		vs_set_force_legacy(!extended);
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct rig r;
 
-		if (!selected(argc, argv, cases[i].name))
-			continue;
-		rig_up(&r);
-		cases[i].fn(&r);
-		fail_next->verb[0] = 0;
-		rig_down(&r);
-		ran++;
+			if (!selected(argc, argv, cases[i].name))
+				continue;
+			rig_up(&r);
+			cases[i].fn(&r);
+			fail_next->verb[0] = 0;
+			rig_down(&r);
+			ran++;
+		}
 	}
-	printf("%d misuse cases: each refused with its error, nothing leaked\n", ran);
+	vs_set_force_legacy(false);
+	printf("%d misuse cases (%zu, on extended and on legacy verbs): each "
+	       "refused with its error, nothing leaked\n", ran,
+	       sizeof(cases) / sizeof(cases[0]));
 	return ran ? 0 : 1;
 }
