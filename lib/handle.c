@@ -66,48 +66,30 @@ void vs__handle_unpublish(void *h, size_t size)
 	pthread_mutex_unlock(&arena_lock);
 }
 
+static const struct {
+	uint32_t kind;
+	const char *name, *closed;
+} kinds[] = {
+	{ VS_KIND_CONTEXT, "device context", "closed device context" },
+	{ VS_KIND_PD, "PD", "closed PD" },
+	{ VS_KIND_MR, "MR", "closed MR" },
+	{ VS_KIND_CQ, "CQ", "closed CQ" },
+	{ VS_KIND_SRQ, "SRQ", "closed SRQ" },
+	{ VS_KIND_AH, "AH", "closed AH" },
+	{ VS_KIND_RC_QP, "RC QP", "closed RC QP" },
+	{ VS_KIND_UC_QP, "UC QP", "closed UC QP" },
+	{ VS_KIND_UD_QP, "UD QP", "closed UD QP" },
+};
+
 const char *vs_kind_name(uint32_t magic)
 {
-	switch (magic) {
-	case VS_KIND_CONTEXT:
-		return "device context";
-	case VS_KIND_PD:
-		return "PD";
-	case VS_KIND_MR:
-		return "MR";
-	case VS_KIND_CQ:
-		return "CQ";
-	case VS_KIND_SRQ:
-		return "SRQ";
-	case VS_KIND_AH:
-		return "AH";
-	case VS_KIND_RC_QP:
-		return "RC QP";
-	case VS_KIND_UC_QP:
-		return "UC QP";
-	case VS_KIND_UD_QP:
-		return "UD QP";
-	case VS_KIND_CONTEXT | VS__CLOSED:
-		return "closed device context";
-	case VS_KIND_PD | VS__CLOSED:
-		return "closed PD";
-	case VS_KIND_MR | VS__CLOSED:
-		return "closed MR";
-	case VS_KIND_CQ | VS__CLOSED:
-		return "closed CQ";
-	case VS_KIND_SRQ | VS__CLOSED:
-		return "closed SRQ";
-	case VS_KIND_AH | VS__CLOSED:
-		return "closed AH";
-	case VS_KIND_RC_QP | VS__CLOSED:
-		return "closed RC QP";
-	case VS_KIND_UC_QP | VS__CLOSED:
-		return "closed UC QP";
-	case VS_KIND_UD_QP | VS__CLOSED:
-		return "closed UD QP";
-	default:
-		return "unknown handle";
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (magic == kinds[i].kind)
+			return kinds[i].name;
+		if (magic == (kinds[i].kind | VS__CLOSED))
+			return kinds[i].closed;
 	}
+	return "unknown handle";
 }
 
 int vs__check_handle(const void *h, uint32_t kind, const char *verb,
