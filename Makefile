@@ -35,6 +35,8 @@ WARN     := -Wall -Wextra -Werror
 OPT      ?= -O2 -g
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_tsan := -fsanitize=thread
+# the libFuzzer build (clang): coverage and compare tracing in every object
+SAN_fuzz := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANFLAGS := $(SAN_$(SAN))
 
 CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ishim -Itest/common -I$(BUILD)/gen \
@@ -76,10 +78,11 @@ STUB_OBJ = $(BUILD)/obj/test/stubs
 STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 	   $(BUILD)/stubs/v$(r)/librdmacm.so.1) \
 	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
-	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1)
+	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1) \
+	 $(BUILD)/stubs/fake/libibverbs.so.1
 
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
-	install uninstall clean
+	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
 .SECONDARY:
@@ -134,6 +137,15 @@ $(BUILD)/stubs/unversioned/lib$(1).so.1: $(call stub_objs,$(1))
 endef
 $(foreach lib,ibverbs rdmacm efa,$(eval $(call stub_rules,$(lib))))
 
+# A fake provider (rdma-core 44 nodes): one device whose objects work, for
+# the misuse suite of the typed API (test/unit/typed_misuse.c).
+FAKE_OBJS := $(STUB_OBJ)/stub_ibverbs.o $(STUB_OBJ)/stub_fake_ibverbs.o
+$(BUILD)/stubs/fake/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 34 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
+
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
@@ -160,6 +172,28 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(WARN) $(OPT) $(SANFLAGS) $(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
 		-o $@ $< -L$(dir $(ARCHIVE)) -lverbshim -ldl -lpthread
+
+# libFuzzer targets (test/fuzz/*.c): clang, ASan+UBSan, the library built
+# with coverage (SAN=fuzz), in build/fuzz.
+#   make fuzz [FUZZ_RUNS=N]   builds them and runs each for N executions
+#                             (default 10 M); test/shell/fuzz.sh runs a few
+#                             thousand in make check.
+FUZZ_RUNS ?= 10000000
+FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1
+$(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,FUZZ,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM)
+
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang SAN=fuzz fuzzers
+	@for f in build/fuzz/fuzz/*; do \
+		echo "== $$f: $(FUZZ_RUNS) executions"; \
+		mkdir -p build/fuzz/corpus/$${f##*/}; \
+		$$f -runs=$(FUZZ_RUNS) -print_final_stats=1 build/fuzz/corpus/$${f##*/} 2>&1 | \
+			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
+	done
 
 check: all tests
 	$(Q)scripts/check.sh all

@@ -4,61 +4,61 @@
  */
 #include "vs_internal.h"
 
-int vs_ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
-		     const struct vs_endpoint *remote, struct vs_ah **out,
-		     const char *verb)
+int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
+		      const struct vs_endpoint *remote, struct vs_ah **out,
+		      const char *verb)
 {
 	struct ibv_ah_attr attr;
 	struct vs_ah *ah;
 	int ret;
 
 	*out = NULL;
-	vs_fill_ah_attr(qp, remote, &attr);
-	ah = calloc(1, sizeof(*ah));
+	vs__fill_ah_attr(qp, remote, &attr);
+	ah = vs__handle_alloc(sizeof(*ah));
 	if (!ah)
-		return vs_set_error(verb, ENOMEM, "out of memory");
+		return vs__set_error(verb, ENOMEM, "out of memory");
 	errno = 0;
 	ah->ah = ibv_create_ah(pd->pd, &attr);
 	if (!ah->ah) {
 		char route[400] = "";
 
 		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
-			vs_describe_route(qp, &remote->gid, route, sizeof(route));
-		ret = vs_set_error("ibv_create_ah", vs_errno_or(EINVAL),
-				   "%s: cannot create an address handle toward "
-				   "qpn 0x%06x%s%s", verb, remote->qpn,
-				   route[0] ? ": " : "", route);
-		free(ah);
+			vs__describe_route(qp, &remote->gid, route, sizeof(route));
+		ret = vs__set_error("ibv_create_ah", vs__errno_or(EINVAL),
+				    "%s: cannot create an address handle toward "
+				    "qpn 0x%06x%s%s", verb, remote->qpn,
+				    route[0] ? ": " : "", route);
+		vs__handle_unpublish(ah, sizeof(*ah));
 		return ret;
 	}
-	vs_handle_init(&ah->h, VS_KIND_AH);
+	vs__handle_init(&ah->h, VS_KIND_AH);
 	ah->pd = pd;
-	vs_ref_get(&pd->h);
+	vs__ref_get(&pd->h);
 	*out = ah;
 	return 0;
 }
 
-int vs_ah_put(struct vs_ah *ah, const char *verb)
+int vs__ah_put(struct vs_ah *ah, const char *verb)
 {
-	struct vs_pd *pd = ah->pd;
-	int ret = 0, err;
+	int err;
 
-	if (!vs_ref_put(&ah->h))
+	if (!vs__ref_put(&ah->h))
 		return 0;
 	err = ibv_destroy_ah(ah->ah);
-	if (err)
-		ret = vs_set_error("ibv_destroy_ah", err, "%s: cannot destroy the AH",
-				   verb);
-	vs_handle_kill(&ah->h);
-	free(ah);
-	return vs_first_err(ret, vs_pd_put(pd, verb));
+	if (err) {
+		vs__handle_reopen(&ah->h, VS_KIND_AH);
+		return vs__set_error("ibv_destroy_ah", err,
+				     "%s: cannot destroy the AH; it stays open: "
+				     "close it again to retry", verb);
+	}
+	return vs__pd_put(ah->pd, verb);
 }
 
 int vs_ah_close(struct vs_ah *ah)
 {
-	int ret = vs_check_handle(ah, VS_KIND_AH, "vs_ah_close", "ah");
+	int ret = vs__user_close(ah, VS_KIND_AH, "vs_ah_close", "ah");
 
-	return ret ? ret : vs_ah_put(ah, "vs_ah_close");
+	return ret ? ret : vs__ah_put(ah, "vs_ah_close");
 }
 
 struct ibv_ah *vs_ah_raw(const struct vs_ah *ah)
@@ -71,10 +71,14 @@ int vs_ud_dest_release(struct vs_ud_dest *dest)
 	int ret;
 
 	if (!dest)
-		return vs_set_error("vs_ud_dest_release", EINVAL, "dest is NULL");
+		return vs__set_error("vs_ud_dest_release", EINVAL, "dest is NULL");
 	if (!dest->ah)
 		return 0;
-	ret = vs_ah_close(dest->ah);
-	memset(dest, 0, sizeof(*dest));
+	ret = vs__user_close(dest->ah, VS_KIND_AH, "vs_ud_dest_release", "dest->ah");
+	if (!ret)
+		ret = vs__ah_put(dest->ah, "vs_ud_dest_release");
+	/* a failed destroy keeps the AH open: dest stays, to retry */
+	if (!ret)
+		memset(dest, 0, sizeof(*dest));
 	return ret;
 }

@@ -14,33 +14,33 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	struct vs_cq *cq;
 	bool legacy;
 	uint32_t depth;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_cq_create", EINVAL, "out is NULL");
+		return vs__set_error("vs_cq_create", EINVAL, "out is NULL");
 	*out = NULL;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)
-		return vs_set_error("vs_cq_create", EINVAL,
-				    "comp_mask 0x%x has bits this version does "
-				    "not know", cfg->comp_mask);
+		return vs__set_error("vs_cq_create", EINVAL,
+				     "comp_mask 0x%x has bits this version does "
+				     "not know", cfg->comp_mask);
 	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
 	if (c->attr.orig_attr.max_cqe > 0 &&
 	    depth > (uint32_t)c->attr.orig_attr.max_cqe)
-		return vs_set_error("vs_cq_create", EINVAL,
-				    "depth %u exceeds the device's max_cqe %d",
-				    depth, c->attr.orig_attr.max_cqe);
+		return vs__set_error("vs_cq_create", EINVAL,
+				     "depth %u exceeds the device's max_cqe %d",
+				     depth, c->attr.orig_attr.max_cqe);
 	legacy = cfg->legacy || vs_force_legacy();
 	if (legacy && cfg->timestamps)
-		return vs_set_error("vs_cq_create", EOPNOTSUPP,
-				    "completion timestamps need an extended CQ, "
-				    "and a legacy CQ was asked for");
-	cq = calloc(1, sizeof(*cq));
+		return vs__set_error("vs_cq_create", EOPNOTSUPP,
+				     "completion timestamps need an extended CQ, "
+				     "and a legacy CQ was asked for");
+	cq = vs__handle_alloc(sizeof(*cq));
 	if (!cq)
-		return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+		return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 	if (!legacy) {
 		struct ibv_cq_init_attr_ex ia;
 
@@ -60,21 +60,21 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			/* rxe (vendor 0xffffff): see one_per_start in cq.h */
 			cq->one_per_start = c->attr.orig_attr.vendor_id == 0xffffff;
 		} else {
-			int err = vs_errno_or(EOPNOTSUPP);
+			int err = vs__errno_or(EOPNOTSUPP);
 
 			if (cfg->timestamps) {
-				free(cq);
-				return vs_set_error("ibv_create_cq_ex", err,
-						    "%s cannot create a CQ with "
-						    "completion timestamps%s",
-						    c->name, err == EOPNOTSUPP ?
-						    " (the provider does not support them)" : "");
+				vs__handle_unpublish(cq, sizeof(*cq));
+				return vs__set_error("ibv_create_cq_ex", err,
+						     "%s cannot create a CQ with "
+						     "completion timestamps%s",
+						     c->name, err == EOPNOTSUPP ?
+						     " (the provider does not support them)" : "");
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
-				free(cq);
-				return vs_set_error("ibv_create_cq_ex", err,
-						    "cannot create a CQ of depth %u on %s",
-						    depth, c->name);
+				vs__handle_unpublish(cq, sizeof(*cq));
+				return vs__set_error("ibv_create_cq_ex", err,
+						     "cannot create a CQ of depth %u on %s",
+						     depth, c->name);
 			}
 			/* No extended CQs here: fall back to legacy. */
 		}
@@ -84,53 +84,64 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		cq->cq = ibv_create_cq(c->ctx, (int)depth, NULL, cfg->channel,
 				       cfg->comp_vector);
 		if (!cq->cq) {
-			ret = vs_set_error("ibv_create_cq", vs_errno_or(ENOMEM),
-					   "cannot create a CQ of depth %u on %s",
-					   depth, c->name);
-			free(cq);
+			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
+					    "cannot create a CQ of depth %u on %s",
+					    depth, c->name);
+			vs__handle_unpublish(cq, sizeof(*cq));
 			return ret;
 		}
-		cq->legacy = vs_legacy_cq_create(cq->cq);
+		cq->legacy = vs__legacy_cq_create(cq->cq);
 		if (!cq->legacy) {
 			ibv_destroy_cq(cq->cq);
-			free(cq);
-			return vs_set_error("vs_cq_create", ENOMEM, "out of memory");
+			vs__handle_unpublish(cq, sizeof(*cq));
+			return vs__set_error("vs_cq_create", ENOMEM, "out of memory");
 		}
-		cq->poll_ops = vs_legacy_cq_ops(cq->legacy);
+		cq->poll_ops = vs__legacy_cq_ops(cq->legacy);
 	} else {
 		cq->poll_ops = cq->cqx;
 	}
-	vs_handle_init(&cq->h, VS_KIND_CQ);
+	vs__handle_init(&cq->h, VS_KIND_CQ);
 	cq->ctx = c;
 	cq->depth = depth;
-	vs_ref_get(&c->h);
+	vs__ref_get(&c->h);
 	*out = cq;
 	return 0;
 }
 
-int vs_cq_put(struct vs_cq *cq, const char *verb)
+int vs__cq_put(struct vs_cq *cq, const char *verb)
 {
-	struct vs_context *c = cq->ctx;
-	int ret = 0, err;
+	int err;
 
-	if (!vs_ref_put(&cq->h))
+	if (!vs__ref_put(&cq->h))
 		return 0;
 	err = ibv_destroy_cq(cq->cq);
-	if (err)
-		ret = vs_set_error(verb, err,
-				   "ibv_destroy_cq failed (a QP created through "
-				   "the raw handle still uses it?)");
-	vs_handle_kill(&cq->h);
-	vs_legacy_cq_free(cq->legacy);
-	free(cq);
-	return vs_first_err(ret, vs_context_put(c, verb));
+	if (err) {
+		vs__handle_reopen(&cq->h, VS_KIND_CQ);
+		return vs__set_error("ibv_destroy_cq", err,
+				     "%s: cannot destroy the CQ (a QP created "
+				     "through the raw handle still uses it?); the "
+				     "CQ stays open: close it again to retry",
+				     verb);
+	}
+	vs__legacy_cq_free(cq->legacy);
+	cq->legacy = NULL;
+	return vs__context_put(cq->ctx, verb);
 }
 
 int vs_cq_close(struct vs_cq *cq)
 {
-	int ret = vs_check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+	int ret = vs__check_handle(cq, VS_KIND_CQ, "vs_cq_close", "cq");
 
-	return ret ? ret : vs_cq_put(cq, "vs_cq_close");
+	if (ret)
+		return ret;
+	/* an iteration holds the CQ: it must end first */
+	if (__atomic_load_n(&cq->h.gate, __ATOMIC_RELAXED))
+		return vs__set_error("vs_cq_close", EBUSY,
+				     "an iteration is open on this CQ: end it "
+				     "first (vs_cq_iter_end)");
+	ret = vs__user_close(cq, VS_KIND_CQ, "vs_cq_close", "cq");
+
+	return ret ? ret : vs__cq_put(cq, "vs_cq_close");
 }
 
 struct ibv_cq *vs_cq_raw(const struct vs_cq *cq)
@@ -145,16 +156,99 @@ struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq)
 
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 {
-	int ret = vs_check_handle(cq, VS_KIND_CQ, verb, "cq");
+	int ret = vs__check_handle(cq, VS_KIND_CQ, verb, "cq");
 
-	return ret ? ret : vs_set_error(verb, EINVAL, "%s is NULL", out_name);
+	return ret ? ret : vs__set_error(verb, EINVAL, "%s is NULL", out_name);
 }
 
 int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
 {
-	bool legacy = vs_legacy_cq_is(ops);
+	bool legacy = vs__legacy_cq_is(ops);
 
-	return vs_set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
-			    "polling the %s CQ failed (CQ overrun or device "
-			    "error)", legacy ? "legacy" : "extended");
+	return vs__set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
+			     "polling the %s CQ failed (CQ overrun or device "
+			     "error)", legacy ? "legacy" : "extended");
 }
+
+int vs__cq_iter_null(const char *verb)
+{
+	return vs__set_error(verb, EINVAL, "it is NULL");
+}
+
+/* The idle iterator's ops (cq.h): nothing to poll, nothing held, zeros. */
+static int idle_start(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	(void)cq;
+	(void)attr;
+	return ENOENT;
+}
+
+static int idle_next(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return ENOENT;
+}
+
+static void idle_end(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+}
+
+static enum ibv_wc_opcode idle_opcode(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return IBV_WC_SEND;
+}
+
+static uint32_t idle_u32(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static __be32 idle_be32(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static unsigned int idle_uint(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static uint8_t idle_u8(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+static uint64_t idle_u64(struct ibv_cq_ex *cq)
+{
+	(void)cq;
+	return 0;
+}
+
+const struct ibv_cq_ex vs__cq_idle_ops = {
+	.status = IBV_WC_SUCCESS,
+	.start_poll = idle_start,
+	.next_poll = idle_next,
+	.end_poll = idle_end,
+	.read_opcode = idle_opcode,
+	.read_vendor_err = idle_u32,
+	.read_byte_len = idle_u32,
+	.read_imm_data = idle_be32,
+	.read_qp_num = idle_u32,
+	.read_src_qp = idle_u32,
+	.read_wc_flags = idle_uint,
+	.read_slid = idle_u32,
+	.read_sl = idle_u8,
+	.read_dlid_path_bits = idle_u8,
+	.read_completion_ts = idle_u64,
+	.read_completion_wallclock_ns = idle_u64,
+};
+
+struct vs_cq vs__cq_idle = {
+	.poll_ops = (struct ibv_cq_ex *)&vs__cq_idle_ops,
+};

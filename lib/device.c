@@ -10,9 +10,9 @@ static int device_list(struct ibv_device ***list, int *n)
 	errno = 0;
 	*list = ibv_get_device_list(n);
 	if (!*list)
-		return vs_set_error("ibv_get_device_list", vs_errno_or(ENODEV),
-				    "cannot list RDMA devices (is rdma-core "
-				    "installed and the kernel's RDMA support loaded?)");
+		return vs__set_error("ibv_get_device_list", vs__errno_or(ENODEV),
+				     "cannot list RDMA devices (is rdma-core "
+				     "installed and the kernel's RDMA support loaded?)");
 	return 0;
 }
 
@@ -22,10 +22,10 @@ int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 	int n = 0, ret;
 
 	if (!count)
-		return vs_set_error("vs_device_list", EINVAL, "count is NULL");
+		return vs__set_error("vs_device_list", EINVAL, "count is NULL");
 	if (cap && !entries)
-		return vs_set_error("vs_device_list", EINVAL,
-				    "entries is NULL but cap is %zu", cap);
+		return vs__set_error("vs_device_list", EINVAL,
+				     "entries is NULL but cap is %zu", cap);
 	*count = 0;
 	ret = device_list(&list, &n);
 	if (ret)
@@ -55,7 +55,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 	int n = 0, ret;
 
 	if (!out)
-		return vs_set_error("vs_device_open", EINVAL, "out is NULL");
+		return vs__set_error("vs_device_open", EINVAL, "out is NULL");
 	*out = NULL;
 	ret = device_list(&list, &n);
 	if (ret)
@@ -70,63 +70,65 @@ int vs_device_open(const char *name, struct vs_context **out)
 			dev = list[i];
 	}
 	if (!dev) {
-		ret = name ? vs_set_error("vs_device_open", ENODEV,
-					  "no RDMA device named \"%s\" (found: %s)",
-					  name, n ? names : "none")
-			   : vs_set_error("vs_device_open", ENODEV,
-					  "no RDMA device found");
+		ret = name ? vs__set_error("vs_device_open", ENODEV,
+					   "no RDMA device named \"%s\" (found: %s)",
+					   name, n ? names : "none")
+			   : vs__set_error("vs_device_open", ENODEV,
+					   "no RDMA device found");
 		ibv_free_device_list(list);
 		return ret;
 	}
-	c = calloc(1, sizeof(*c));
+	c = vs__handle_alloc(sizeof(*c));
 	if (!c) {
 		ibv_free_device_list(list);
-		return vs_set_error("vs_device_open", ENOMEM, "out of memory");
+		return vs__set_error("vs_device_open", ENOMEM, "out of memory");
 	}
 	snprintf(c->name, sizeof(c->name), "%s", ibv_get_device_name(dev));
 	errno = 0;
 	c->ctx = ibv_open_device(dev);
 	ibv_free_device_list(list);
 	if (!c->ctx) {
-		ret = vs_set_error("ibv_open_device", vs_errno_or(ENODEV),
-				   "cannot open %s (permissions on "
-				   "/dev/infiniband/uverbs*?)", c->name);
-		free(c);
+		ret = vs__set_error("ibv_open_device", vs__errno_or(ENODEV),
+				    "cannot open %s (permissions on "
+				    "/dev/infiniband/uverbs*?)", c->name);
+		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
 	c->attr_extended = verbs_get_ctx_op(c->ctx, query_device_ex) != NULL;
 	ret = ibv_query_device_ex(c->ctx, NULL, &c->attr);
 	if (ret) {
-		ret = vs_set_error("ibv_query_device_ex", ret,
-				   "cannot query the attributes of %s", c->name);
+		ret = vs__set_error("ibv_query_device_ex", ret,
+				    "cannot query the attributes of %s", c->name);
 		ibv_close_device(c->ctx);
-		free(c);
+		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
-	vs_handle_init(&c->h, VS_KIND_CONTEXT);
+	vs__handle_init(&c->h, VS_KIND_CONTEXT);
 	*out = c;
 	return 0;
 }
 
-int vs_context_put(struct vs_context *c, const char *verb)
+int vs__context_put(struct vs_context *c, const char *verb)
 {
-	int ret = 0;
-
-	if (!vs_ref_put(&c->h))
+	if (!vs__ref_put(&c->h))
 		return 0;
-	if (ibv_close_device(c->ctx))
-		ret = vs_set_error(verb, vs_errno_or(EIO),
-				   "ibv_close_device(%s) failed", c->name);
-	vs_handle_kill(&c->h);
-	free(c);
-	return ret;
+	if (ibv_close_device(c->ctx)) {
+		int err = vs__errno_or(EIO);
+
+		vs__handle_reopen(&c->h, VS_KIND_CONTEXT);
+		return vs__set_error("ibv_close_device", err,
+				     "%s: cannot close %s; the device context "
+				     "stays open: close it again to retry",
+				     verb, c->name);
+	}
+	return 0;
 }
 
 int vs_context_close(struct vs_context *c)
 {
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
+	int ret = vs__user_close(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
 
-	return ret ? ret : vs_context_put(c, "vs_context_close");
+	return ret ? ret : vs__context_put(c, "vs_context_close");
 }
 
 struct ibv_context *vs_context_raw(const struct vs_context *c)
@@ -136,12 +138,12 @@ struct ibv_context *vs_context_raw(const struct vs_context *c)
 
 int vs_device_attr(const struct vs_context *c, struct ibv_device_attr_ex *out)
 {
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_device_attr", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_device_attr", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_device_attr", EINVAL, "out is NULL");
+		return vs__set_error("vs_device_attr", EINVAL, "out is NULL");
 	*out = c->attr;
 	return 0;
 }
@@ -178,21 +180,21 @@ static uint32_t width_lanes(uint8_t width)
 int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *out)
 {
 	struct ibv_port_attr pa;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_port_info", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_port_info", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_port_info", EINVAL, "out is NULL");
+		return vs__set_error("vs_port_info", EINVAL, "out is NULL");
 	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt)
-		return vs_set_error("vs_port_info", EINVAL,
-				    "port %u does not exist on %s (ports 1..%u)",
-				    port, c->name, c->attr.orig_attr.phys_port_cnt);
+		return vs__set_error("vs_port_info", EINVAL,
+				     "port %u does not exist on %s (ports 1..%u)",
+				     port, c->name, c->attr.orig_attr.phys_port_cnt);
 	memset(&pa, 0, sizeof(pa));
 	ret = ibv_query_port(c->ctx, port, &pa);
 	if (ret)
-		return vs_set_error("ibv_query_port", ret,
-				    "cannot query port %u of %s", port, c->name);
+		return vs__set_error("ibv_query_port", ret,
+				     "cannot query port %u of %s", port, c->name);
 	memset(out, 0, sizeof(*out));
 	out->port = port;
 	out->state = pa.state;

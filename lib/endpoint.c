@@ -31,34 +31,80 @@ static uint32_t get32(const uint8_t *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-/* Shared by both directions: what makes an endpoint well-formed. */
-static int check_fields(const struct vs_endpoint *ep, const char *verb)
+static bool gid_is_zero(const union ibv_gid *g)
 {
-	if (ep->transport < VS_TRANSPORT_RC || ep->transport > VS_TRANSPORT_UD)
-		return vs_set_error(verb, EINVAL,
-				    "transport %d is not RC (1), UC (2) or UD (3)",
-				    (int)ep->transport);
-	if (ep->flags & ~(uint32_t)VS_EP_FLAGS_ALL)
-		return vs_set_error(verb, EINVAL,
-				    "flags 0x%x has bits this version does not "
-				    "define (known: 0x%x)", ep->flags,
-				    (unsigned int)VS_EP_FLAGS_ALL);
-	if ((ep->flags & VS_EP_ETHERNET) && !(ep->flags & VS_EP_GID_VALID))
-		return vs_set_error(verb, EINVAL,
-				    "a RoCE endpoint must carry a GID (flag "
-				    "ETHERNET without GID_VALID)");
-	if (ep->qpn > 0xffffff || !ep->qpn)
-		return vs_set_error(verb, EINVAL,
-				    "qpn 0x%x is 0 or does not fit 24 bits", ep->qpn);
-	if (ep->psn > 0xffffff)
-		return vs_set_error(verb, EINVAL,
-				    "psn 0x%x does not fit 24 bits", ep->psn);
-	if (ep->mtu < IBV_MTU_256 || ep->mtu > IBV_MTU_4096)
-		return vs_set_error(verb, EINVAL,
-				    "mtu %d is not an enum ibv_mtu (1..5)",
-				    (int)ep->mtu);
-	if (!ep->port)
-		return vs_set_error(verb, EINVAL, "port 0 does not exist");
+	static const union ibv_gid zero;
+
+	return !memcmp(g, &zero, sizeof(zero));
+}
+
+/*
+ * The one set of rules of a well-formed endpoint, shared by the wire
+ * parser, vs_endpoint_to_bytes, the handshakes and vs_endpoint_to_str.
+ * NULL when ep is well-formed; else the problem, naming the field, in why.
+ */
+static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
+				    size_t len)
+{
+	bool eth = ep->flags & VS_EP_ETHERNET;
+	bool gid_valid = ep->flags & VS_EP_GID_VALID;
+	bool gid_set = !gid_is_zero(&ep->gid);
+	char g[64];
+
+	if (ep->comp_mask)
+		snprintf(why, len, "comp_mask 0x%x is not 0", ep->comp_mask);
+	else if (ep->transport < VS_TRANSPORT_RC || ep->transport > VS_TRANSPORT_UD)
+		snprintf(why, len, "transport %d is not RC (1), UC (2) or UD (3)",
+			 (int)ep->transport);
+	else if (ep->flags & ~(uint32_t)VS_EP_FLAGS_ALL)
+		snprintf(why, len, "flags 0x%x has bits this version does not "
+			 "define (known: 0x%x)", ep->flags,
+			 (unsigned int)VS_EP_FLAGS_ALL);
+	else if (!ep->qpn || ep->qpn > 0xffffff)
+		snprintf(why, len, "qpn 0x%x is 0 or does not fit 24 bits", ep->qpn);
+	else if (ep->psn > 0xffffff)
+		snprintf(why, len, "psn 0x%x does not fit 24 bits", ep->psn);
+	else if (ep->mtu < IBV_MTU_256 || ep->mtu > IBV_MTU_4096)
+		snprintf(why, len, "mtu %d is not an enum ibv_mtu (1..5)",
+			 (int)ep->mtu);
+	else if (!ep->port || ep->port > 2)
+		snprintf(why, len, "port %u is not 1 or 2", ep->port);
+	else if (ep->transport != VS_TRANSPORT_UD && ep->qkey)
+		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD "
+			 "endpoints carry a Q_Key (it must be 0)", ep->qkey,
+			 vs_transport_name(ep->transport));
+	else if (eth && !gid_valid)
+		snprintf(why, len, "flags: a RoCE endpoint (ETHERNET) must carry "
+			 "a GID (GID_VALID)");
+	else if (eth && ep->lid)
+		snprintf(why, len, "lid 0x%x on a RoCE endpoint: RoCE has no "
+			 "LIDs (it must be 0)", ep->lid);
+	else if (!eth && gid_valid)
+		snprintf(why, len, "flags: an InfiniBand endpoint (no ETHERNET) "
+			 "says GID_VALID, but it is addressed by LID and carries "
+			 "no GID");
+	else if (!eth && !ep->lid)
+		snprintf(why, len, "lid 0 on an InfiniBand endpoint: it is "
+			 "addressed by LID");
+	else if (gid_valid && !gid_set)
+		snprintf(why, len, "gid is all zero although flags say GID_VALID");
+	else if (!gid_valid && gid_set)
+		snprintf(why, len, "gid %s is set without the flag GID_VALID",
+			 vs_gid_to_str(&ep->gid, g, sizeof(g)));
+	else
+		return NULL;
+	return why;
+}
+
+int vs__endpoint_check(const struct vs_endpoint *ep, const char *verb,
+		       const char *what)
+{
+	char why[160];
+
+	if (!ep)
+		return vs__set_error(verb, EINVAL, "%s is NULL", what);
+	if (endpoint_problem(ep, why, sizeof(why)))
+		return vs__set_error(verb, EINVAL, "%s endpoint: %s", what, why);
 	return 0;
 }
 
@@ -67,13 +113,9 @@ int vs_endpoint_to_bytes(const struct vs_endpoint *ep,
 {
 	int ret;
 
-	if (!ep || !out)
-		return vs_set_error("vs_endpoint_to_bytes", EINVAL, "%s is NULL",
-				    ep ? "out" : "ep");
-	if (ep->comp_mask)
-		return vs_set_error("vs_endpoint_to_bytes", EINVAL,
-				    "comp_mask 0x%x is not 0", ep->comp_mask);
-	ret = check_fields(ep, "vs_endpoint_to_bytes");
+	if (!out)
+		return vs__set_error("vs_endpoint_to_bytes", EINVAL, "out is NULL");
+	ret = vs__endpoint_check(ep, "vs_endpoint_to_bytes", "ep");
 	if (ret)
 		return ret;
 	memset(out, 0, VS_ENDPOINT_WIRE_SIZE);
@@ -100,27 +142,27 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 	int ret;
 
 	if (!buf || !out)
-		return vs_set_error(verb, EINVAL, "%s is NULL", buf ? "out" : "buf");
+		return vs__set_error(verb, EINVAL, "%s is NULL", buf ? "out" : "buf");
 	if (len < 3 || p[0] != 'V' || p[1] != 'S')
-		return vs_set_error(verb, EINVAL,
-				    "not a verbshim endpoint (no \"VS\" magic in "
-				    "the first bytes of %zu)", len);
+		return vs__set_error(verb, EINVAL,
+				     "not a verbshim endpoint (no \"VS\" magic in "
+				     "the first bytes of %zu)", len);
 	if (p[2] > VS_ENDPOINT_WIRE_VERSION)
-		return vs_set_error(verb, EPROTO,
-				    "endpoint version %u is newer than this "
-				    "library understands (%u)", p[2],
-				    VS_ENDPOINT_WIRE_VERSION);
+		return vs__set_error(verb, EPROTO,
+				     "endpoint version %u is newer than this "
+				     "library understands (%u)", p[2],
+				     VS_ENDPOINT_WIRE_VERSION);
 	if (p[2] != VS_ENDPOINT_WIRE_VERSION)
-		return vs_set_error(verb, EINVAL,
-				    "endpoint version %u does not exist", p[2]);
+		return vs__set_error(verb, EINVAL,
+				     "endpoint version %u does not exist", p[2]);
 	if (len != VS_ENDPOINT_WIRE_SIZE)
-		return vs_set_error(verb, EINVAL,
-				    "endpoint is %zu bytes, version %u is exactly %d",
-				    len, p[2], VS_ENDPOINT_WIRE_SIZE);
+		return vs__set_error(verb, EINVAL,
+				     "endpoint is %zu bytes, version %u is exactly %d",
+				     len, p[2], VS_ENDPOINT_WIRE_SIZE);
 	if (get16(p + 22))
-		return vs_set_error(verb, EINVAL,
-				    "reserved bytes 22-23 are 0x%04x, must be 0",
-				    get16(p + 22));
+		return vs__set_error(verb, EINVAL,
+				     "reserved bytes 22-23 are 0x%04x, must be 0",
+				     get16(p + 22));
 	memset(&ep, 0, sizeof(ep));
 	ep.transport = (enum vs_transport)p[3];
 	ep.flags = get16(p + 4);
@@ -131,7 +173,7 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 	ep.mtu = (enum ibv_mtu)p[20];
 	ep.port = p[21];
 	memcpy(ep.gid.raw, p + 24, 16);
-	ret = check_fields(&ep, verb);
+	ret = vs__endpoint_check(&ep, verb, "the");
 	if (ret)
 		return ret;
 	*out = ep;
@@ -141,13 +183,12 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 		    struct vs_endpoint *out)
 {
-	static const union ibv_gid zero;
-	int ret = vs_check_handle(qp, kind, verb, "qp");
+	int ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error(verb, EINVAL, "out is NULL");
+		return vs__set_error(verb, EINVAL, "out is NULL");
 	memset(out, 0, sizeof(*out));
 	out->transport = qp->transport;
 	out->qpn = qp->qp->qp_num;
@@ -156,17 +197,23 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	out->lid = qp->lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
-	out->gid = qp->gid;
-	if (memcmp(&qp->gid, &zero, sizeof(zero)))
-		out->flags |= VS_EP_GID_VALID;
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+	/* RoCE: addressed by GID, no LID; IB: by LID, no GID */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		out->lid = 0;
+		out->gid = qp->gid;
 		out->flags |= VS_EP_ETHERNET;
+		if (!gid_is_zero(&qp->gid))
+			out->flags |= VS_EP_GID_VALID;
+	}
 	return 0;
 }
 
 char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len)
 {
-	char gid[64];
+	static const unsigned int mtu_bytes[] = { 0, 256, 512, 1024, 2048, 4096 };
+	char gid[64], why[160];
+	const char *bad;
+	unsigned int mtu;
 
 	if (!buf || !len)
 		return buf;
@@ -174,11 +221,15 @@ char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len)
 		snprintf(buf, len, "(null endpoint)");
 		return buf;
 	}
+	/* defined for every bit pattern: no field indexes or shifts unchecked */
+	mtu = (unsigned int)ep->mtu < 6 ? mtu_bytes[ep->mtu] : 0;
 	vs_gid_to_str(&ep->gid, gid, sizeof(gid));
-	snprintf(buf, len, "%s qpn 0x%06x psn 0x%06x lid %u port %u mtu %d gid %s%s%s",
+	bad = endpoint_problem(ep, why, sizeof(why));
+	snprintf(buf, len, "%s qpn 0x%06x psn 0x%06x lid %u port %u mtu %u gid %s%s%s%s%s%s",
 		 vs_transport_name(ep->transport), ep->qpn, ep->psn, ep->lid,
-		 ep->port, 128 << ep->mtu, gid,
+		 ep->port, mtu, gid,
 		 ep->flags & VS_EP_ETHERNET ? " (RoCE)" : "",
-		 ep->transport == VS_TRANSPORT_UD ? " +qkey" : "");
+		 ep->transport == VS_TRANSPORT_UD ? " +qkey" : "",
+		 bad ? " [invalid: " : "", bad ? bad : "", bad ? "]" : "");
 	return buf;
 }

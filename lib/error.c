@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The calling thread's last error: the only state of the typed API
- * besides the shim's tables.
+ * The calling thread's last error: with the handle arena (lib/handle.c)
+ * the only state of the typed API besides the shim's tables.
  */
 #include "vs_internal.h"
 
 static _Thread_local struct vs_error last_error;
 
-int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap)
+int vs__set_errorv(const char *verb, int err, const char *fmt, va_list ap)
 {
 	if (err <= 0)
 		err = EINVAL;
@@ -21,19 +21,19 @@ int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap)
 	return -err;
 }
 
-int vs_set_error(const char *verb, int err, const char *fmt, ...)
+int vs__set_error(const char *verb, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vs_set_errorv(verb, err, fmt, ap);
+	ret = vs__set_errorv(verb, err, fmt, ap);
 	va_end(ap);
 	return ret;
 }
 
-/* After vs_set_error: what a failed batch submit posted anyway. */
-void vs_error_set_batch_posted(long n)
+/* After vs__set_error: what a failed batch submit posted anyway. */
+void vs__error_set_batch_posted(long n)
 {
 	last_error.batch_posted = n;
 }

@@ -175,7 +175,7 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 	if (!tmp || !ents) {
 		free(tmp);
 		free(ents);
-		return vs_set_error(verb, ENOMEM, "out of memory");
+		return vs__set_error(verb, ENOMEM, "out of memory");
 	}
 	got = ibv_query_gid_table(c->ctx, ents, total, 0);
 	if (got >= 0) {
@@ -210,17 +210,18 @@ int vs_gid_table(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 	struct vs_gid_info *tmp;
 	uint8_t ll;
 	size_t n;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_gid_table", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_gid_table", "ctx");
 
 	if (ret)
 		return ret;
 	if (!count || (cap && !out))
-		return vs_set_error("vs_gid_table", EINVAL,
-				    "%s is NULL", count ? "out" : "count");
+		return vs__set_error("vs_gid_table", EINVAL,
+				     "%s is NULL", count ? "out" : "count");
 	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_table");
 	if (ret)
 		return ret;
-	memcpy(out, tmp, (n < cap ? n : cap) * sizeof(*tmp));
+	if (n && cap) /* out may be NULL with cap 0 */
+		memcpy(out, tmp, (n < cap ? n : cap) * sizeof(*tmp));
 	*count = n;
 	free(tmp);
 	return 0;
@@ -245,12 +246,12 @@ int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
 	char seen[256] = "";
 	size_t n, used = 0;
 	uint8_t ll;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_gid_pick", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_gid_pick", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_gid_pick", EINVAL, "out is NULL");
+		return vs__set_error("vs_gid_pick", EINVAL, "out is NULL");
 	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_pick");
 	if (ret)
 		return ret;
@@ -281,11 +282,11 @@ int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
 		}
 	}
 	if (!best) {
-		ret = vs_set_error("vs_gid_pick", ENOENT,
-				   "no routable GID on %s port %u: RoCE needs a "
-				   "RoCE v2 GID with an IPv4-mapped or global IPv6 "
-				   "address on an up netdev; the table has: %s",
-				   c->name, port, n ? seen : "no valid GID");
+		ret = vs__set_error("vs_gid_pick", ENOENT,
+				    "no routable GID on %s port %u: RoCE needs a "
+				    "RoCE v2 GID with an IPv4-mapped or global IPv6 "
+				    "address on an up netdev; the table has: %s",
+				    c->name, port, n ? seen : "no valid GID");
 		free(tmp);
 		return ret;
 	}

@@ -7,8 +7,8 @@
 
 #include "vs_internal.h"
 
-void vs_fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
-		     struct ibv_ah_attr *ah)
+void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		      struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->port_num = qp->port;
@@ -25,8 +25,8 @@ void vs_fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 	}
 }
 
-void vs_describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-		       char *buf, size_t len)
+void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
+			char *buf, size_t len)
 {
 	struct ibv_gid_entry e;
 	char d[64], s[64], ndev[IF_NAMESIZE + 1] = "?";
@@ -53,37 +53,26 @@ void vs_describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 			const char *verb)
 {
-	if (!remote)
-		return vs_set_error(verb, EINVAL, "remote endpoint is NULL");
-	if (remote->comp_mask)
-		return vs_set_error(verb, EINVAL,
-				    "remote comp_mask 0x%x is not 0", remote->comp_mask);
+	int ret = vs__endpoint_check(remote, verb, "remote");
+
+	if (ret)
+		return ret;
 	if (remote->transport != qp->transport)
-		return vs_set_error(verb, EINVAL,
-				    "mismatched transports: the remote endpoint is "
-				    "%s, this QP is %s (both sides must create the "
-				    "same kind of QP)",
-				    vs_transport_name(remote->transport),
-				    vs_transport_name(qp->transport));
+		return vs__set_error(verb, EINVAL,
+				     "mismatched transports: the remote endpoint is "
+				     "%s, this QP is %s (both sides must create the "
+				     "same kind of QP)",
+				     vs_transport_name(remote->transport),
+				     vs_transport_name(qp->transport));
 	if (!!(remote->flags & VS_EP_ETHERNET) !=
 	    (qp->link_layer == IBV_LINK_LAYER_ETHERNET))
-		return vs_set_error(verb, EINVAL,
-				    "mismatched link layers: the remote endpoint is "
-				    "on %s, this QP's port is on %s",
-				    remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
+		return vs__set_error(verb, EINVAL,
+				     "mismatched link layers: the remote endpoint is "
+				     "on %s, this QP's port is on %s",
+				     remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
 								     "InfiniBand",
-				    qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
+				     qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
 					    "Ethernet (RoCE)" : "InfiniBand");
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET &&
-	    !(remote->flags & VS_EP_GID_VALID))
-		return vs_set_error(verb, EINVAL,
-				    "the remote RoCE endpoint has no GID");
-	if (remote->mtu < IBV_MTU_256 || remote->mtu > IBV_MTU_4096 ||
-	    remote->qpn > 0xffffff || remote->psn > 0xffffff)
-		return vs_set_error(verb, EINVAL,
-				    "the remote endpoint has an invalid mtu %d, qpn "
-				    "0x%x or psn 0x%x", (int)remote->mtu,
-				    remote->qpn, remote->psn);
 	return 0;
 }
 
@@ -95,25 +84,25 @@ static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
 	int ret = ibv_modify_qp(qp->qp, a, mask);
 
 	if (!ret) {
-		vs_qp_set_state(qp, to);
+		vs__qp_set_state(qp, to);
 		return 0;
 	}
 	if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
-		vs_describe_route(qp, &remote->gid, route, sizeof(route));
+		vs__describe_route(qp, &remote->gid, route, sizeof(route));
 	if (ret == EINVAL &&
 	    vs_qp_check_mask(qp->transport, qp->state, to, mask, why, sizeof(why)))
-		return vs_set_error("ibv_modify_qp", ret, "%s: %s", verb, why);
-	return vs_set_error("ibv_modify_qp", ret,
-			    "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
-			    vs_transport_name(qp->transport),
-			    vs_qp_state_name(qp->state), vs_qp_state_name(to),
-			    remote ? remote->qpn : 0, route[0] ? ": " : "", route);
+		return vs__set_error("ibv_modify_qp", ret, "%s: %s", verb, why);
+	return vs__set_error("ibv_modify_qp", ret,
+			     "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
+			     vs_transport_name(qp->transport),
+			     vs_qp_state_name(qp->state), vs_qp_state_name(to),
+			     remote ? remote->qpn : 0, route[0] ? ": " : "", route);
 }
 
 static int to_init_again(struct vs_qp *qp, const char *verb)
 {
 	struct ibv_qp_attr a;
-	int mask = vs_qp_init_attr(qp, &a);
+	int mask = vs__qp_init_attr(qp, &a);
 
 	return step(qp, &a, mask, NULL, verb);
 }
@@ -126,8 +115,8 @@ static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
 
 	if (ret)
 		return ret;
-	if (vs_qp_batch_open(qp))
-		return vs_set_error(verb, EBUSY, "a send batch is open on this QP");
+	if (vs__qp_batch_open(qp))
+		return vs__set_error(verb, EBUSY, "a send batch is open on this QP");
 	if (qp->state == IBV_QPS_RESET)
 		return to_init_again(qp, verb);
 	return 0;
@@ -137,7 +126,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 		     const struct vs_endpoint *remote)
 {
 	struct ibv_qp_attr a;
-	int mask, ret = vs_check_handle(qp, kind, verb, "qp");
+	int mask, ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
@@ -145,17 +134,17 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	if (ret)
 		return ret;
 	if (qp->state != IBV_QPS_INIT)
-		return vs_set_error(verb, EINVAL,
-				    "the QP is in state %s; a handshake starts "
-				    "from RESET or INIT (it was already brought "
-				    "up?)", vs_qp_state_name(qp->state));
+		return vs__set_error(verb, EINVAL,
+				     "the QP is in state %s; a handshake starts "
+				     "from RESET or INIT (it was already brought "
+				     "up?)", vs_qp_state_name(qp->state));
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = remote->mtu < qp->mtu ? remote->mtu : qp->mtu;
 	a.dest_qp_num = remote->qpn;
 	a.rq_psn = remote->psn;
-	vs_fill_ah_attr(qp, remote, &a.ah_attr);
+	vs__fill_ah_attr(qp, remote, &a.ah_attr);
 	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 	       IBV_QP_RQ_PSN;
 	if (qp->transport == VS_TRANSPORT_RC) {
@@ -189,12 +178,12 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	struct vs_qp *qp = (struct vs_qp *)uqp;
 	struct ibv_qp_attr a;
 	struct vs_ah *ah;
-	int ret = vs_check_handle(qp, VS_KIND_UD_QP, verb, "qp");
+	int ret = vs__check_handle(qp, VS_KIND_UD_QP, verb, "qp");
 
 	if (ret)
 		return ret;
 	if (!dest)
-		return vs_set_error(verb, EINVAL, "dest is NULL");
+		return vs__set_error(verb, EINVAL, "dest is NULL");
 	memset(dest, 0, sizeof(*dest));
 	ret = handshake_begin(qp, remote, verb);
 	if (ret)
@@ -215,10 +204,10 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 			return ret;
 	}
 	if (qp->state != IBV_QPS_RTS)
-		return vs_set_error(verb, EINVAL,
-				    "the UD QP is in state %s, cannot reach RTS",
-				    vs_qp_state_name(qp->state));
-	ret = vs_ah_create_for(qp->pd, qp, remote, &ah, verb);
+		return vs__set_error(verb, EINVAL,
+				     "the UD QP is in state %s, cannot reach RTS",
+				     vs_qp_state_name(qp->state));
+	ret = vs__ah_create_for(qp->pd, qp, remote, &ah, verb);
 	if (ret)
 		return ret;
 	dest->ah = ah;

@@ -133,7 +133,7 @@ static uint8_t read_dlid_path_bits(struct ibv_cq_ex *ex)
 	return current_wc(ex)->dlid_path_bits;
 }
 
-struct vs__legacy_cq *vs_legacy_cq_create(struct ibv_cq *cq)
+struct vs__legacy_cq *vs__legacy_cq_create(struct ibv_cq *cq)
 {
 	struct vs__legacy_cq *l = calloc(1, sizeof(*l));
 
@@ -162,17 +162,17 @@ struct vs__legacy_cq *vs_legacy_cq_create(struct ibv_cq *cq)
 	return l;
 }
 
-bool vs_legacy_cq_is(const struct ibv_cq_ex *ops)
+bool vs__legacy_cq_is(const struct ibv_cq_ex *ops)
 {
 	return ops->start_poll == start_poll;
 }
 
-struct ibv_cq_ex *vs_legacy_cq_ops(struct vs__legacy_cq *l)
+struct ibv_cq_ex *vs__legacy_cq_ops(struct vs__legacy_cq *l)
 {
 	return &l->ex;
 }
 
-void vs_legacy_cq_free(struct vs__legacy_cq *l)
+void vs__legacy_cq_free(struct vs__legacy_cq *l)
 {
 	if (!l)
 		return;

@@ -138,7 +138,8 @@ static void op_sge_list(struct ibv_qp_ex *ex, size_t num_sge,
 {
 	struct ibv_send_wr *wr = current_wr(ex);
 
-	memcpy(wr->sg_list, sgl, num_sge * sizeof(*sgl));
+	if (num_sge) /* a WR of no SGE may come with sgl NULL */
+		memcpy(wr->sg_list, sgl, num_sge * sizeof(*sgl));
 	wr->num_sge = (int)num_sge;
 }
 
@@ -190,8 +191,8 @@ static void op_abort(struct ibv_qp_ex *ex)
 	sq_of(ex)->count = 0;
 }
 
-struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
-					  uint32_t max_sge)
+struct vs__legacy_sq *vs__legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
+					   uint32_t max_sge)
 {
 	struct vs__legacy_sq *l = calloc(1, sizeof(*l));
 
@@ -200,7 +201,7 @@ struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
 	l->wr = calloc(cap, sizeof(*l->wr));
 	l->sge = calloc((size_t)cap * max_sge, sizeof(*l->sge));
 	if (!l->wr || !l->sge) {
-		vs_legacy_sq_free(l);
+		vs__legacy_sq_free(l);
 		return NULL;
 	}
 	l->qp = qp;
@@ -224,17 +225,17 @@ struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
 	return l;
 }
 
-struct ibv_qp_ex *vs_legacy_sq_ops(struct vs__legacy_sq *l)
+struct ibv_qp_ex *vs__legacy_sq_ops(struct vs__legacy_sq *l)
 {
 	return &l->ex;
 }
 
-long vs_legacy_sq_bad_index(const struct vs__legacy_sq *l)
+long vs__legacy_sq_bad_index(const struct vs__legacy_sq *l)
 {
 	return l->bad_index;
 }
 
-void vs_legacy_sq_free(struct vs__legacy_sq *l)
+void vs__legacy_sq_free(struct vs__legacy_sq *l)
 {
 	if (!l)
 		return;

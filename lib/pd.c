@@ -7,53 +7,54 @@
 int vs_pd_alloc(struct vs_context *c, struct vs_pd **out)
 {
 	struct vs_pd *pd;
-	int ret = vs_check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs_set_error("vs_pd_alloc", EINVAL, "out is NULL");
+		return vs__set_error("vs_pd_alloc", EINVAL, "out is NULL");
 	*out = NULL;
-	pd = calloc(1, sizeof(*pd));
+	pd = vs__handle_alloc(sizeof(*pd));
 	if (!pd)
-		return vs_set_error("vs_pd_alloc", ENOMEM, "out of memory");
+		return vs__set_error("vs_pd_alloc", ENOMEM, "out of memory");
 	errno = 0;
 	pd->pd = ibv_alloc_pd(c->ctx);
 	if (!pd->pd) {
-		ret = vs_set_error("ibv_alloc_pd", vs_errno_or(ENOMEM),
-				   "cannot allocate a PD on %s", c->name);
-		free(pd);
+		ret = vs__set_error("ibv_alloc_pd", vs__errno_or(ENOMEM),
+				    "cannot allocate a PD on %s", c->name);
+		vs__handle_unpublish(pd, sizeof(*pd));
 		return ret;
 	}
-	vs_handle_init(&pd->h, VS_KIND_PD);
-	vs_ref_get(&c->h);
+	vs__handle_init(&pd->h, VS_KIND_PD);
+	vs__ref_get(&c->h);
 	pd->ctx = c;
 	*out = pd;
 	return 0;
 }
 
-int vs_pd_put(struct vs_pd *pd, const char *verb)
+int vs__pd_put(struct vs_pd *pd, const char *verb)
 {
-	struct vs_context *c = pd->ctx;
-	int ret = 0, err;
+	int err;
 
-	if (!vs_ref_put(&pd->h))
+	if (!vs__ref_put(&pd->h))
 		return 0;
 	err = ibv_dealloc_pd(pd->pd);
-	if (err)
-		ret = vs_set_error(verb, err,
-				   "ibv_dealloc_pd failed (objects created on "
-				   "the PD through the raw handle still exist?)");
-	vs_handle_kill(&pd->h);
-	free(pd);
-	return vs_first_err(ret, vs_context_put(c, verb));
+	if (err) {
+		vs__handle_reopen(&pd->h, VS_KIND_PD);
+		return vs__set_error("ibv_dealloc_pd", err,
+				     "%s: cannot free the PD (objects created on "
+				     "it through the raw handle still exist?); "
+				     "the PD stays open: close it again to retry",
+				     verb);
+	}
+	return vs__context_put(pd->ctx, verb);
 }
 
 int vs_pd_close(struct vs_pd *pd)
 {
-	int ret = vs_check_handle(pd, VS_KIND_PD, "vs_pd_close", "pd");
+	int ret = vs__user_close(pd, VS_KIND_PD, "vs_pd_close", "pd");
 
-	return ret ? ret : vs_pd_put(pd, "vs_pd_close");
+	return ret ? ret : vs__pd_put(pd, "vs_pd_close");
 }
 
 struct ibv_pd *vs_pd_raw(const struct vs_pd *pd)

@@ -11,20 +11,20 @@ int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
 	int ret;
 
 	if (!have_batch)
-		return vs_set_error(verb, EINVAL, "batch is NULL");
-	ret = vs_check_handle(qp, kind, verb, "qp");
+		return vs__set_error(verb, EINVAL, "batch is NULL");
+	ret = vs__check_handle(qp, kind, verb, "qp");
 	if (ret)
 		return ret;
-	if (vs_qp_batch_open(qp))
-		return vs_set_error(verb, EBUSY,
-				    "a batch is already open on this QP: submit "
-				    "or abort it first");
+	if (vs__qp_batch_open(qp))
+		return vs__set_error(verb, EBUSY,
+				     "a batch is already open on this QP: submit "
+				     "or abort it first");
 	if (qp->state != IBV_QPS_RTS)
-		return vs_set_error(verb, EINVAL,
-				    "the QP is in state %s; sends need RTS (bring "
-				    "it up with the handshake first)",
-				    vs_qp_state_name(qp->state));
-	return vs_set_error(verb, EINVAL, "cannot start a batch");
+		return vs__set_error(verb, EINVAL,
+				     "the QP is in state %s; sends need RTS (bring "
+				     "it up with the handshake first)",
+				     vs_qp_state_name(qp->state));
+	return vs__set_error(verb, EINVAL, "cannot start a batch");
 }
 
 static const char *op_name(int op)
@@ -49,52 +49,59 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 	const char *what = op_name(op);
 
 	if (count >= qp->max_batch)
-		return vs_set_error(verb, ENOSPC,
-				    "the batch is full (%u WRs, the QP's max_batch): "
-				    "submit it and start another", count);
+		return vs__set_error(verb, ENOSPC,
+				     "the batch is full (%u WRs, the QP's max_batch): "
+				     "submit it and start another", count);
 	if (flags & ~(unsigned int)VS_WR_FLAGS_ALL)
-		return vs_set_error(verb, EINVAL,
-				    "flags 0x%x has bits that are not VS_WR_* "
-				    "(0x%x)", flags, (unsigned int)VS_WR_FLAGS_ALL);
+		return vs__set_error(verb, EINVAL,
+				     "flags 0x%x has bits that are not VS_WR_* "
+				     "(0x%x)", flags, (unsigned int)VS_WR_FLAGS_ALL);
 	if (num_sge && !sgl)
-		return vs_set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
-				    num_sge);
+		return vs__set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
+				     num_sge);
 	if (num_sge > qp->caps.max_send_sge)
-		return vs_set_error(verb, EINVAL,
-				    "%zu SGEs, the QP allows at most %u per WR "
-				    "(max_send_sge)", num_sge, qp->caps.max_send_sge);
+		return vs__set_error(verb, EINVAL,
+				     "%zu SGEs, the QP allows at most %u per WR "
+				     "(max_send_sge)", num_sge, qp->caps.max_send_sge);
+	for (size_t i = 0; i < num_sge; i++)
+		if (vs__sge_poisoned(&sgl[i]))
+			return vs__set_error(verb, EINVAL,
+					     "SGE #%zu has length 0 and lkey 0: the "
+					     "entry a failed vs_mr_sge returns (NULL or "
+					     "closed MR, range outside it: see the "
+					     "error it recorded)", i);
 	if (flags & VS_WR_INLINE) {
 		size_t total = 0;
 
 		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
-			return vs_set_error(verb, EINVAL,
-					    "VS_WR_INLINE on a %s: inline data "
-					    "exists only for sends and writes", what);
+			return vs__set_error(verb, EINVAL,
+					     "VS_WR_INLINE on a %s: inline data "
+					     "exists only for sends and writes", what);
 		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
 		if (total > qp->caps.max_inline_data)
-			return vs_set_error(verb, EINVAL,
-					    "inline %s of %zu bytes exceeds the "
-					    "QP's max_inline_data of %u bytes",
-					    what, total, qp->caps.max_inline_data);
+			return vs__set_error(verb, EINVAL,
+					     "inline %s of %zu bytes exceeds the "
+					     "QP's max_inline_data of %u bytes",
+					     what, total, qp->caps.max_inline_data);
 		if (num_sge > 16)
-			return vs_set_error(verb, EINVAL,
-					    "inline data from %zu SGEs: at most 16",
-					    num_sge);
+			return vs__set_error(verb, EINVAL,
+					     "inline data from %zu SGEs: at most 16",
+					     num_sge);
 	}
 	if (op == VS__CAS || op == VS__FAA) {
 		if (num_sge != 1 || sgl[0].length != 8)
-			return vs_set_error(verb, EINVAL,
-					    "a %s needs exactly one 8-byte SGE for "
-					    "the old value (got %zu SGE%s of %u "
-					    "bytes)", what, num_sge,
-					    num_sge == 1 ? "" : "s",
-					    num_sge ? sgl[0].length : 0);
+			return vs__set_error(verb, EINVAL,
+					     "a %s needs exactly one 8-byte SGE for "
+					     "the old value (got %zu SGE%s of %u "
+					     "bytes)", what, num_sge,
+					     num_sge == 1 ? "" : "s",
+					     num_sge ? sgl[0].length : 0);
 		if (remote_addr & 7)
-			return vs_set_error(verb, EINVAL,
-					    "the remote address 0x%llx of a %s is "
-					    "not 8-byte aligned",
-					    (unsigned long long)remote_addr, what);
+			return vs__set_error(verb, EINVAL,
+					     "the remote address 0x%llx of a %s is "
+					     "not 8-byte aligned",
+					     (unsigned long long)remote_addr, what);
 	}
 	if (qp->bounce && num_sge > 1 && !(flags & VS_WR_INLINE)) {
 		size_t total = 0;
@@ -102,32 +109,32 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
 		if (op == VS__READ)
-			return vs_set_error(verb, EOPNOTSUPP,
-					    "an RDMA read into %zu SGEs: this "
-					    "provider's ibv_wr_set_sge_list counts "
-					    "only the first SGE's length (rxe); "
-					    "read into one SGE, or create the QP "
-					    "with .legacy = true", num_sge);
+			return vs__set_error(verb, EOPNOTSUPP,
+					     "an RDMA read into %zu SGEs: this "
+					     "provider's ibv_wr_set_sge_list counts "
+					     "only the first SGE's length (rxe); "
+					     "read into one SGE, or create the QP "
+					     "with .legacy = true", num_sge);
 		if (total > qp->bounce_slot_size)
-			return vs_set_error(verb, EOPNOTSUPP,
-					    "a %zu-byte gather from %zu SGEs: this "
-					    "provider's ibv_wr_set_sge_list is broken, "
-					    "so gathers are copied, and at most %u "
-					    "bytes fit; use one SGE, or .legacy = true",
-					    total, num_sge, qp->bounce_slot_size);
+			return vs__set_error(verb, EOPNOTSUPP,
+					     "a %zu-byte gather from %zu SGEs: this "
+					     "provider's ibv_wr_set_sge_list is broken, "
+					     "so gathers are copied, and at most %u "
+					     "bytes fit; use one SGE, or .legacy = true",
+					     total, num_sge, qp->bounce_slot_size);
 	}
 	if (qp->transport == VS_TRANSPORT_UD) {
 		if (!dest)
-			return vs_set_error(verb, EINVAL,
-					    "a UD send needs a destination (dest is NULL)");
+			return vs__set_error(verb, EINVAL,
+					     "a UD send needs a destination (dest is NULL)");
 		if (!dest->ah)
-			return vs_set_error(verb, EINVAL,
-					    "the destination has no address handle "
-					    "(released, or never filled by "
-					    "vs_ud_handshake?)");
-		return vs_check_handle(dest->ah, VS_KIND_AH, verb, "dest->ah");
+			return vs__set_error(verb, EINVAL,
+					     "the destination has no address handle "
+					     "(released, or never filled by "
+					     "vs_ud_handshake?)");
+		return vs__check_handle(dest->ah, VS_KIND_AH, verb, "dest->ah");
 	}
-	return vs_set_error(verb, EINVAL, "invalid %s", what);
+	return vs__set_error(verb, EINVAL, "invalid %s", what);
 }
 
 /*
@@ -149,7 +156,7 @@ static void posted_note(char *buf, size_t len, long bad_index)
 int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 {
 	const char *raw = qp->legacy ? "ibv_post_send" : "ibv_wr_complete";
-	long posted = qp->legacy ? vs_legacy_sq_bad_index(qp->legacy) : 0;
+	long posted = qp->legacy ? vs__legacy_sq_bad_index(qp->legacy) : 0;
 	char note[96];
 	int ret;
 
@@ -159,20 +166,20 @@ int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 	 * ENOSPC from rxe's ibv_wr_*: one errno for it whichever way posted.
 	 */
 	if (err == ENOMEM || (err == ENOSPC && !qp->legacy))
-		ret = vs_set_error(raw, ENOMEM,
-				   "%s: the send queue is full (max_send_wr %u): poll "
-				   "completions, or signal more often so the "
-				   "queue drains%s", verb, qp->caps.max_send_wr,
-				   note);
+		ret = vs__set_error(raw, ENOMEM,
+				    "%s: the send queue is full (max_send_wr %u): poll "
+				    "completions, or signal more often so the "
+				    "queue drains%s", verb, qp->caps.max_send_wr,
+				    note);
 	else if (posted >= 0 && qp->legacy)
-		ret = vs_set_error(raw, err,
-				   "%s: the provider refused WR #%ld of the batch; "
-				   "none from it on was posted%s", verb, posted,
-				   note);
+		ret = vs__set_error(raw, err,
+				    "%s: the provider refused WR #%ld of the batch; "
+				    "none from it on was posted%s", verb, posted,
+				    note);
 	else
-		ret = vs_set_error(raw, err, "%s: the provider refused the "
-				   "batch%s", verb, note);
-	vs_error_set_batch_posted(posted);
+		ret = vs__set_error(raw, err, "%s: the provider refused the "
+				    "batch%s", verb, note);
+	vs__error_set_batch_posted(posted);
 	return ret;
 }
 
@@ -231,7 +238,7 @@ void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl, size_t num_sge)
 	ibv_wr_set_inline_data_list(x, num_sge, bufs);
 }
 
-int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)
+int vs__recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)
 {
 	memset(st, 0, sizeof(*st));
 	if (!cap)
@@ -239,7 +246,7 @@ int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge
 	st->wr = calloc(cap, sizeof(*st->wr));
 	st->sge = calloc((size_t)cap * (max_sge ? max_sge : 1), sizeof(*st->sge));
 	if (!st->wr || !st->sge) {
-		vs_recv_store_free(st);
+		vs__recv_store_free(st);
 		return -ENOMEM;
 	}
 	st->cap = cap;
@@ -247,7 +254,7 @@ int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge
 	return 0;
 }
 
-void vs_recv_store_free(struct vs__recv_store *st)
+void vs__recv_store_free(struct vs__recv_store *st)
 {
 	free(st->wr);
 	free(st->sge);
@@ -261,12 +268,12 @@ int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 	int ret;
 
 	if (!rb)
-		return vs_set_error(verb, EINVAL, "batch is NULL");
+		return vs__set_error(verb, EINVAL, "batch is NULL");
 	memset(rb, 0, sizeof(*rb));
 	if (kind == VS_KIND_SRQ) {
 		struct vs_srq *srq = (struct vs_srq *)owner;
 
-		ret = vs_check_handle(srq, kind, verb, "srq");
+		ret = vs__check_handle(srq, kind, verb, "srq");
 		if (ret)
 			return ret;
 		st = &srq->recv;
@@ -274,25 +281,25 @@ int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 	} else {
 		struct vs_qp *qp = (struct vs_qp *)owner;
 
-		ret = vs_check_handle(qp, kind, verb, "qp");
+		ret = vs__check_handle(qp, kind, verb, "qp");
 		if (ret)
 			return ret;
 		if (qp->srq)
-			return vs_set_error(verb, EINVAL,
-					    "this QP takes its receives from an "
-					    "SRQ: post them with vs_srq_recv_start");
+			return vs__set_error(verb, EINVAL,
+					     "this QP takes its receives from an "
+					     "SRQ: post them with vs_srq_recv_start");
 		if (qp->state == IBV_QPS_RESET || qp->state == IBV_QPS_ERR)
-			return vs_set_error(verb, EINVAL,
-					    "the QP is in state %s; receives can "
-					    "be posted from INIT on",
-					    vs_qp_state_name(qp->state));
+			return vs__set_error(verb, EINVAL,
+					     "the QP is in state %s; receives can "
+					     "be posted from INIT on",
+					     vs_qp_state_name(qp->state));
 		st = &qp->recv;
 		rb->qp = qp->qp;
 	}
 	if (st->open)
-		return vs_set_error(verb, EBUSY,
-				    "a receive batch is already open here: submit "
-				    "or abort it first");
+		return vs__set_error(verb, EBUSY,
+				     "a receive batch is already open here: submit "
+				     "or abort it first");
 	st->open = true;
 	rb->store = st;
 	return 0;
@@ -309,32 +316,32 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		struct vs__recv_store *st = rb->store;
 
 		if (rb->count >= st->cap)
-			return vs_set_error(verb, ENOSPC,
-					    "the receive batch is full (%u WRs, the "
-					    "queue's size): submit it first", rb->count);
+			return vs__set_error(verb, ENOSPC,
+					     "the receive batch is full (%u WRs, the "
+					     "queue's size): submit it first", rb->count);
 		if (num_sge > st->max_sge)
-			return vs_set_error(verb, EINVAL,
-					    "%zu SGEs, the receive queue allows at "
-					    "most %u", num_sge, st->max_sge);
-		return vs_set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
-				    num_sge);
+			return vs__set_error(verb, EINVAL,
+					     "%zu SGEs, the receive queue allows at "
+					     "most %u", num_sge, st->max_sge);
+		return vs__set_error(verb, EINVAL, "sgl is NULL with %zu SGEs",
+				     num_sge);
 	}
 	/* rxe returns -ENOMEM for a full queue */
 	if (err < 0)
 		err = -err;
 	posted_note(note, sizeof(note), bad_index);
 	if (err == ENOMEM)
-		ret = vs_set_error(raw, err,
-				   "%s: the receive queue is full: fewer "
-				   "receives, or wait for completions%s", verb,
-				   note);
+		ret = vs__set_error(raw, err,
+				    "%s: the receive queue is full: fewer "
+				    "receives, or wait for completions%s", verb,
+				    note);
 	else if (bad_index >= 0)
-		ret = vs_set_error(raw, err,
-				   "%s: the provider refused receive #%ld of the "
-				   "batch%s", verb, bad_index, note);
+		ret = vs__set_error(raw, err,
+				    "%s: the provider refused receive #%ld of the "
+				    "batch%s", verb, bad_index, note);
 	else
-		ret = vs_set_error(raw, err, "%s: the provider refused the "
-				   "batch%s", verb, note);
-	vs_error_set_batch_posted(bad_index);
+		ret = vs__set_error(raw, err, "%s: the provider refused the "
+				    "batch%s", verb, note);
+	vs__error_set_batch_posted(bad_index);
 	return ret;
 }

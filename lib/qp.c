@@ -115,27 +115,27 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	int ret;
 
 	if (p->comp_mask & ~known)
-		return vs_set_error(verb, EINVAL,
-				    "comp_mask 0x%x has bits unknown for a %s QP",
-				    p->comp_mask, vs_transport_name(t));
-	ret = vs_check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
+		return vs__set_error(verb, EINVAL,
+				     "comp_mask 0x%x has bits unknown for a %s QP",
+				     p->comp_mask, vs_transport_name(t));
+	ret = vs__check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
 	if (ret)
 		return ret;
 	if (!p->recv_cq)
 		p->recv_cq = p->send_cq;
-	ret = vs_check_handle(p->recv_cq, VS_KIND_CQ, verb, "recv_cq");
+	ret = vs__check_handle(p->recv_cq, VS_KIND_CQ, verb, "recv_cq");
 	if (ret)
 		return ret;
 	if (p->send_cq->ctx != pd->ctx || p->recv_cq->ctx != pd->ctx)
-		return vs_set_error(verb, EINVAL,
-				    "the CQs and the PD belong to different devices");
+		return vs__set_error(verb, EINVAL,
+				     "the CQs and the PD belong to different devices");
 	if (p->srq) {
-		ret = vs_check_handle(p->srq, VS_KIND_SRQ, verb, "srq");
+		ret = vs__check_handle(p->srq, VS_KIND_SRQ, verb, "srq");
 		if (ret)
 			return ret;
 		if (p->srq->pd->ctx != pd->ctx)
-			return vs_set_error(verb, EINVAL,
-					    "the SRQ belongs to another device");
+			return vs__set_error(verb, EINVAL,
+					     "the SRQ belongs to another device");
 	}
 	if (!p->caps.max_send_wr)
 		p->caps.max_send_wr = VS_QP_DEFAULT_WR;
@@ -150,17 +150,17 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	if (da->max_qp_wr > 0 &&
 	    (p->caps.max_send_wr > (uint32_t)da->max_qp_wr ||
 	     p->caps.max_recv_wr > (uint32_t)da->max_qp_wr))
-		return vs_set_error(verb, EINVAL,
-				    "max_send_wr %u / max_recv_wr %u exceed the "
-				    "device's max_qp_wr %d", p->caps.max_send_wr,
-				    p->caps.max_recv_wr, da->max_qp_wr);
+		return vs__set_error(verb, EINVAL,
+				     "max_send_wr %u / max_recv_wr %u exceed the "
+				     "device's max_qp_wr %d", p->caps.max_send_wr,
+				     p->caps.max_recv_wr, da->max_qp_wr);
 	if (da->max_sge > 0 &&
 	    (p->caps.max_send_sge > (uint32_t)da->max_sge ||
 	     p->caps.max_recv_sge > (uint32_t)da->max_sge))
-		return vs_set_error(verb, EINVAL,
-				    "max_send_sge %u / max_recv_sge %u exceed the "
-				    "device's max_sge %d", p->caps.max_send_sge,
-				    p->caps.max_recv_sge, da->max_sge);
+		return vs__set_error(verb, EINVAL,
+				     "max_send_sge %u / max_recv_sge %u exceed the "
+				     "device's max_sge %d", p->caps.max_send_sge,
+				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
 	ret = vs_port_info(pd->ctx, p->port, &pi);
@@ -168,8 +168,8 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 		return ret;
 	if (p->comp_mask & VS_QP_CFG_PSN) {
 		if (p->psn > 0xffffff)
-			return vs_set_error(verb, EINVAL,
-					    "psn 0x%x does not fit 24 bits", p->psn);
+			return vs__set_error(verb, EINVAL,
+					     "psn 0x%x does not fit 24 bits", p->psn);
 	} else {
 		p->psn = random_psn();
 	}
@@ -178,19 +178,19 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	qp->lid = pi.lid;
 	qp->mtu = p->mtu && p->mtu < pi.active_mtu ? p->mtu : pi.active_mtu;
 	if (p->mtu && (p->mtu < IBV_MTU_256 || p->mtu > IBV_MTU_4096))
-		return vs_set_error(verb, EINVAL, "mtu %d is not an enum ibv_mtu",
-				    (int)p->mtu);
+		return vs__set_error(verb, EINVAL, "mtu %d is not an enum ibv_mtu",
+				     (int)p->mtu);
 	if (p->comp_mask & VS_QP_CFG_GID_INDEX) {
 		if (p->gid_index >= (uint32_t)pi.gid_tbl_len)
-			return vs_set_error(verb, EINVAL,
-					    "gid_index %u is beyond the port's "
-					    "GID table (%d entries)", p->gid_index,
-					    pi.gid_tbl_len);
+			return vs__set_error(verb, EINVAL,
+					     "gid_index %u is beyond the port's "
+					     "GID table (%d entries)", p->gid_index,
+					     pi.gid_tbl_len);
 		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
-			return vs_set_error("ibv_query_gid", vs_errno_or(EINVAL),
-					    "cannot read GID %u of port %u",
-					    p->gid_index, p->port);
+			return vs__set_error("ibv_query_gid", vs__errno_or(EINVAL),
+					     "cannot read GID %u of port %u",
+					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
 	} else {
 		struct vs_gid_info g;
@@ -216,10 +216,10 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 			p->access = t == VS_TRANSPORT_RC ? VS_ACCESS_DEFAULT :
 				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 		if (p->access & ~allowed)
-			return vs_set_error(verb, EINVAL,
-					    "access 0x%x has bits a %s QP cannot "
-					    "grant (allowed: 0x%x)", p->access,
-					    vs_transport_name(t), allowed);
+			return vs__set_error(verb, EINVAL,
+					     "access 0x%x has bits a %s QP cannot "
+					     "grant (allowed: 0x%x)", p->access,
+					     vs_transport_name(t), allowed);
 		qp->access = p->access;
 	}
 	if (t == VS_TRANSPORT_RC) {
@@ -239,12 +239,12 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 					 p->max_dest_rd_atomic : dev_rd;
 		if (qp->timeout > 31 || qp->retry_cnt > 7 || qp->rnr_retry > 7 ||
 		    qp->min_rnr_timer > 31)
-			return vs_set_error(verb, EINVAL,
-					    "timeout %u (0..31), retry_cnt %u (0..7), "
-					    "rnr_retry %u (0..7) or min_rnr_timer %u "
-					    "(0..31) out of range", qp->timeout,
-					    qp->retry_cnt, qp->rnr_retry,
-					    qp->min_rnr_timer);
+			return vs__set_error(verb, EINVAL,
+					     "timeout %u (0..31), retry_cnt %u (0..7), "
+					     "rnr_retry %u (0..7) or min_rnr_timer %u "
+					     "(0..31) out of range", qp->timeout,
+					     qp->retry_cnt, qp->rnr_retry,
+					     qp->min_rnr_timer);
 	}
 	return 0;
 }
@@ -287,14 +287,14 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 			cap = ia.cap;
 			goto created;
 		}
-		err = vs_errno_or(EOPNOTSUPP);
+		err = vs__errno_or(EOPNOTSUPP);
 		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
-			return vs_set_error("ibv_create_qp_ex", err,
-					    "cannot create a %s QP (send %u x %u "
-					    "SGE, recv %u x %u SGE, inline %u)",
-					    vs_transport_name(t), cap.max_send_wr,
-					    cap.max_send_sge, cap.max_recv_wr,
-					    cap.max_recv_sge, cap.max_inline_data);
+			return vs__set_error("ibv_create_qp_ex", err,
+					     "cannot create a %s QP (send %u x %u "
+					     "SGE, recv %u x %u SGE, inline %u)",
+					     vs_transport_name(t), cap.max_send_wr,
+					     cap.max_send_sge, cap.max_recv_wr,
+					     cap.max_recv_sge, cap.max_inline_data);
 		/* No extended QPs for this (provider, transport): legacy. */
 	}
 	{
@@ -310,13 +310,13 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 		errno = 0;
 		qp->qp = ibv_create_qp(pd->pd, &ia);
 		if (!qp->qp)
-			return vs_set_error("ibv_create_qp", vs_errno_or(EINVAL),
-					    "cannot create a %s QP (send %u x %u "
-					    "SGE, recv %u x %u SGE, inline %u: lower "
-					    "them if the device cannot)",
-					    vs_transport_name(t), cap.max_send_wr,
-					    cap.max_send_sge, cap.max_recv_wr,
-					    cap.max_recv_sge, cap.max_inline_data);
+			return vs__set_error("ibv_create_qp", vs__errno_or(EINVAL),
+					     "cannot create a %s QP (send %u x %u "
+					     "SGE, recv %u x %u SGE, inline %u: lower "
+					     "them if the device cannot)",
+					     vs_transport_name(t), cap.max_send_wr,
+					     cap.max_send_sge, cap.max_recv_wr,
+					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;
 	}
 created:
@@ -330,7 +330,7 @@ created:
 	return 0;
 }
 
-int vs_qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a)
+int vs__qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a)
 {
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
 
@@ -351,14 +351,14 @@ int vs_qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a)
 static int to_init(struct vs_qp *qp, const char *verb)
 {
 	struct ibv_qp_attr a;
-	int mask = vs_qp_init_attr(qp, &a);
+	int mask = vs__qp_init_attr(qp, &a);
 	int ret = ibv_modify_qp(qp->qp, &a, mask);
 
 	if (ret)
-		return vs_set_error("ibv_modify_qp", ret,
-				    "%s: RESET->INIT of the new %s QP failed",
-				    verb, vs_transport_name(qp->transport));
-	vs_qp_set_state(qp, IBV_QPS_INIT);
+		return vs__set_error("ibv_modify_qp", ret,
+				     "%s: RESET->INIT of the new %s QP failed",
+				     verb, vs_transport_name(qp->transport));
+	vs__qp_set_state(qp, IBV_QPS_INIT);
 	return 0;
 }
 
@@ -381,29 +381,32 @@ static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
 	void *buf = NULL;
 
 	if (posix_memalign(&buf, 4096, size))
-		return vs_set_error(verb, ENOMEM, "out of memory");
+		return vs__set_error(verb, ENOMEM, "out of memory");
 	errno = 0;
 	qp->bounce_mr = ibv_reg_mr(pd->pd, buf, size, IBV_ACCESS_LOCAL_WRITE);
 	if (!qp->bounce_mr) {
 		free(buf);
-		return vs_set_error("ibv_reg_mr", vs_errno_or(ENOMEM),
-				    "%s: cannot register the %zu-byte inline bounce "
-				    "ring", verb, size);
+		return vs__set_error("ibv_reg_mr", vs__errno_or(ENOMEM),
+				     "%s: cannot register the %zu-byte inline bounce "
+				     "ring", verb, size);
 	}
 	qp->bounce = buf;
 	qp->bounce_slot_size = slot;
 	return 0;
 }
 
-static void free_qp(struct vs_qp *qp)
+/* What the QP owns besides the ibv_qp; the handle's bytes stay. */
+static void free_qp_parts(struct vs_qp *qp)
 {
 	if (qp->bounce_mr)
 		ibv_dereg_mr(qp->bounce_mr);
 	free(qp->bounce);
-	vs_legacy_sq_free(qp->legacy);
-	vs_recv_store_free(&qp->recv);
-	vs_handle_kill(&qp->h);
-	free(qp);
+	vs__legacy_sq_free(qp->legacy);
+	vs__recv_store_free(&qp->recv);
+	qp->bounce_mr = NULL;
+	qp->bounce = NULL;
+	qp->legacy = NULL;
+	qp->post_ops = NULL;
 }
 
 int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
@@ -415,18 +418,18 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	int ret;
 
 	if (!out)
-		return vs_set_error(verb, EINVAL, "out is NULL");
+		return vs__set_error(verb, EINVAL, "out is NULL");
 	*out = NULL;
-	ret = vs_check_handle(pd, VS_KIND_PD, verb, "pd");
+	ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
 	if (ret)
 		return ret;
 	if (!cfg)
-		return vs_set_error(verb, EINVAL,
-				    "cfg is NULL (it names the CQs, at least send_cq)");
+		return vs__set_error(verb, EINVAL,
+				     "cfg is NULL (it names the CQs, at least send_cq)");
 	flatten(t, cfg, &p);
-	qp = calloc(1, sizeof(*qp));
+	qp = vs__handle_alloc(sizeof(*qp));
 	if (!qp)
-		return vs_set_error(verb, ENOMEM, "out of memory");
+		return vs__set_error(verb, ENOMEM, "out of memory");
 	ret = prepare(pd, t, &p, qp, verb);
 	if (ret)
 		goto fail;
@@ -435,90 +438,99 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		goto fail;
 	qp->max_batch = p.max_batch ? p.max_batch : qp->caps.max_send_wr;
 	if (qp->max_batch > qp->caps.max_send_wr) {
-		ret = vs_set_error(verb, EINVAL,
-				   "max_batch %u exceeds the send queue (%u WRs)",
-				   qp->max_batch, qp->caps.max_send_wr);
+		ret = vs__set_error(verb, EINVAL,
+				    "max_batch %u exceeds the send queue (%u WRs)",
+				    qp->max_batch, qp->caps.max_send_wr);
 		goto fail_qp;
 	}
 	/* the send inlines assume both (VS_ASSUME in vs__batch_start) */
 	if (!qp->max_batch || !qp->caps.max_send_sge) {
-		ret = vs_set_error(verb, EINVAL,
-				   "the QP got room for %u WRs of %u SGEs per "
-				   "batch; sends need at least one of one",
-				   qp->max_batch, qp->caps.max_send_sge);
+		ret = vs__set_error(verb, EINVAL,
+				    "the QP got room for %u WRs of %u SGEs per "
+				    "batch; sends need at least one of one",
+				    qp->max_batch, qp->caps.max_send_sge);
 		goto fail_qp;
 	}
 	if (qp->qpx) {
 		qp->post_ops = qp->qpx;
 	} else {
-		qp->legacy = vs_legacy_sq_create(qp->qp, qp->max_batch,
-						 qp->caps.max_send_sge);
+		qp->legacy = vs__legacy_sq_create(qp->qp, qp->max_batch,
+						  qp->caps.max_send_sge);
 		if (!qp->legacy) {
-			ret = vs_set_error(verb, ENOMEM, "out of memory");
+			ret = vs__set_error(verb, ENOMEM, "out of memory");
 			goto fail_qp;
 		}
-		qp->post_ops = vs_legacy_sq_ops(qp->legacy);
+		qp->post_ops = vs__legacy_sq_ops(qp->legacy);
 	}
 	if (qp->qpx && inline_is_broken(pd)) {
 		ret = bounce_init(qp, pd, verb);
 		if (ret)
 			goto fail_qp;
 	}
-	if (!p.srq && vs_recv_store_init(&qp->recv, qp->caps.max_recv_wr,
-					 qp->caps.max_recv_sge)) {
-		ret = vs_set_error(verb, ENOMEM, "out of memory");
+	if (!p.srq && vs__recv_store_init(&qp->recv, qp->caps.max_recv_wr,
+					  qp->caps.max_recv_sge)) {
+		ret = vs__set_error(verb, ENOMEM, "out of memory");
 		goto fail_qp;
 	}
 	ret = to_init(qp, verb);
 	if (ret)
 		goto fail_qp;
-	vs_handle_init(&qp->h, kind_of(t));
+	vs__handle_init(&qp->h, kind_of(t));
 	qp->pd = pd;
 	qp->send_cq = p.send_cq;
 	qp->recv_cq = p.recv_cq;
 	qp->srq = p.srq;
-	vs_ref_get(&pd->h);
-	vs_ref_get(&p.send_cq->h);
-	vs_ref_get(&p.recv_cq->h);
+	vs__ref_get(&pd->h);
+	vs__ref_get(&p.send_cq->h);
+	vs__ref_get(&p.recv_cq->h);
 	if (p.srq)
-		vs_ref_get(&p.srq->h);
+		vs__ref_get(&p.srq->h);
 	*out = qp;
 	return 0;
 fail_qp:
 	ibv_destroy_qp(qp->qp);
 fail:
-	free_qp(qp);
+	free_qp_parts(qp);
+	vs__handle_unpublish(qp, sizeof(*qp));
 	return ret;
 }
 
 int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 {
-	struct vs_pd *pd;
-	struct vs_cq *scq, *rcq;
-	struct vs_srq *srq;
-	int ret = vs_check_handle(qp, kind, verb, "qp"), err;
+	int ret = vs__check_handle(qp, kind, verb, "qp"), err;
 
 	if (ret)
 		return ret;
-	if (!vs_ref_put(&qp->h))
+	/* the caller's batch points into the QP: it must end first */
+	if (vs__qp_batch_open(qp))
+		return vs__set_error(verb, EBUSY,
+				     "a send batch is open on this QP: submit or "
+				     "abort it first");
+	if (qp->recv.open)
+		return vs__set_error(verb, EBUSY,
+				     "a receive batch is open on this QP: submit "
+				     "or abort it first");
+	ret = vs__user_close(qp, kind, verb, "qp");
+	if (ret)
+		return ret;
+	if (!vs__ref_put(&qp->h))
 		return 0;
-	if (vs_qp_batch_open(qp))
-		ibv_wr_abort(qp->post_ops);
-	pd = qp->pd;
-	scq = qp->send_cq;
-	rcq = qp->recv_cq;
-	srq = qp->srq;
 	err = ibv_destroy_qp(qp->qp);
-	if (err)
-		ret = vs_set_error("ibv_destroy_qp", err,
-				   "cannot destroy the %s QP %u",
-				   vs_transport_name(qp->transport), qp->qp->qp_num);
-	free_qp(qp);
-	ret = vs_first_err(ret, vs_cq_put(scq, verb));
-	ret = vs_first_err(ret, vs_cq_put(rcq, verb));
-	if (srq)
-		ret = vs_first_err(ret, vs_srq_put(srq, verb));
-	return vs_first_err(ret, vs_pd_put(pd, verb));
+	if (err) {
+		vs__handle_reopen(&qp->h, kind);
+		vs__qp_set_state(qp, qp->state); /* reopens the send gate */
+		return vs__set_error("ibv_destroy_qp", err,
+				     "%s: cannot destroy the %s QP %u; it stays "
+				     "open: close it again to retry", verb,
+				     vs_transport_name(qp->transport),
+				     qp->qp->qp_num);
+	}
+	free_qp_parts(qp);
+	ret = vs__cq_put(qp->send_cq, verb);
+	ret = vs__first_err(ret, vs__cq_put(qp->recv_cq, verb));
+	if (qp->srq)
+		ret = vs__first_err(ret, vs__srq_put(qp->srq, verb));
+	return vs__first_err(ret, vs__pd_put(qp->pd, verb));
 }
 
 const char *vs_transport_name(enum vs_transport t)

@@ -47,7 +47,7 @@ static const struct {
 	{ IBV_QP_RATE_LIMIT, "IBV_QP_RATE_LIMIT" },
 };
 
-void vs_qp_mask_names(int mask, char *buf, size_t len)
+void vs__qp_mask_names(int mask, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -146,7 +146,7 @@ int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 
 		if (!extra || from == to)
 			return 0;
-		vs_qp_mask_names(extra, names, sizeof(names));
+		vs__qp_mask_names(extra, names, sizeof(names));
 		snprintf(why, len,
 			 "for %s %s->%s: missing: none; not allowed: %s "
 			 "(only IBV_QP_STATE)", vs_transport_name(transport),
@@ -164,8 +164,8 @@ int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 		extra = mask & ~(r->req[t] | r->opt[t] | IBV_QP_STATE);
 		if (!missing && !extra)
 			return 0;
-		vs_qp_mask_names(missing, m, sizeof(m));
-		vs_qp_mask_names(extra, x, sizeof(x));
+		vs__qp_mask_names(missing, m, sizeof(m));
+		vs__qp_mask_names(extra, x, sizeof(x));
 		snprintf(why, len, "for %s %s->%s: missing: %s; not allowed: %s",
 			 vs_transport_name(transport), vs_qp_state_name(from),
 			 vs_qp_state_name(to), missing ? m : "none",
@@ -194,48 +194,48 @@ int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 {
 	enum ibv_qp_state from, to;
 	char why[700], route[400];
-	int ret = vs_check_handle(qp, kind, verb, "qp");
+	int ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
 	if (!attr)
-		return vs_set_error(verb, EINVAL, "attr is NULL");
-	if (vs_qp_batch_open(qp))
-		return vs_set_error(verb, EBUSY,
-				    "a send batch is open on this QP: submit or "
-				    "abort it before changing the QP's state");
+		return vs__set_error(verb, EINVAL, "attr is NULL");
+	if (vs__qp_batch_open(qp))
+		return vs__set_error(verb, EBUSY,
+				     "a send batch is open on this QP: submit or "
+				     "abort it before changing the QP's state");
 	from = qp->state;
 	to = (mask & IBV_QP_STATE) ? attr->qp_state : from;
 	ret = ibv_modify_qp(qp->qp, attr, mask);
 	if (!ret) {
-		vs_qp_set_state(qp, to);
+		vs__qp_set_state(qp, to);
 		return 0;
 	}
 	from = real_state(qp);
-	vs_qp_set_state(qp, from);
+	vs__qp_set_state(qp, from);
 	route[0] = 0;
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && attr->ah_attr.is_global &&
 	    qp->link_layer == IBV_LINK_LAYER_ETHERNET && ret != EINVAL)
-		vs_describe_route(qp, &attr->ah_attr.grh.dgid, route, sizeof(route));
+		vs__describe_route(qp, &attr->ah_attr.grh.dgid, route, sizeof(route));
 	if (ret == EINVAL) {
 		if (vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
-			return vs_set_error("ibv_modify_qp", EINVAL,
-					    "%s: the attribute mask is wrong %s",
-					    verb, why);
+			return vs__set_error("ibv_modify_qp", EINVAL,
+					     "%s: the attribute mask is wrong %s",
+					     verb, why);
 		if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET &&
 		    (mask & IBV_QP_AV))
-			vs_describe_route(qp, &attr->ah_attr.grh.dgid, route,
-					  sizeof(route));
-		return vs_set_error("ibv_modify_qp", EINVAL,
-				    "%s: %s %s->%s refused although the mask is "
-				    "complete: a value is out of range for the "
-				    "device%s%s", verb,
-				    vs_transport_name(qp->transport),
-				    vs_qp_state_name(from), vs_qp_state_name(to),
-				    route[0] ? "; " : "", route);
+			vs__describe_route(qp, &attr->ah_attr.grh.dgid, route,
+					   sizeof(route));
+		return vs__set_error("ibv_modify_qp", EINVAL,
+				     "%s: %s %s->%s refused although the mask is "
+				     "complete: a value is out of range for the "
+				     "device%s%s", verb,
+				     vs_transport_name(qp->transport),
+				     vs_qp_state_name(from), vs_qp_state_name(to),
+				     route[0] ? "; " : "", route);
 	}
-	return vs_set_error("ibv_modify_qp", ret, "%s: %s %s->%s failed%s%s",
-			    verb, vs_transport_name(qp->transport),
-			    vs_qp_state_name(from), vs_qp_state_name(to),
-			    route[0] ? ": " : "", route);
+	return vs__set_error("ibv_modify_qp", ret, "%s: %s %s->%s failed%s%s",
+			     verb, vs_transport_name(qp->transport),
+			     vs_qp_state_name(from), vs_qp_state_name(to),
+			     route[0] ? ": " : "", route);
 }

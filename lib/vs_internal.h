@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* the definitions below are the functions, not the type-guard macros */
+#define VS__NO_TYPE_GUARDS
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"
@@ -19,59 +21,77 @@
 #include "verbshim/post.h"
 
 /* Records the thread's last error; returns -err. */
-int vs_set_error(const char *verb, int err, const char *fmt, ...)
+int vs__set_error(const char *verb, int err, const char *fmt, ...)
 	VS_PRINTF(3, 4);
 /* Same with a va_list. */
-int vs_set_errorv(const char *verb, int err, const char *fmt, va_list ap);
-void vs_error_set_batch_posted(long n);
+int vs__set_errorv(const char *verb, int err, const char *fmt, va_list ap);
+void vs__error_set_batch_posted(long n);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
-static inline int vs_errno_or(int fallback)
+static inline int vs__errno_or(int fallback)
 {
 	return errno ? errno : fallback;
 }
 
-static inline void vs_handle_init(struct vs_handle *h, uint32_t kind)
+/*
+ * Handle memory (lib/handle.c): zeroed, from an arena that is never freed
+ * or reused, so a handle stays readable after its close.  NULL when out
+ * of memory.  unpublish gives back a handle that was never handed out (a
+ * failed create).
+ */
+void *vs__handle_alloc(size_t size);
+void vs__handle_unpublish(void *h, size_t size);
+
+static inline void vs__handle_init(struct vs_handle *h, uint32_t kind)
 {
 	h->magic = kind;
 	h->gate = 0;
 	h->refs = 1;
 }
 
-static inline void vs_ref_get(struct vs_handle *h)
+static inline void vs__ref_get(struct vs_handle *h)
 {
 	__atomic_add_fetch(&h->refs, 1, __ATOMIC_RELAXED);
 }
 
 /* true when this was the last reference */
-static inline bool vs_ref_put(struct vs_handle *h)
+static inline bool vs__ref_put(struct vs_handle *h)
 {
 	return __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-/* Poisons a handle before it is freed so a stale copy is recognisable. */
-static inline void vs_handle_kill(struct vs_handle *h)
-{
-	h->magic = 0xdeadbeef;
-	h->gate = 0;
-}
+/*
+ * 0 when h points at an open handle of the given kind; else -EINVAL with
+ * "what is NULL", "what is a PD the caller already closed" or "what is a
+ * handle of another kind (PD, expected MR)".
+ */
+int vs__check_handle(const void *h, uint32_t kind, const char *verb,
+		     const char *what);
 
 /*
- * 0 when h points at a live handle of the given kind; else -EINVAL with
- * "what is NULL" or "what is a PD, not an MR".
+ * The user's close: checks h like vs__check_handle, then marks it closed
+ * (once, atomically; the send gate shuts with it).  The caller then drops
+ * the user's reference with its put.
  */
-int vs_check_handle(const void *h, uint32_t kind, const char *verb,
-		    const char *what);
+int vs__user_close(void *handle, uint32_t kind, const char *verb,
+		   const char *what);
+
+/*
+ * A destroy failed (the provider said EBUSY, ...): the object stays, and
+ * the handle is open again with the user's one reference, so the user
+ * may retry the close.
+ */
+void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
 
 /* Internal drops used by dependants (no user-visible reference check). */
-int vs_context_put(struct vs_context *ctx, const char *verb);
-int vs_pd_put(struct vs_pd *pd, const char *verb);
-int vs_cq_put(struct vs_cq *cq, const char *verb);
-int vs_srq_put(struct vs_srq *srq, const char *verb);
-int vs_ah_put(struct vs_ah *ah, const char *verb);
+int vs__context_put(struct vs_context *ctx, const char *verb);
+int vs__pd_put(struct vs_pd *pd, const char *verb);
+int vs__cq_put(struct vs_cq *cq, const char *verb);
+int vs__srq_put(struct vs_srq *srq, const char *verb);
+int vs__ah_put(struct vs_ah *ah, const char *verb);
 
 /* Records a QP state change and opens or shuts the send gate with it. */
-static inline void vs_qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
+static inline void vs__qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
 {
 	qp->state = s;
 	if (qp->h.gate != VS__GATE_BATCH) /* state changes wait for the batch */
@@ -79,49 +99,56 @@ static inline void vs_qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
 }
 
 /* The RESET->INIT attributes of qp (port, pkey 0, qkey or access); the mask. */
-int vs_qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a);
+int vs__qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a);
 
-static inline bool vs_qp_batch_open(const struct vs_qp *qp)
+static inline bool vs__qp_batch_open(const struct vs_qp *qp)
 {
 	return qp->h.gate == VS__GATE_BATCH;
 }
 
 /* lib/legacy_sq.c: the ibv_wr_* ops over a chained ibv_post_send */
-struct vs__legacy_sq *vs_legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
-					  uint32_t max_sge);
-struct ibv_qp_ex *vs_legacy_sq_ops(struct vs__legacy_sq *l);
-long vs_legacy_sq_bad_index(const struct vs__legacy_sq *l);
-void vs_legacy_sq_free(struct vs__legacy_sq *l);
+struct vs__legacy_sq *vs__legacy_sq_create(struct ibv_qp *qp, uint32_t cap,
+					   uint32_t max_sge);
+struct ibv_qp_ex *vs__legacy_sq_ops(struct vs__legacy_sq *l);
+long vs__legacy_sq_bad_index(const struct vs__legacy_sq *l);
+void vs__legacy_sq_free(struct vs__legacy_sq *l);
 
 /* lib/legacy_cq.c: the ibv_start_poll family over ibv_poll_cq */
-struct vs__legacy_cq *vs_legacy_cq_create(struct ibv_cq *cq);
-struct ibv_cq_ex *vs_legacy_cq_ops(struct vs__legacy_cq *l);
-bool vs_legacy_cq_is(const struct ibv_cq_ex *ops);
-void vs_legacy_cq_free(struct vs__legacy_cq *l);
+struct vs__legacy_cq *vs__legacy_cq_create(struct ibv_cq *cq);
+struct ibv_cq_ex *vs__legacy_cq_ops(struct vs__legacy_cq *l);
+bool vs__legacy_cq_is(const struct ibv_cq_ex *ops);
+void vs__legacy_cq_free(struct vs__legacy_cq *l);
 
 /* Keeps the first failure of a teardown sequence. */
-static inline int vs_first_err(int a, int b)
+static inline int vs__first_err(int a, int b)
 {
 	return a ? a : b;
 }
 
 /* Receive storage shared by QPs and SRQs. */
-int vs_recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge);
-void vs_recv_store_free(struct vs__recv_store *st);
+int vs__recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge);
+void vs__recv_store_free(struct vs__recv_store *st);
 
 /* Names of IBV_QP_* mask bits into buf ("IBV_QP_AV|IBV_QP_PATH_MTU"). */
-void vs_qp_mask_names(int mask, char *buf, size_t len);
+void vs__qp_mask_names(int mask, char *buf, size_t len);
+
+/*
+ * 0 when ep is a well-formed endpoint (the rules of vs_endpoint_from_bytes);
+ * else -EINVAL with "what endpoint: the field and what is wrong with it".
+ */
+int vs__endpoint_check(const struct vs_endpoint *ep, const char *verb,
+		       const char *what);
 
 /* Creates an AH toward remote from (pd, port, gid index, link layer). */
-int vs_ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
-		     const struct vs_endpoint *remote, struct vs_ah **out,
-		     const char *verb);
+int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
+		      const struct vs_endpoint *remote, struct vs_ah **out,
+		      const char *verb);
 /* Fills ah_attr toward remote the way the QP's link layer needs. */
-void vs_fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
-		     struct ibv_ah_attr *ah);
+void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		      struct ibv_ah_attr *ah);
 
 /* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
-void vs_describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-		       char *buf, size_t len);
+void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
+			char *buf, size_t len);
 
 #endif /* VS_INTERNAL_H */

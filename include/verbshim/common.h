@@ -49,7 +49,37 @@
 #define VS_COLD
 #endif
 
+/*
+ * Type guards (private).  Every typed entry point is also a function-like
+ * macro of the same name that passes its handle and batch arguments
+ * through _Generic, so an argument of another type is a hard error in
+ * plain C11 with any compiler and no extra flags (an incompatible pointer
+ * alone is only a warning there).  NULL and void * pass; the run-time
+ * kind check refuses a wrong one.  Only leading arguments are guarded, up
+ * to the first that may be a compound literal with commas (a config, an
+ * SGE, a remote), which a macro would split; those follow as __VA_ARGS__.
+ * C++ needs none: the pointer conversions are errors there already.
+ * (vs_pd_close)(pd) and &vs_pd_close reach the function itself; the
+ * library's sources define VS__NO_TYPE_GUARDS.
+ */
+#if !defined(__cplusplus) && !defined(VS__NO_TYPE_GUARDS)
+#define VS__TYPE_GUARDS 1
+#define VS__IS(T, x) _Generic((x), T *: (x), void *: (x))
+#define VS__IS_C(T, x) _Generic((x), T *: (x), const T *: (x), void *: (x))
+#endif
+
 VS_BEGIN_DECLS
+
+/*
+ * private: r is a failure's return (a negative errno).  Said to the
+ * compiler, so that a caller's "if (ret) return ret;" after a failed
+ * start is known taken and later checks of the same batch fold away.
+ */
+static inline int vs__neg(int r)
+{
+	VS_ASSUME(r < 0);
+	return r;
+}
 
 /* Transports of the typed queue pairs. */
 enum vs_transport {
@@ -61,17 +91,27 @@ enum vs_transport {
 /*
  * Every handle starts with this header (private).  The magic says which
  * kind of handle it is, so a handle cast to the wrong kind is refused with
- * a clear error instead of being used.  gate is the one word the send
- * fast path checks: on a QP it equals magic while a send batch may start
- * (the QP is open, in RTS, no batch open); it is 0 on every other kind, so
- * one compare refuses a handle of another kind, a closed QP, a QP not in
- * RTS and a second batch.
+ * a clear error instead of being used; after the user's close it is the
+ * kind with VS__CLOSED set, so every public call refuses it by the same
+ * one compare.  Handle memory is never freed or reused (lib/handle.c):
+ * a closed handle stays readable for the life of the process, so a
+ * second close or a use after close is recognised, never a read of freed
+ * memory.  refs counts the user's reference (until the close) and one per
+ * dependant (a QP holds its CQs, PD and SRQ, ...); the ibv_* object is
+ * destroyed when it drops to 0.  gate is the one word the send fast path
+ * checks: on a QP it equals magic while a send batch may start (the QP is
+ * open, in RTS, no batch open); on other kinds it is 0 (on a CQ: 1 while
+ * an iteration holds it), never a QP's kind, so one compare refuses a
+ * handle of another kind, a closed QP, a QP not in RTS and a second batch.
  */
 struct vs_handle {
 	uint32_t magic;
 	uint32_t gate;
 	int refs;
 };
+
+/* private: set in magic by the user's close */
+#define VS__CLOSED 0x80000000u
 
 enum vs_handle_kind {
 	VS_KIND_CONTEXT = 0x76734358, /* "vsCX" */
@@ -85,7 +125,10 @@ enum vs_handle_kind {
 	VS_KIND_UD_QP = 0x76735544,
 };
 
-/* Returns the name of a kind ("PD", "RC QP", ...) or "unknown handle". */
+/*
+ * Returns the name of a kind ("PD", "RC QP", ...), "closed PD" (...) for
+ * the magic of a closed handle, or "unknown handle".
+ */
 const char *vs_kind_name(uint32_t magic);
 
 VS_END_DECLS

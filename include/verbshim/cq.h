@@ -55,7 +55,7 @@ struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq);
 
 VS_INLINE bool vs_cq_is_extended(const struct vs_cq *cq)
 {
-	return cq->cqx != NULL;
+	return cq && cq->h.magic == VS_KIND_CQ && cq->cqx != NULL;
 }
 
 /* One work completion.  Only wr_id, status, vendor_err and qp_num are
@@ -129,6 +129,28 @@ VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
 /* private: the out-of-line halves */
 int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err) VS_COLD;
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb) VS_COLD;
+int vs__cq_iter_null(const char *verb) VS_COLD;
+
+/*
+ * private: what an iterator holds while no completion is current (before
+ * a successful start, after the end or the last next): ops whose polls
+ * say ENOENT, whose end does nothing and whose reads give 0, and a CQ of
+ * no kind.  So next, end and the readers need no test, and never touch a
+ * CQ that is not being iterated.
+ */
+extern const struct ibv_cq_ex vs__cq_idle_ops;
+extern struct vs_cq vs__cq_idle; /* only its gate is ever written (0) */
+
+/*
+ * private: on a CQ, h.gate is 1 while an iteration holds it.  Written only
+ * while the provider's poll lock is held (between ibv_start_poll and
+ * ibv_end_poll), so iterations of several threads keep it right; a close
+ * of the CQ in the middle of one is refused with -EBUSY.
+ */
+VS_INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
+{
+	__atomic_store_n(&cq->h.gate, on, __ATOMIC_RELAXED);
+}
 
 /*
  * Polls up to max completions into wc[]; returns how many (0 = none) or
@@ -141,7 +163,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	int n = 0, ret;
 
 	if (VS_UNLIKELY(!cq || cq->h.magic != VS_KIND_CQ || !wc))
-		return vs__cq_bad(cq, "wc", "vs_cq_poll");
+		return vs__neg(vs__cq_bad(cq, "wc", "vs_cq_poll"));
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
 	x = cq->poll_ops;
@@ -190,9 +212,16 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
  * (as between ibv_start_poll and ibv_end_poll).
  */
 struct vs_cq_iter {
-	struct ibv_cq_ex *ops; /* private: cq->poll_ops while active, else NULL */
-	struct vs_cq *cq;      /* private */
+	struct ibv_cq_ex *ops; /* private: cq->poll_ops while active, else vs__cq_idle_ops */
+	struct vs_cq *cq;      /* private: the CQ while active, else vs__cq_idle */
 };
+
+/* private */
+VS_INLINE void vs__cq_iter_idle(struct vs_cq_iter *it)
+{
+	it->ops = (struct ibv_cq_ex *)&vs__cq_idle_ops;
+	it->cq = &vs__cq_idle;
+}
 
 VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 {
@@ -201,37 +230,40 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 	int ret;
 
 	if (VS_UNLIKELY(!it || !cq || cq->h.magic != VS_KIND_CQ)) {
-		if (it) {
-			it->ops = NULL;
-			it->cq = cq;
-		}
-		return vs__cq_bad(cq, "it", "vs_cq_iter_start");
+		if (it)
+			vs__cq_iter_idle(it);
+		return vs__neg(vs__cq_bad(cq, "it", "vs_cq_iter_start"));
 	}
-	it->cq = cq;
 	x = cq->poll_ops;
 	ret = ibv_start_poll(x, &attr);
 	if (VS_UNLIKELY(ret)) {
-		it->ops = NULL;
+		vs__cq_iter_idle(it);
 		return ret == ENOENT ? -ENOENT : vs__cq_poll_failed(x, ret);
 	}
+	vs__cq_iterating(cq, 1);
+	it->cq = cq;
 	it->ops = x;
 	return 0;
 }
 
 VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 {
-	struct ibv_cq_ex *x = it->ops;
+	struct ibv_cq_ex *x;
 	int ret;
 
-	if (VS_UNLIKELY(!x))
-		return -ENOENT;
+	if (VS_UNLIKELY(!it))
+		return vs__cq_iter_null("vs_cq_iter_next");
+	x = it->ops;
 	if (VS_UNLIKELY(it->cq->one_per_start)) {
 		struct ibv_poll_cq_attr attr = { 0 };
 
+		vs__cq_iterating(it->cq, 0);
 		ibv_end_poll(x);
 		ret = ibv_start_poll(x, &attr);
 		if (ret)
-			it->ops = NULL; /* nothing held any more */
+			vs__cq_iter_idle(it); /* nothing held any more */
+		else
+			vs__cq_iterating(it->cq, 1);
 	} else {
 		ret = ibv_next_poll(x);
 	}
@@ -244,58 +276,64 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 
 VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 {
-	if (it->ops)
-		ibv_end_poll(it->ops);
-	it->ops = NULL;
+	if (VS_UNLIKELY(!it))
+		return;
+	vs__cq_iterating(it->cq, 0);
+	ibv_end_poll(it->ops);
+	vs__cq_iter_idle(it);
 }
 
+/*
+ * The readers: the current completion's fields, 0 when none is current
+ * (it is NULL, or the iteration ended).
+ */
 VS_INLINE uint64_t vs_cq_iter_wr_id(const struct vs_cq_iter *it)
 {
-	return it->ops->wr_id;
+	return it ? it->ops->wr_id : 0;
 }
 
 VS_INLINE enum ibv_wc_status vs_cq_iter_status(const struct vs_cq_iter *it)
 {
-	return it->ops->status;
+	return it ? it->ops->status : IBV_WC_SUCCESS;
 }
 
 VS_INLINE enum ibv_wc_opcode vs_cq_iter_opcode(const struct vs_cq_iter *it)
 {
-	return ibv_wc_read_opcode(it->ops);
+	return it ? ibv_wc_read_opcode(it->ops) : IBV_WC_SEND;
 }
 
 VS_INLINE uint32_t vs_cq_iter_byte_len(const struct vs_cq_iter *it)
 {
-	return ibv_wc_read_byte_len(it->ops);
+	return it ? ibv_wc_read_byte_len(it->ops) : 0;
 }
 
 VS_INLINE unsigned int vs_cq_iter_wc_flags(const struct vs_cq_iter *it)
 {
-	return (unsigned int)ibv_wc_read_wc_flags(it->ops);
+	return it ? (unsigned int)ibv_wc_read_wc_flags(it->ops) : 0;
 }
 
 /* Host byte order; 0 when the completion carries no immediate. */
 VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
 {
-	if (!(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
+	if (!it || !(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
 		return 0;
 	return ntohl(ibv_wc_read_imm_data(it->ops));
 }
 
 VS_INLINE uint32_t vs_cq_iter_qp_num(const struct vs_cq_iter *it)
 {
-	return ibv_wc_read_qp_num(it->ops);
+	return it ? ibv_wc_read_qp_num(it->ops) : 0;
 }
 
 VS_INLINE uint32_t vs_cq_iter_src_qp(const struct vs_cq_iter *it)
 {
-	return ibv_wc_read_src_qp(it->ops);
+	return it ? ibv_wc_read_src_qp(it->ops) : 0;
 }
 
 /* Raw hardware timestamp; 0 unless the CQ was created with timestamps. */
 VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 {
-	if (!(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
+	if (!it || !(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
 		return 0;
 	return ibv_wc_read_completion_ts(it->ops);
 }
@@ -303,8 +341,31 @@ VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 /* The whole current completion (what vs_cq_poll would have given). */
 VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 {
-	vs__wc_read(it->cq, it->ops, wc);
+	if (it && wc)
+		vs__wc_read(it->cq, it->ops, wc);
 }
+
+#ifdef VS__TYPE_GUARDS
+#define vs_cq_create(c, ...) vs_cq_create(VS__IS(struct vs_context, c), __VA_ARGS__)
+#define vs_cq_close(cq) vs_cq_close(VS__IS(struct vs_cq, cq))
+#define vs_cq_raw(cq) vs_cq_raw(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_raw_ex(cq) vs_cq_raw_ex(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_is_extended(cq) vs_cq_is_extended(VS__IS_C(struct vs_cq, cq))
+#define vs_cq_poll(cq, ...) vs_cq_poll(VS__IS(struct vs_cq, cq), __VA_ARGS__)
+#define vs_cq_iter_start(cq, it) vs_cq_iter_start(VS__IS(struct vs_cq, cq), VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_next(it) vs_cq_iter_next(VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_end(it) vs_cq_iter_end(VS__IS(struct vs_cq_iter, it))
+#define vs_cq_iter_wr_id(it) vs_cq_iter_wr_id(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_status(it) vs_cq_iter_status(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_opcode(it) vs_cq_iter_opcode(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_byte_len(it) vs_cq_iter_byte_len(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_wc_flags(it) vs_cq_iter_wc_flags(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_imm(it) vs_cq_iter_imm(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_qp_num(it) vs_cq_iter_qp_num(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_src_qp(it) vs_cq_iter_src_qp(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_timestamp(it) vs_cq_iter_timestamp(VS__IS_C(struct vs_cq_iter, it))
+#define vs_cq_iter_read(it, ...) vs_cq_iter_read(VS__IS_C(struct vs_cq_iter, it), __VA_ARGS__)
+#endif
 
 VS_END_DECLS
 

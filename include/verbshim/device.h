@@ -96,6 +96,15 @@ int vs_gid_pick(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out);
 /* Text form of a GID ("fe80::1", "::ffff:10.0.0.1"); returns buf. */
 char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len);
 
+#ifdef VS__TYPE_GUARDS
+#define vs_context_close(c) vs_context_close(VS__IS(struct vs_context, c))
+#define vs_context_raw(c) vs_context_raw(VS__IS_C(struct vs_context, c))
+#define vs_device_attr(c, ...) vs_device_attr(VS__IS_C(struct vs_context, c), __VA_ARGS__)
+#define vs_port_info(c, ...) vs_port_info(VS__IS_C(struct vs_context, c), __VA_ARGS__)
+#define vs_gid_table(c, ...) vs_gid_table(VS__IS(struct vs_context, c), __VA_ARGS__)
+#define vs_gid_pick(c, ...) vs_gid_pick(VS__IS(struct vs_context, c), __VA_ARGS__)
+#endif
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_DEVICE_H */

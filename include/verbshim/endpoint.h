@@ -115,6 +115,18 @@ int vs_ud_dest_release(struct vs_ud_dest *dest);
 /* One line describing an endpoint (for logs); returns buf. */
 char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
 
+#ifdef VS__TYPE_GUARDS
+#define vs_rc_endpoint(qp, ...) vs_rc_endpoint(VS__IS_C(struct vs_rc_qp, qp), __VA_ARGS__)
+#define vs_uc_endpoint(qp, ...) vs_uc_endpoint(VS__IS_C(struct vs_uc_qp, qp), __VA_ARGS__)
+#define vs_ud_endpoint(qp, ...) vs_ud_endpoint(VS__IS_C(struct vs_ud_qp, qp), __VA_ARGS__)
+#define vs_rc_handshake(qp, ...) vs_rc_handshake(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
+#define vs_uc_handshake(qp, ...) vs_uc_handshake(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
+#define vs_ud_handshake(qp, ...) vs_ud_handshake(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
+#define vs_ah_close(ah) vs_ah_close(VS__IS(struct vs_ah, ah))
+#define vs_ah_raw(ah) vs_ah_raw(VS__IS_C(struct vs_ah, ah))
+#define vs_ud_dest_release(dest) vs_ud_dest_release(VS__IS(struct vs_ud_dest, dest))
+#endif
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_ENDPOINT_H */

@@ -59,33 +59,81 @@ struct vs_remote {
 	uint32_t rkey;
 };
 
-/* One scatter/gather entry over [offset, offset+length) of the MR. */
+/* private: the out-of-line halves of the helpers below */
+int vs__mr_bad(const struct vs_mr *mr, size_t offset, size_t length,
+	       const char *verb) VS_COLD;
+struct ibv_sge vs__mr_sge_bad(const struct vs_mr *mr, size_t offset,
+			      uint32_t length) VS_COLD;
+
+/* private: mr is an open MR and [offset, offset+length) lies inside it */
+VS_INLINE bool vs__mr_range_ok(const struct vs_mr *mr, size_t offset,
+			       size_t length)
+{
+	return mr && mr->h.magic == VS_KIND_MR && offset <= mr->length &&
+	       length <= mr->length - offset;
+}
+
+/*
+ * One scatter/gather entry over [offset, offset+length) of the MR.  A
+ * NULL, closed or other-kind mr, or a range outside the MR, gives the
+ * poisoned entry { 0, 0, 0 } and records the error (vs_last_error); the
+ * batch adds refuse a poisoned entry with -EINVAL naming its index.
+ */
 VS_INLINE struct ibv_sge vs_mr_sge(const struct vs_mr *mr, size_t offset,
 				   uint32_t length)
 {
 	struct ibv_sge sge;
 
+	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, length)))
+		return vs__mr_sge_bad(mr, offset, length);
 	sge.addr = (uintptr_t)mr->addr + offset;
 	sge.length = length;
 	sge.lkey = mr->mr->lkey;
 	return sge;
 }
 
-/* The MR at offset as a remote buffer (to hand to a peer, or loopback). */
+/*
+ * The MR at offset as a remote buffer (to hand to a peer, or loopback).
+ * A NULL, closed or other-kind mr, or offset past its end, gives
+ * { 0, 0 } and records the error.
+ */
 VS_INLINE struct vs_remote vs_mr_remote(const struct vs_mr *mr, size_t offset)
 {
-	struct vs_remote r;
+	struct vs_remote r = { 0, 0 };
 
+	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, 0))) {
+		vs__mr_bad(mr, offset, 0, "vs_mr_remote");
+		return r;
+	}
 	r.addr = (uintptr_t)mr->addr + offset;
 	r.rkey = mr->mr->rkey;
 	return r;
 }
 
-/* Pointer to byte offset of an MR's memory. */
+/* Pointer to byte offset of an MR's memory; NULL (error recorded) as above. */
 VS_INLINE void *vs_mr_ptr(const struct vs_mr *mr, size_t offset)
 {
+	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, 0))) {
+		vs__mr_bad(mr, offset, 0, "vs_mr_ptr");
+		return NULL;
+	}
 	return (char *)mr->addr + offset;
 }
+
+#ifdef VS__TYPE_GUARDS
+#define vs_pd_alloc(c, out) vs_pd_alloc(VS__IS(struct vs_context, c), VS__IS(struct vs_pd *, out))
+#define vs_pd_close(pd) vs_pd_close(VS__IS(struct vs_pd, pd))
+#define vs_pd_raw(pd) vs_pd_raw(VS__IS_C(struct vs_pd, pd))
+#define vs_mr_alloc(pd, ...) vs_mr_alloc(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_mr_register(pd, ...) vs_mr_register(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_mr_register_dmabuf(pd, ...) vs_mr_register_dmabuf(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_mr_advise(mr, ...) vs_mr_advise(VS__IS(struct vs_mr, mr), __VA_ARGS__)
+#define vs_mr_close(mr) vs_mr_close(VS__IS(struct vs_mr, mr))
+#define vs_mr_raw(mr) vs_mr_raw(VS__IS_C(struct vs_mr, mr))
+#define vs_mr_sge(mr, ...) vs_mr_sge(VS__IS_C(struct vs_mr, mr), __VA_ARGS__)
+#define vs_mr_remote(mr, ...) vs_mr_remote(VS__IS_C(struct vs_mr, mr), __VA_ARGS__)
+#define vs_mr_ptr(mr, ...) vs_mr_ptr(VS__IS_C(struct vs_mr, mr), __VA_ARGS__)
+#endif
 
 VS_END_DECLS
 

@@ -87,7 +87,7 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			b->max_batch = 0;
 			b->max_sge = 0;
 		}
-		return vs__batch_start_failed(b != NULL, qp, kind, verb);
+		return vs__neg(vs__batch_start_failed(b != NULL, qp, kind, verb));
 	}
 	qp->h.gate = VS__GATE_BATCH;
 	b->qp = qp;
@@ -100,6 +100,18 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 	VS_ASSUME(b->max_sge >= 1);
 	ibv_wr_start(b->ops);
 	return 0;
+}
+
+/*
+ * private: s is the poisoned entry of a failed vs_mr_sge (length and lkey
+ * both 0: one 8-byte compare).
+ */
+VS_INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
+{
+	uint64_t w;
+
+	memcpy(&w, &s->length, sizeof(w));
+	return w == 0;
 }
 
 /*
@@ -121,6 +133,9 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
 			(num_sge && !sgl)))
 		return false;
+	for (size_t i = 0; i < num_sge; i++)
+		if (VS_UNLIKELY(vs__sge_poisoned(&sgl[i])))
+			return false;
 	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
 		size_t total = 0;
 
@@ -168,9 +183,10 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
 						raddr, dest))) {
 		if (!b || !b->qp)
-			return vs__not_started(verb);
-		return vs__batch_add_failed(b->qp, b->count, (int)op, flags,
-					    sgl, num_sge, raddr, dest, verb);
+			return vs__neg(vs__not_started(verb));
+		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
+						    flags, sgl, num_sge, raddr,
+						    dest, verb));
 	}
 	x = b->ops;
 	x->wr_id = wr_id;
@@ -236,7 +252,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 	int ret;
 
 	if (VS_UNLIKELY(!b || !b->qp))
-		return vs__not_started(verb);
+		return vs__neg(vs__not_started(verb));
 	qp = vs__batch_close(b, kind);
 	if (VS_UNLIKELY(!b->count)) {
 		ibv_wr_abort(b->ops);
@@ -244,7 +260,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 	}
 	ret = ibv_wr_complete(b->ops);
 	if (VS_UNLIKELY(ret))
-		return vs__batch_submit_failed(qp, ret, verb);
+		return vs__neg(vs__batch_submit_failed(qp, ret, verb));
 	return 0;
 }
 
@@ -534,6 +550,38 @@ VS_INLINE void vs_recv_abort(struct vs_recv_batch *rb)
 	rb->store->open = false;
 	rb->store = NULL;
 }
+
+#ifdef VS__TYPE_GUARDS
+#define vs_rc_batch_start(qp, b) vs_rc_batch_start(VS__IS(struct vs_rc_qp, qp), VS__IS(struct vs_rc_batch, b))
+#define vs_rc_batch_submit(b) vs_rc_batch_submit(VS__IS(struct vs_rc_batch, b))
+#define vs_rc_batch_abort(b) vs_rc_batch_abort(VS__IS(struct vs_rc_batch, b))
+#define vs_rc_recv_start(qp, rb) vs_rc_recv_start(VS__IS(struct vs_rc_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_uc_batch_start(qp, b) vs_uc_batch_start(VS__IS(struct vs_uc_qp, qp), VS__IS(struct vs_uc_batch, b))
+#define vs_uc_batch_submit(b) vs_uc_batch_submit(VS__IS(struct vs_uc_batch, b))
+#define vs_uc_batch_abort(b) vs_uc_batch_abort(VS__IS(struct vs_uc_batch, b))
+#define vs_uc_recv_start(qp, rb) vs_uc_recv_start(VS__IS(struct vs_uc_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_ud_batch_start(qp, b) vs_ud_batch_start(VS__IS(struct vs_ud_qp, qp), VS__IS(struct vs_ud_batch, b))
+#define vs_ud_batch_submit(b) vs_ud_batch_submit(VS__IS(struct vs_ud_batch, b))
+#define vs_ud_batch_abort(b) vs_ud_batch_abort(VS__IS(struct vs_ud_batch, b))
+#define vs_ud_recv_start(qp, rb) vs_ud_recv_start(VS__IS(struct vs_ud_qp, qp), VS__IS(struct vs_recv_batch, rb))
+#define vs_rc_send(b, ...) vs_rc_send(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_send_imm(b, ...) vs_rc_send_imm(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_write(b, ...) vs_rc_write(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_write_imm(b, ...) vs_rc_write_imm(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_uc_send(b, ...) vs_uc_send(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_send_imm(b, ...) vs_uc_send_imm(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_write(b, ...) vs_uc_write(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_uc_write_imm(b, ...) vs_uc_write_imm(VS__IS(struct vs_uc_batch, b), __VA_ARGS__)
+#define vs_rc_read(b, ...) vs_rc_read(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_cas(b, ...) vs_rc_cas(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_rc_faa(b, ...) vs_rc_faa(VS__IS(struct vs_rc_batch, b), __VA_ARGS__)
+#define vs_srq_recv_start(srq, rb) vs_srq_recv_start(VS__IS(struct vs_srq, srq), VS__IS(struct vs_recv_batch, rb))
+#define vs_recv_add(rb, ...) vs_recv_add(VS__IS(struct vs_recv_batch, rb), __VA_ARGS__)
+#define vs_recv_submit(rb) vs_recv_submit(VS__IS(struct vs_recv_batch, rb))
+#define vs_recv_abort(rb) vs_recv_abort(VS__IS(struct vs_recv_batch, rb))
+#define vs_ud_send(b, wr_id, flags, dest, ...) vs_ud_send(VS__IS(struct vs_ud_batch, b), wr_id, flags, VS__IS_C(struct vs_ud_dest, dest), __VA_ARGS__)
+#define vs_ud_send_imm(b, wr_id, flags, dest, ...) vs_ud_send_imm(VS__IS(struct vs_ud_batch, b), wr_id, flags, VS__IS_C(struct vs_ud_dest, dest), __VA_ARGS__)
+#endif
 
 VS_END_DECLS
 

@@ -256,19 +256,44 @@ VS_INLINE int vs_ud_qp_modify(struct vs_ud_qp *qp, struct ibv_qp_attr *attr, int
 	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_modify", attr, mask);
 }
 
-VS_INLINE struct ibv_qp *vs_rc_qp_raw(const struct vs_rc_qp *qp) { return qp->base.qp; }
-VS_INLINE struct ibv_qp *vs_uc_qp_raw(const struct vs_uc_qp *qp) { return qp->base.qp; }
-VS_INLINE struct ibv_qp *vs_ud_qp_raw(const struct vs_ud_qp *qp) { return qp->base.qp; }
-VS_INLINE uint32_t vs_rc_qp_num(const struct vs_rc_qp *qp) { return qp->base.qp->qp_num; }
-VS_INLINE uint32_t vs_uc_qp_num(const struct vs_uc_qp *qp) { return qp->base.qp->qp_num; }
-VS_INLINE uint32_t vs_ud_qp_num(const struct vs_ud_qp *qp) { return qp->base.qp->qp_num; }
-/* true when sends go through ibv_wr_* (extended), false for ibv_post_send */
-VS_INLINE bool vs_rc_qp_is_extended(const struct vs_rc_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE bool vs_uc_qp_is_extended(const struct vs_uc_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE bool vs_ud_qp_is_extended(const struct vs_ud_qp *qp) { return qp->base.qpx != NULL; }
-VS_INLINE const struct vs_qp_caps *vs_rc_qp_caps(const struct vs_rc_qp *qp) { return &qp->base.caps; }
-VS_INLINE const struct vs_qp_caps *vs_uc_qp_caps(const struct vs_uc_qp *qp) { return &qp->base.caps; }
-VS_INLINE const struct vs_qp_caps *vs_ud_qp_caps(const struct vs_ud_qp *qp) { return &qp->base.caps; }
+/* private: qp when it is an open QP of the kind, else NULL */
+VS_INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
+{
+	const struct vs_qp *q = (const struct vs_qp *)qp;
+
+	return q && q->h.magic == kind ? q : NULL;
+}
+
+/*
+ * Accessors: the raw ibv_qp, its number, whether sends go through ibv_wr_*
+ * (extended) or ibv_post_send, the sizes the QP really got.  NULL, 0,
+ * false and NULL for a NULL, closed or other-kind handle.
+ */
+#define VS__QP_ACCESSORS(t, KIND)                                             \
+	VS_INLINE struct ibv_qp *vs_##t##_qp_raw(const struct vs_##t##_qp *qp) \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? q->qp : NULL;                                      \
+	}                                                                     \
+	VS_INLINE uint32_t vs_##t##_qp_num(const struct vs_##t##_qp *qp)      \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? q->qp->qp_num : 0;                                 \
+	}                                                                     \
+	VS_INLINE bool vs_##t##_qp_is_extended(const struct vs_##t##_qp *qp)  \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q && q->qpx != NULL;                                   \
+	}                                                                     \
+	VS_INLINE const struct vs_qp_caps *                                   \
+	vs_##t##_qp_caps(const struct vs_##t##_qp *qp)                        \
+	{                                                                     \
+		const struct vs_qp *q = vs__qp_open(qp, KIND);                \
+		return q ? &q->caps : NULL;                                   \
+	}
+VS__QP_ACCESSORS(rc, VS_KIND_RC_QP)
+VS__QP_ACCESSORS(uc, VS_KIND_UC_QP)
+VS__QP_ACCESSORS(ud, VS_KIND_UD_QP)
 
 /*
  * Checks a modify mask against the rules (IB spec / kernel table) for the
@@ -291,6 +316,34 @@ const char *vs_transport_name(enum vs_transport t);
  */
 void vs_set_force_legacy(bool on);
 bool vs_force_legacy(void);
+
+#ifdef VS__TYPE_GUARDS
+#define vs_srq_create(pd, ...) vs_srq_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_srq_set_limit(srq, ...) vs_srq_set_limit(VS__IS(struct vs_srq, srq), __VA_ARGS__)
+#define vs_srq_close(srq) vs_srq_close(VS__IS(struct vs_srq, srq))
+#define vs_srq_raw(srq) vs_srq_raw(VS__IS_C(struct vs_srq, srq))
+#define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_rc_qp_close(qp) vs_rc_qp_close(VS__IS(struct vs_rc_qp, qp))
+#define vs_rc_qp_modify(qp, ...) vs_rc_qp_modify(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
+#define vs_rc_qp_raw(qp) vs_rc_qp_raw(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_num(qp) vs_rc_qp_num(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_is_extended(qp) vs_rc_qp_is_extended(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_rc_qp_caps(qp) vs_rc_qp_caps(VS__IS_C(struct vs_rc_qp, qp))
+#define vs_uc_qp_create(pd, ...) vs_uc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_uc_qp_close(qp) vs_uc_qp_close(VS__IS(struct vs_uc_qp, qp))
+#define vs_uc_qp_modify(qp, ...) vs_uc_qp_modify(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
+#define vs_uc_qp_raw(qp) vs_uc_qp_raw(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_num(qp) vs_uc_qp_num(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_is_extended(qp) vs_uc_qp_is_extended(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_uc_qp_caps(qp) vs_uc_qp_caps(VS__IS_C(struct vs_uc_qp, qp))
+#define vs_ud_qp_create(pd, ...) vs_ud_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_ud_qp_close(qp) vs_ud_qp_close(VS__IS(struct vs_ud_qp, qp))
+#define vs_ud_qp_modify(qp, ...) vs_ud_qp_modify(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
+#define vs_ud_qp_raw(qp) vs_ud_qp_raw(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_num(qp) vs_ud_qp_num(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_is_extended(qp) vs_ud_qp_is_extended(VS__IS_C(struct vs_ud_qp, qp))
+#define vs_ud_qp_caps(qp) vs_ud_qp_caps(VS__IS_C(struct vs_ud_qp, qp))
+#endif
 
 VS_END_DECLS
 

@@ -178,10 +178,14 @@ static void run(bool legacy)
 		VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq,
 				      .srq = srq }, &sq));
 		VS_FAILS(vs_rc_recv_start(sq, &rb), EINVAL, "SRQ");
-		VS_OK(vs_srq_close(srq)); /* the QP keeps it alive */
 		VS_OK(vs_srq_recv_start(srq, &rb));
 		VS_OK(vs_recv_add(&rb, 1, s, 1));
+		VS_FAILS(vs_srq_close(srq), EBUSY, "a receive batch is open");
 		VS_OK(vs_recv_submit(&rb));
+		VS_OK(vs_srq_close(srq)); /* the QP keeps the SRQ alive ... */
+		/* ... but the handle is closed for the user */
+		VS_FAILS(vs_srq_recv_start(srq, &rb), EINVAL,
+			 "srq is a SRQ the caller already closed");
 		VS_OK(vs_rc_qp_close(sq));
 	}
 
@@ -246,10 +250,18 @@ static void run(bool legacy)
 			VS_ASSERT_EQ(g.index, atoi(want));
 	}
 
-	/* close in the "wrong" order: references keep everything valid */
+	/* close in the "wrong" order: references keep everything valid, and
+	 * the closed handles are refused while their dependants live */
 	VS_OK(vs_pd_close(pd));
+	VS_FAILS(vs_mr_alloc(pd, 64, 0, &tmp_mr), EINVAL, "pd is a PD the caller already closed");
+	VS_FAILS(vs_pd_close(pd), EINVAL, "already closed");
 	VS_OK(vs_context_close(ctx));
 	VS_OK(vs_cq_close(cq));
+	{
+		struct vs_wc wc;
+
+		VS_FAILS(vs_cq_poll(cq, &wc, 1), EINVAL, "cq is a CQ the caller already closed");
+	}
 	VS_OK(vs_ud_qp_close(ud));
 	VS_OK(vs_mr_close(mr));
 	VS_OK(vs_rc_qp_close(qp));

@@ -16,7 +16,7 @@ static struct vs_rc_qp fake_rc_init = {
 	.base = { .h = { .magic = VS_KIND_RC_QP, .refs = 1 }, .state = IBV_QPS_INIT,
 		  .transport = VS_TRANSPORT_RC }
 };
-static struct vs_handle closed = { .magic = 0xdeadbeef };
+static struct vs_handle closed = { .magic = VS_KIND_PD | VS__CLOSED };
 
 static void null_handles(void)
 {
@@ -105,7 +105,10 @@ static void wrong_kinds(void)
 		.send_cq = &fake_cq, .srq = (struct vs_srq *)&fake_cq },
 		&(struct vs_rc_qp *){ NULL }), EINVAL, "srq is a handle of another kind");
 	/* closed (poisoned) handles */
-	VS_FAILS(vs_pd_close((struct vs_pd *)&closed), EINVAL, "closed handle");
+	VS_FAILS(vs_pd_close((struct vs_pd *)&closed), EINVAL,
+		 "pd is a PD the caller already closed");
+	VS_FAILS(vs_mr_close((struct vs_mr *)&closed), EINVAL,
+		 "another kind (closed PD, expected MR)");
 	/* unknown garbage */
 	{
 		struct vs_handle junk = { .magic = 0x12345678, .refs = 1 };
@@ -202,7 +205,11 @@ static void modify_rules(void)
 	VS_ASSERT_EQ(strlen(why), 7);
 }
 
-/* A close that is not the last only drops a reference (no verb is called). */
+/*
+ * A close that is not the last only drops the user's reference (no verb
+ * is called); the handle is closed for the user all the same, and a
+ * second close never spends a dependant's reference.
+ */
 static void references(void)
 {
 	static struct vs_context c = { .h = { .magic = VS_KIND_CONTEXT, .refs = 3 } };
@@ -211,12 +218,17 @@ static void references(void)
 
 	VS_OK(vs_pd_close(&p));
 	VS_ASSERT_EQ(p.h.refs, 1);
+	VS_FAILS(vs_pd_close(&p), EINVAL, "pd is a PD the caller already closed");
+	VS_ASSERT_EQ(p.h.refs, 1);
 	VS_OK(vs_cq_close(&q));
 	VS_ASSERT_EQ(q.h.refs, 1);
 	VS_OK(vs_context_close(&c));
-	VS_OK(vs_context_close(&c));
-	VS_ASSERT_EQ(c.h.refs, 1);
-	VS_ASSERT_EQ(c.h.magic, VS_KIND_CONTEXT);
+	VS_FAILS(vs_context_close(&c), EINVAL,
+		 "ctx is a device context the caller already closed");
+	VS_ASSERT_EQ(c.h.refs, 2);
+	VS_ASSERT_EQ(c.h.magic, VS_KIND_CONTEXT | VS__CLOSED);
+	VS_FAILS(vs_cq_create(&c, NULL, &(struct vs_cq *){ NULL }), EINVAL,
+		 "ctx is a device context the caller already closed");
 }
 
 int main(void)

@@ -16,7 +16,7 @@ static struct vs_endpoint sample(enum vs_transport t)
 	ep.qpn = 0x123456;
 	ep.psn = 0xabcdef;
 	ep.qkey = t == VS_TRANSPORT_UD ? 0x11111111 : 0;
-	ep.lid = 0x2a3b;
+	ep.lid = 0; /* RoCE: no LID */
 	ep.port = 1;
 	ep.mtu = IBV_MTU_1024;
 	for (int i = 0; i < 16; i++)
@@ -24,9 +24,20 @@ static struct vs_endpoint sample(enum vs_transport t)
 	return ep;
 }
 
-static void roundtrip(enum vs_transport t)
+/* InfiniBand: addressed by LID, no GID */
+static struct vs_endpoint sample_ib(enum vs_transport t)
 {
-	struct vs_endpoint ep = sample(t), back;
+	struct vs_endpoint ep = sample(t);
+
+	ep.flags = 0;
+	ep.lid = 0x2a3b;
+	memset(&ep.gid, 0, sizeof(ep.gid));
+	return ep;
+}
+
+static void roundtrip_ep(struct vs_endpoint ep)
+{
+	struct vs_endpoint back;
 	uint8_t wire[VS_ENDPOINT_WIRE_SIZE];
 
 	VS_OK(vs_endpoint_to_bytes(&ep, wire));
@@ -43,12 +54,18 @@ static void roundtrip(enum vs_transport t)
 	VS_ASSERT_MEMEQ(back.gid.raw, ep.gid.raw, 16);
 }
 
+static void roundtrip(enum vs_transport t)
+{
+	roundtrip_ep(sample(t));
+	roundtrip_ep(sample_ib(t));
+}
+
 static void layout(void)
 {
 	struct vs_endpoint ep = sample(VS_TRANSPORT_UD);
 	uint8_t w[VS_ENDPOINT_WIRE_SIZE];
 	static const uint8_t head[24] = {
-		'V', 'S', 1, 3, 0x00, 0x03, 0x2a, 0x3b,
+		'V', 'S', 1, 3, 0x00, 0x03, 0x00, 0x00,
 		0x00, 0x12, 0x34, 0x56, 0x00, 0xab, 0xcd, 0xef,
 		0x11, 0x11, 0x11, 0x11, 3, 1, 0, 0,
 	};
@@ -81,7 +98,10 @@ static void corrupt(void)
 	BAD(3, 4, EINVAL, "transport 4");
 	BAD(5, 0x07, EINVAL, "flags 0x7");
 	BAD(4, 0x80, EINVAL, "flags 0x8003");
-	BAD(5, VS_EP_ETHERNET, EINVAL, "without GID_VALID");
+	BAD(5, VS_EP_ETHERNET, EINVAL, "must carry a GID (GID_VALID)");
+	BAD(7, 1, EINVAL, "lid 0x1 on a RoCE endpoint");
+	BAD(21, 3, EINVAL, "port 3 is not 1 or 2");
+	BAD(19, 1, EINVAL, "qkey 0x1 on a RC endpoint");
 	BAD(8, 0x01, EINVAL, "24 bits");
 	BAD(12, 0x01, EINVAL, "psn");
 	BAD(20, 0, EINVAL, "mtu 0");
@@ -89,6 +109,11 @@ static void corrupt(void)
 	BAD(21, 0, EINVAL, "port 0");
 	BAD(23, 1, EINVAL, "reserved");
 #undef BAD
+	/* GID_VALID with an all-zero gid */
+	memcpy(w, good, sizeof(good));
+	memset(w + 24, 0, 16);
+	VS_FAILS(vs_endpoint_from_bytes(w, sizeof(good), &out), EINVAL,
+		 "gid is all zero although flags say GID_VALID");
 	/* qpn 0 */
 	memcpy(w, good, sizeof(good));
 	memset(w + 8, 0, 4);

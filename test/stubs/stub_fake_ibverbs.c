@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A fake provider: a stub libibverbs (rdma-core 44 node set) whose one
+ * device, fake0, hands out working objects, so the typed API can be
+ * driven end to end on the host (test/unit/typed_misuse.c).  Every
+ * object is malloc'ed and freed on destroy, so a library that touches a
+ * destroyed object is caught by ASan and valgrind.  The context is a
+ * legacy one (no verbs_context): CQs and QPs take the legacy paths.
+ *
+ * Sends complete at once (a completion per signaled WR on the send CQ),
+ * receives are only counted.  vs_stub_fail makes one named verb fail
+ * once with an errno (destroys and deallocs return it, creates return
+ * NULL with errno); vs_stub_live counts the objects alive per kind.
+ * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
+ */
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stub.h"
+
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* The verb named here fails once with err. */
+VS_STUB_EXPORT struct {
+	char verb[48];
+	int err;
+} vs_stub_fail;
+
+enum { LIVE_CTX, LIVE_PD, LIVE_MR, LIVE_CQ, LIVE_QP, LIVE_SRQ, LIVE_AH, LIVE_N };
+/* Objects alive per kind: ctx, pd, mr, cq, qp, srq, ah. */
+VS_STUB_EXPORT int vs_stub_live[LIVE_N];
+/* Receives accepted so far (QPs and SRQs). */
+VS_STUB_EXPORT long vs_stub_recvs;
+
+static int fails(const char *verb)
+{
+	if (strcmp(vs_stub_fail.verb, verb))
+		return 0;
+	vs_stub_fail.verb[0] = 0;
+	return vs_stub_fail.err ? vs_stub_fail.err : EIO;
+}
+
+static struct ibv_device fake_device = {
+	.node_type = IBV_NODE_CA,
+	.transport_type = IBV_TRANSPORT_IB,
+	.name = "fake0",
+	.dev_name = "uverbs0",
+	.ibdev_path = "/nonexistent",
+};
+static struct ibv_device *fake_list[] = { &fake_device, NULL };
+
+#define FAKE_CQ_RING 1024
+
+/* One CQ type for both kinds: an ibv_cq_ex starts with an ibv_cq's fields. */
+struct fake_cq {
+	struct ibv_cq_ex ex;
+	struct ibv_wc ring[FAKE_CQ_RING];
+	unsigned int head, tail;
+	struct ibv_wc cur; /* the current completion of a start/next poll */
+};
+
+#define FAKE_MAX_BATCH 256
+
+struct fake_qp {
+	struct ibv_qp_ex ex; /* ex.qp_base is the ibv_qp */
+	int sq_sig_all;
+	int extended;
+	/* the WRs of an open ibv_wr_* batch */
+	struct ibv_wc pending[FAKE_MAX_BATCH];
+	int signaled[FAKE_MAX_BATCH];
+	unsigned int n;
+};
+
+struct fake_ctx {
+	struct verbs_context v; /* v.context is the ibv_context */
+};
+
+static uint32_t next_qpn = 0x100;
+static uint32_t next_key = 0x1000;
+
+VS_STUB_EXPORT struct ibv_device **ibv_get_device_list(int *num_devices)
+{
+	vs_stub_record("ibv_get_device_list");
+	if (num_devices)
+		*num_devices = 1;
+	return fake_list;
+}
+
+VS_STUB_EXPORT void ibv_free_device_list(struct ibv_device **list)
+{
+	vs_stub_record("ibv_free_device_list");
+}
+
+VS_STUB_EXPORT const char *ibv_get_device_name(struct ibv_device *device)
+{
+	return device->name;
+}
+
+VS_STUB_EXPORT __be64 ibv_get_device_guid(struct ibv_device *device)
+{
+	return 0;
+}
+
+static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
+{
+	struct fake_cq *f = (struct fake_cq *)cq;
+	int got = 0;
+
+	while (got < n && f->tail != f->head) {
+		wc[got++] = f->ring[f->tail % FAKE_CQ_RING];
+		f->tail++;
+	}
+	return got;
+}
+
+static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	return 0;
+}
+
+static void complete(struct ibv_cq *cq, const struct ibv_wc *wc)
+{
+	struct fake_cq *f = (struct fake_cq *)cq;
+
+	if (f->head - f->tail < FAKE_CQ_RING)
+		f->ring[f->head++ % FAKE_CQ_RING] = *wc;
+}
+
+static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return IBV_WC_RDMA_WRITE;
+	case IBV_WR_RDMA_READ:
+		return IBV_WC_RDMA_READ;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return IBV_WC_COMP_SWAP;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return IBV_WC_FETCH_ADD;
+	default:
+		return IBV_WC_SEND;
+	}
+}
+
+static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+			  struct ibv_send_wr **bad)
+{
+	struct fake_qp *f = (struct fake_qp *)qp; /* ex.qp_base is first */
+
+	for (; wr; wr = wr->next) {
+		uint32_t len = 0;
+
+		if (qp->state != IBV_QPS_RTS || wr->num_sge < 0 || wr->num_sge > 16 ||
+		    (wr->num_sge && !wr->sg_list)) {
+			*bad = wr;
+			return EINVAL;
+		}
+		for (int i = 0; i < wr->num_sge; i++)
+			len += wr->sg_list[i].length; /* ASan: the list is alive */
+		if (f->sq_sig_all || (wr->send_flags & IBV_SEND_SIGNALED)) {
+			struct ibv_wc wc = {
+				.wr_id = wr->wr_id,
+				.status = IBV_WC_SUCCESS,
+				.opcode = wc_opcode(wr->opcode),
+				.byte_len = len,
+				.qp_num = qp->qp_num,
+			};
+
+			complete(qp->send_cq, &wc);
+		}
+	}
+	return 0;
+}
+
+static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+			  struct ibv_recv_wr **bad)
+{
+	for (; wr; wr = wr->next) {
+		if (qp->state == IBV_QPS_RESET || (wr->num_sge && !wr->sg_list)) {
+			*bad = wr;
+			return EINVAL;
+		}
+		for (int i = 0; i < wr->num_sge; i++)
+			(void)*(volatile uint32_t *)&wr->sg_list[i].length;
+		vs_stub_recvs++;
+	}
+	return 0;
+}
+
+static int fake_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			      struct ibv_recv_wr **bad)
+{
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge && !wr->sg_list) {
+			*bad = wr;
+			return EINVAL;
+		}
+		vs_stub_recvs++;
+	}
+	return 0;
+}
+
+static struct ibv_cq_ex *fake_create_cq_ex(struct ibv_context *context,
+					   struct ibv_cq_init_attr_ex *attr);
+static struct ibv_qp *fake_create_qp_ex(struct ibv_context *context,
+					struct ibv_qp_init_attr_ex *attr);
+
+VS_STUB_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	const char *ext = getenv("VS_FAKE_EXTENDED");
+	struct fake_ctx *f;
+	struct ibv_context *c;
+	int err = fails("ibv_open_device");
+
+	vs_stub_record("ibv_open_device");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	c = &f->v.context;
+	c->device = device;
+	c->ops.poll_cq = fake_poll_cq;
+	c->ops.req_notify_cq = fake_req_notify_cq;
+	c->ops.post_send = fake_post_send;
+	c->ops.post_recv = fake_post_recv;
+	c->ops.post_srq_recv = fake_post_srq_recv;
+	c->cmd_fd = c->async_fd = -1;
+	if (ext && !strcmp(ext, "1")) {
+		f->v.sz = sizeof(f->v);
+		f->v.create_cq_ex = fake_create_cq_ex;
+		f->v.create_qp_ex = fake_create_qp_ex;
+		c->abi_compat = __VERBS_ABI_IS_EXTENDED;
+	}
+	vs_stub_live[LIVE_CTX]++;
+	return c;
+}
+
+VS_STUB_EXPORT int ibv_close_device(struct ibv_context *c)
+{
+	int err = fails("ibv_close_device");
+
+	vs_stub_record("ibv_close_device");
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	free((char *)c - offsetof(struct fake_ctx, v.context));
+	vs_stub_live[LIVE_CTX]--;
+	return 0;
+}
+
+VS_STUB_EXPORT int ibv_query_device(struct ibv_context *context,
+				    struct ibv_device_attr *attr)
+{
+	vs_stub_record("ibv_query_device");
+	memset(attr, 0, sizeof(*attr));
+	attr->phys_port_cnt = 1;
+	attr->vendor_id = 0x02c9;
+	attr->max_qp = 64;
+	attr->max_qp_wr = 256;
+	attr->max_sge = 4;
+	attr->max_cq = 64;
+	attr->max_cqe = 1024;
+	attr->max_mr = 64;
+	attr->max_pd = 64;
+	attr->max_qp_rd_atom = 4;
+	attr->max_qp_init_rd_atom = 4;
+	attr->max_srq = 8;
+	attr->max_srq_wr = 256;
+	attr->max_srq_sge = 4;
+	attr->max_ah = 64;
+	return 0;
+}
+
+VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
+				  struct _compat_ibv_port_attr *compat)
+{
+	struct ibv_port_attr *attr = (struct ibv_port_attr *)compat;
+
+	vs_stub_record("ibv_query_port");
+	if (port != 1)
+		return EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->state = IBV_PORT_ACTIVE;
+	attr->max_mtu = IBV_MTU_4096;
+	attr->active_mtu = IBV_MTU_1024;
+	attr->gid_tbl_len = 3;
+	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
+	attr->active_speed = 4;
+	attr->active_width = 1;
+	return 0;
+}
+
+/* GID 0 link-local (RoCE v1), 1 ::ffff:10.0.0.1 (RoCE v2, on lo), 2 empty. */
+static int fake_gid(uint32_t index, union ibv_gid *gid)
+{
+	if (index > 2)
+		return -1;
+	memset(gid, 0, sizeof(*gid));
+	if (index == 0) {
+		gid->raw[0] = 0xfe;
+		gid->raw[1] = 0x80;
+		gid->raw[15] = 1;
+	} else if (index == 1) {
+		gid->raw[10] = gid->raw[11] = 0xff;
+		gid->raw[12] = 10;
+		gid->raw[15] = 1;
+	}
+	return 0;
+}
+
+static void fake_entry(uint32_t index, struct ibv_gid_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	fake_gid(index, &e->gid);
+	e->gid_index = index;
+	e->port_num = 1;
+	e->gid_type = index == 1 ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
+	e->ndev_ifindex = if_nametoindex("lo");
+}
+
+VS_STUB_EXPORT int ibv_query_gid(struct ibv_context *context, uint8_t port,
+				 int index, union ibv_gid *gid)
+{
+	vs_stub_record("ibv_query_gid");
+	if (port != 1 || index < 0 || fake_gid((uint32_t)index, gid)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+VS_STUB_EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context,
+					    struct ibv_gid_entry *entries,
+					    size_t max_entries, uint32_t flags,
+					    size_t entry_size)
+{
+	size_t n = 0;
+
+	vs_stub_record("_ibv_query_gid_table");
+	for (uint32_t i = 0; i < 2 && n < max_entries; i++)
+		fake_entry(i, &entries[n++]);
+	return (ssize_t)n;
+}
+
+VS_STUB_EXPORT int _ibv_query_gid_ex(struct ibv_context *context,
+				     uint32_t port_num, uint32_t gid_index,
+				     struct ibv_gid_entry *entry, uint32_t flags,
+				     size_t entry_size)
+{
+	vs_stub_record("_ibv_query_gid_ex");
+	if (port_num != 1 || gid_index > 1)
+		return ENODATA;
+	fake_entry(gid_index, entry);
+	return 0;
+}
+
+VS_STUB_EXPORT struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
+{
+	struct ibv_pd *pd;
+	int err = fails("ibv_alloc_pd");
+
+	vs_stub_record("ibv_alloc_pd");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	pd = calloc(1, sizeof(*pd));
+	pd->context = context;
+	vs_stub_live[LIVE_PD]++;
+	return pd;
+}
+
+VS_STUB_EXPORT int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	int err = fails("ibv_dealloc_pd");
+
+	vs_stub_record("ibv_dealloc_pd");
+	if (err)
+		return err;
+	(void)*(volatile void **)&pd->context; /* ASan: still alive */
+	free(pd);
+	vs_stub_live[LIVE_PD]--;
+	return 0;
+}
+
+static struct ibv_mr *fake_reg(struct ibv_pd *pd, void *addr, size_t length)
+{
+	struct ibv_mr *mr;
+	int err = fails("ibv_reg_mr");
+
+	vs_stub_record("ibv_reg_mr");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	mr->context = pd->context;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	mr->lkey = next_key++;
+	mr->rkey = next_key++;
+	vs_stub_live[LIVE_MR]++;
+	return mr;
+}
+
+VS_STUB_EXPORT struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr,
+					 size_t length, int access)
+{
+	return fake_reg(pd, addr, length);
+}
+
+VS_STUB_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
+					       size_t length, uint64_t iova,
+					       unsigned int access)
+{
+	return fake_reg(pd, addr, length);
+}
+
+VS_STUB_EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
+{
+	int err = fails("ibv_dereg_mr");
+
+	vs_stub_record("ibv_dereg_mr");
+	if (err)
+		return err;
+	(void)*(volatile void **)&mr->pd;
+	free(mr);
+	vs_stub_live[LIVE_MR]--;
+	return 0;
+}
+
+static struct fake_cq *new_cq(struct ibv_context *context, int cqe,
+			      void *cq_context, struct ibv_comp_channel *channel)
+{
+	struct fake_cq *f;
+	int err = fails("ibv_create_cq");
+
+	vs_stub_record("ibv_create_cq");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	f->ex.context = context;
+	f->ex.channel = channel;
+	f->ex.cq_context = cq_context;
+	f->ex.cqe = cqe;
+	vs_stub_live[LIVE_CQ]++;
+	return f;
+}
+
+VS_STUB_EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe,
+					    void *cq_context,
+					    struct ibv_comp_channel *channel,
+					    int comp_vector)
+{
+	struct fake_cq *f = new_cq(context, cqe, cq_context, channel);
+
+	return f ? ibv_cq_ex_to_cq(&f->ex) : NULL;
+}
+
+/* The extended CQ: start/next pop a completion, the readers read it. */
+static int cqx_next(struct ibv_cq_ex *ex)
+{
+	struct fake_cq *f = (struct fake_cq *)ex;
+
+	if (f->tail == f->head)
+		return ENOENT;
+	f->cur = f->ring[f->tail++ % FAKE_CQ_RING];
+	ex->wr_id = f->cur.wr_id;
+	ex->status = f->cur.status;
+	return 0;
+}
+
+static int cqx_start(struct ibv_cq_ex *ex, struct ibv_poll_cq_attr *attr)
+{
+	return cqx_next(ex);
+}
+
+static void cqx_end(struct ibv_cq_ex *ex)
+{
+	(void)*(volatile int *)&ex->cqe; /* ASan: the CQ is alive */
+}
+
+#define CUR(ex) (((struct fake_cq *)(ex))->cur)
+static enum ibv_wc_opcode cqx_opcode(struct ibv_cq_ex *ex) { return CUR(ex).opcode; }
+static uint32_t cqx_vendor_err(struct ibv_cq_ex *ex) { return CUR(ex).vendor_err; }
+static uint32_t cqx_byte_len(struct ibv_cq_ex *ex) { return CUR(ex).byte_len; }
+static __be32 cqx_imm(struct ibv_cq_ex *ex) { return CUR(ex).imm_data; }
+static uint32_t cqx_qp_num(struct ibv_cq_ex *ex) { return CUR(ex).qp_num; }
+static uint32_t cqx_src_qp(struct ibv_cq_ex *ex) { return CUR(ex).src_qp; }
+static unsigned int cqx_wc_flags(struct ibv_cq_ex *ex) { return CUR(ex).wc_flags; }
+static uint32_t cqx_slid(struct ibv_cq_ex *ex) { return CUR(ex).slid; }
+static uint8_t cqx_sl(struct ibv_cq_ex *ex) { return CUR(ex).sl; }
+static uint8_t cqx_dlid_path_bits(struct ibv_cq_ex *ex) { return CUR(ex).dlid_path_bits; }
+#undef CUR
+
+static struct ibv_cq_ex *fake_create_cq_ex(struct ibv_context *context,
+					   struct ibv_cq_init_attr_ex *attr)
+{
+	struct fake_cq *f;
+
+	if (attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) {
+		errno = EOPNOTSUPP; /* no timestamps here */
+		return NULL;
+	}
+	f = new_cq(context, (int)attr->cqe, NULL, attr->channel);
+	if (!f)
+		return NULL;
+	f->ex.start_poll = cqx_start;
+	f->ex.next_poll = cqx_next;
+	f->ex.end_poll = cqx_end;
+	f->ex.read_opcode = cqx_opcode;
+	f->ex.read_vendor_err = cqx_vendor_err;
+	f->ex.read_byte_len = cqx_byte_len;
+	f->ex.read_imm_data = cqx_imm;
+	f->ex.read_qp_num = cqx_qp_num;
+	f->ex.read_src_qp = cqx_src_qp;
+	f->ex.read_wc_flags = cqx_wc_flags;
+	f->ex.read_slid = cqx_slid;
+	f->ex.read_sl = cqx_sl;
+	f->ex.read_dlid_path_bits = cqx_dlid_path_bits;
+	return &f->ex;
+}
+
+VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
+{
+	int err = fails("ibv_destroy_cq");
+
+	vs_stub_record("ibv_destroy_cq");
+	if (err)
+		return err;
+	(void)*(volatile void **)&cq->context;
+	free(cq);
+	vs_stub_live[LIVE_CQ]--;
+	return 0;
+}
+
+static struct fake_qp *new_qp(struct ibv_pd *pd, struct ibv_cq *send_cq,
+			      struct ibv_cq *recv_cq, struct ibv_srq *srq,
+			      const struct ibv_qp_cap *cap,
+			      enum ibv_qp_type type, int sq_sig_all)
+{
+	struct fake_qp *f;
+	int err = fails("ibv_create_qp");
+
+	vs_stub_record("ibv_create_qp");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	if (!send_cq || !recv_cq || cap->max_send_wr > 256 ||
+	    cap->max_recv_wr > 256 || cap->max_send_sge > 4 ||
+	    cap->max_recv_sge > 4) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	f->ex.qp_base.context = pd->context;
+	f->ex.qp_base.pd = pd;
+	f->ex.qp_base.send_cq = send_cq;
+	f->ex.qp_base.recv_cq = recv_cq;
+	f->ex.qp_base.srq = srq;
+	f->ex.qp_base.qp_type = type;
+	f->ex.qp_base.qp_num = next_qpn++;
+	f->ex.qp_base.state = IBV_QPS_RESET;
+	f->sq_sig_all = sq_sig_all;
+	vs_stub_live[LIVE_QP]++;
+	return f;
+}
+
+VS_STUB_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd,
+					    struct ibv_qp_init_attr *attr)
+{
+	struct fake_qp *f = new_qp(pd, attr->send_cq, attr->recv_cq, attr->srq,
+				   &attr->cap, attr->qp_type, attr->sq_sig_all);
+
+	return f ? &f->ex.qp_base : NULL;
+}
+
+/* The ibv_wr_* ops: WRs collect until complete, which completes them. */
+static struct fake_qp *qpx(struct ibv_qp_ex *ex)
+{
+	return (struct fake_qp *)ex;
+}
+
+static void wr_add(struct ibv_qp_ex *ex, enum ibv_wc_opcode op)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (f->n >= FAKE_MAX_BATCH)
+		abort(); /* the library let a batch outgrow the queue */
+	memset(&f->pending[f->n], 0, sizeof(f->pending[0]));
+	f->pending[f->n].wr_id = ex->wr_id;
+	f->pending[f->n].opcode = op;
+	f->pending[f->n].qp_num = ex->qp_base.qp_num;
+	f->signaled[f->n] = f->sq_sig_all || (ex->wr_flags & IBV_SEND_SIGNALED);
+	f->n++;
+}
+
+static void wr_len(struct ibv_qp_ex *ex, uint32_t len)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (f->n)
+		f->pending[f->n - 1].byte_len = len;
+}
+
+static void wr_start(struct ibv_qp_ex *ex) { qpx(ex)->n = 0; }
+static void wr_abort(struct ibv_qp_ex *ex) { qpx(ex)->n = 0; }
+static void wr_send(struct ibv_qp_ex *ex) { wr_add(ex, IBV_WC_SEND); }
+static void wr_send_imm(struct ibv_qp_ex *ex, __be32 imm) { wr_add(ex, IBV_WC_SEND); }
+static void wr_write(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr)
+{
+	wr_add(ex, IBV_WC_RDMA_WRITE);
+}
+static void wr_write_imm(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+			 __be32 imm)
+{
+	wr_add(ex, IBV_WC_RDMA_WRITE);
+}
+static void wr_read(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr)
+{
+	wr_add(ex, IBV_WC_RDMA_READ);
+}
+static void wr_cas(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+		   uint64_t compare, uint64_t swap)
+{
+	wr_add(ex, IBV_WC_COMP_SWAP);
+}
+static void wr_faa(struct ibv_qp_ex *ex, uint32_t rkey, uint64_t addr,
+		   uint64_t add)
+{
+	wr_add(ex, IBV_WC_FETCH_ADD);
+}
+static void wr_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah, uint32_t qpn,
+		       uint32_t qkey)
+{
+	(void)*(volatile void **)&ah->pd; /* ASan: the AH is alive */
+}
+static void wr_sge(struct ibv_qp_ex *ex, uint32_t lkey, uint64_t addr,
+		   uint32_t length)
+{
+	wr_len(ex, length);
+}
+static void wr_sge_list(struct ibv_qp_ex *ex, size_t n, const struct ibv_sge *sgl)
+{
+	uint32_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += sgl[i].length;
+	wr_len(ex, len);
+}
+static void wr_inline(struct ibv_qp_ex *ex, void *addr, size_t length)
+{
+	uint8_t copy[1024];
+
+	if (length > sizeof(copy))
+		abort();
+	if (length)
+		memcpy(copy, addr, length); /* ASan: the bytes are readable */
+	wr_len(ex, (uint32_t)length);
+}
+static void wr_inline_list(struct ibv_qp_ex *ex, size_t n,
+			   const struct ibv_data_buf *bufs)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += bufs[i].length;
+	wr_len(ex, (uint32_t)len);
+}
+
+static int wr_complete(struct ibv_qp_ex *ex)
+{
+	struct fake_qp *f = qpx(ex);
+
+	if (ex->qp_base.state != IBV_QPS_RTS) {
+		f->n = 0;
+		return EINVAL;
+	}
+	for (unsigned int i = 0; i < f->n; i++)
+		if (f->signaled[i])
+			complete(ex->qp_base.send_cq, &f->pending[i]);
+	f->n = 0;
+	return 0;
+}
+
+static struct ibv_qp *fake_create_qp_ex(struct ibv_context *context,
+					struct ibv_qp_init_attr_ex *attr)
+{
+	struct fake_qp *f;
+
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = new_qp(attr->pd, attr->send_cq, attr->recv_cq, attr->srq,
+		   &attr->cap, attr->qp_type, attr->sq_sig_all);
+	if (!f)
+		return NULL;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		f->extended = 1;
+		f->ex.wr_start = wr_start;
+		f->ex.wr_complete = wr_complete;
+		f->ex.wr_abort = wr_abort;
+		f->ex.wr_send = wr_send;
+		f->ex.wr_send_imm = wr_send_imm;
+		f->ex.wr_rdma_write = wr_write;
+		f->ex.wr_rdma_write_imm = wr_write_imm;
+		f->ex.wr_rdma_read = wr_read;
+		f->ex.wr_atomic_cmp_swp = wr_cas;
+		f->ex.wr_atomic_fetch_add = wr_faa;
+		f->ex.wr_set_ud_addr = wr_ud_addr;
+		f->ex.wr_set_sge = wr_sge;
+		f->ex.wr_set_sge_list = wr_sge_list;
+		f->ex.wr_set_inline_data = wr_inline;
+		f->ex.wr_set_inline_data_list = wr_inline_list;
+	}
+	return &f->ex.qp_base;
+}
+
+VS_STUB_EXPORT struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct fake_qp *f = (struct fake_qp *)qp;
+
+	vs_stub_record("ibv_qp_to_qp_ex");
+	if (!f->extended) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return &f->ex;
+}
+
+VS_STUB_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+				 int mask)
+{
+	int err = fails("ibv_modify_qp");
+
+	vs_stub_record("ibv_modify_qp");
+	if (err)
+		return err;
+	if (!(mask & IBV_QP_STATE))
+		return EINVAL;
+	qp->state = attr->qp_state;
+	return 0;
+}
+
+VS_STUB_EXPORT int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+				int mask, struct ibv_qp_init_attr *init)
+{
+	vs_stub_record("ibv_query_qp");
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_state = qp->state;
+	return 0;
+}
+
+VS_STUB_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
+{
+	int err = fails("ibv_destroy_qp");
+
+	vs_stub_record("ibv_destroy_qp");
+	if (err)
+		return err;
+	(void)*(volatile void **)&qp->send_cq->context; /* CQs outlive QPs */
+	free(qp);
+	vs_stub_live[LIVE_QP]--;
+	return 0;
+}
+
+VS_STUB_EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
+					    struct ibv_ah_attr *attr)
+{
+	struct ibv_ah *ah;
+	int err = fails("ibv_create_ah");
+
+	vs_stub_record("ibv_create_ah");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	ah = calloc(1, sizeof(*ah));
+	ah->context = pd->context;
+	ah->pd = pd;
+	vs_stub_live[LIVE_AH]++;
+	return ah;
+}
+
+VS_STUB_EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
+{
+	int err = fails("ibv_destroy_ah");
+
+	vs_stub_record("ibv_destroy_ah");
+	if (err)
+		return err;
+	(void)*(volatile void **)&ah->pd->context; /* the PD outlives its AHs */
+	free(ah);
+	vs_stub_live[LIVE_AH]--;
+	return 0;
+}
+
+VS_STUB_EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd,
+					      struct ibv_srq_init_attr *attr)
+{
+	struct ibv_srq *srq;
+	int err = fails("ibv_create_srq");
+
+	vs_stub_record("ibv_create_srq");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	srq = calloc(1, sizeof(*srq));
+	srq->context = pd->context;
+	srq->pd = pd;
+	vs_stub_live[LIVE_SRQ]++;
+	return srq;
+}
+
+VS_STUB_EXPORT int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+				  int mask)
+{
+	vs_stub_record("ibv_modify_srq");
+	return fails("ibv_modify_srq");
+}
+
+VS_STUB_EXPORT int ibv_destroy_srq(struct ibv_srq *srq)
+{
+	int err = fails("ibv_destroy_srq");
+
+	vs_stub_record("ibv_destroy_srq");
+	if (err)
+		return err;
+	(void)*(volatile void **)&srq->pd->context;
+	free(srq);
+	vs_stub_live[LIVE_SRQ]--;
+	return 0;
+}
