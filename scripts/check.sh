@@ -20,7 +20,9 @@ status=0
 run() { test/run.sh --results "$results" "$@" || status=1; }
 
 host_stages() {
-	run --stage unit build/test/unit/* test/shell/*.sh
+	# Shell tests build whole trees (header sets, clang, the oldest root):
+	# the timeout guards against hangs, not slowness on a loaded machine.
+	run --stage unit --timeout 600 build/test/unit/* test/shell/*.sh
 
 	echo "== building the ASan+UBSan variant"
 	if $MAKE -s BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
