@@ -76,7 +76,13 @@ STUB_OBJ = $(BUILD)/obj/test/stubs
 STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
 	   $(BUILD)/stubs/v$(r)/librdmacm.so.1) \
 	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
-	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1)
+	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1) \
+	 $(addprefix $(BUILD)/stubs/highbase/,libibverbs.so.1 librdmacm.so.1 libefa.so.1) \
+	 $(BUILD)/stubs/reenter/libibverbs.so.1
+# highbase: rdma-core 44's nodes, linked above the user address space, so
+# the dynamic loader maps it lower (a load bias that wraps, as dlopen
+# allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
+STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
 	install uninstall clean
@@ -131,8 +137,18 @@ $(BUILD)/stubs/unversioned/lib$(1).so.1: $(call stub_objs,$(1))
 	@mkdir -p $$(@D)
 	$$(call say,STUB,$$@)
 	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -o $$@ $(call stub_objs,$(1))
+$(BUILD)/stubs/highbase/lib$(1).so.1: $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
+	@mkdir -p $$(@D)
+	$$(call say,STUB,$$@)
+	$$(Q)$(BUILD)/stubs/gen_map $(1) 44 $$(if $$(filter ibverbs,$(1)),$$(STUB_ABI_44)) > $$@.map
+	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -Wl,--version-script=$$@.map $$(STUB_HIGHBASE) -o $$@ $(call stub_objs,$(1))
 endef
 $(foreach lib,ibverbs rdmacm efa,$(eval $(call stub_rules,$(lib))))
+$(BUILD)/stubs/reenter/libibverbs.so.1: $(call stub_objs,ibverbs) $(STUB_OBJ)/stub_ctor.o $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 $(STUB_ABI_44) > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(call stub_objs,ibverbs) $(STUB_OBJ)/stub_ctor.o
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -148,6 +164,18 @@ $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+
+# The shim compiled as VISIBILITY=default builds it, for the test of a
+# -rdynamic program whose exported drop-ins capture libibverbs' own calls.
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(wildcard shim/*.c))
+$(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fvisibility=default -MMD -MP -c -o $@ $<
+$(BUILD)/test/unit/loader_rdynamic: $(BUILD)/obj/test/unit/loader_rdynamic.o $(SHIM_DEFAULT_OBJS)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -rdynamic -o $@ $^ $(LDLIBS_SHIM) $(LDFLAGS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(ARCHIVE)
 	@mkdir -p $(@D)

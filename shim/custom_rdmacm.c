@@ -8,7 +8,7 @@ struct ibv_context **rdma_get_devices(int *num_devices)
 {
 	VS_RESOLVE(rdmacm, rdma_get_devices,
 		   if (num_devices) *num_devices = 0;
-		   errno = EOPNOTSUPP; return NULL)
+		   errno = vs_err; return NULL)
 	return fn(num_devices);
 }
 
@@ -22,6 +22,6 @@ int rfcntl(int socket, int cmd, ...)
 	va_start(ap, cmd);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	VS_RESOLVE(rdmacm, rfcntl, errno = EOPNOTSUPP; return -1)
+	VS_RESOLVE(rdmacm, rfcntl, errno = vs_err; return -1)
 	return fn(socket, cmd, arg);
 }

@@ -22,11 +22,11 @@ vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
 
 #define VS_ROW_CHECK(lib, node, sym)                                           \
 	do {                                                                   \
-		int want = vs_nodes[VS_NODE_##node].release <= limit[lib];     \
+		int want = vs__nodes[VS_NODE_##node].release <= limit[lib];     \
 		int got = vs_symbol_resolved(#sym);                            \
 		if (got != want) {                                             \
 			fprintf(stderr, "%s: %s@%s resolved %d, expected %d\n",\
-				label, #sym, vs_nodes[VS_NODE_##node].name,    \
+				label, #sym, vs__nodes[VS_NODE_##node].name,    \
 				got, want);                                    \
 			bad++;                                                 \
 		}                                                              \

@@ -114,7 +114,7 @@ static void check_symbols(const struct expect *e)
 
 #define CHECK_SYM(node, sym, ret, params, args, conv)                          \
 	do {                                                                   \
-		const char *pin = vs_nodes[VS_NODE_##node].name;               \
+		const char *pin = vs__nodes[VS_NODE_##node].name;               \
 		int want = exported(e, #sym, pin);                             \
 		int got = vs_symbol_resolved(#sym);                            \
 		if (got != want) {                                             \
