@@ -9,7 +9,7 @@
 set -euo pipefail
 
 me=deps.sh
-build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers pkg-config valgrind python3"
+build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev pkg-config valgrind python3"
 vm="qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2 rdma-core
 ibverbs-providers ibverbs-utils rdmacm-utils"
 

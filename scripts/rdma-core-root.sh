@@ -5,7 +5,7 @@
 #
 # VERSION: 33.2 (bullseye) | 44.0 (bookworm) | 56.1 (trixie) | 65.0 (sid).
 # The root (${VERBSHIM_CACHE:-.cache}/roots/VERSION) has that suite's
-# libibverbs1, ibverbs-providers, librdmacm1, ibverbs-utils, rdmacm-utils and
+# libibverbs1, ibverbs-providers, librdmacm1, libibumad3, ibverbs-utils, rdmacm-utils and
 # libnl; libc6, libgcc-s1 and bash of the newer of bookworm and that suite
 # (our binaries are built on bookworm: glibc >= 2.36); a static busybox for
 # the rest of /bin.  Merged-usr layout, relative symlinks only, so it works
@@ -50,13 +50,13 @@ if [ ! -x "$busybox" ] || grep -q /lib64/ld-linux-x86-64.so.2 "$busybox"; then
 fi
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 
-rel_pkgs="libibverbs1 ibverbs-providers $rdmacm ibverbs-utils rdmacm-utils libnl-3-200 libnl-route-3-200"
+rel_pkgs="libibverbs1 ibverbs-providers $rdmacm libibumad3 ibverbs-utils rdmacm-utils libnl-3-200 libnl-route-3-200"
 libc_pkgs="libc6 libgcc-s1 bash libtinfo6"
 # shellcheck disable=SC2086 # (lists)
 mapfile -t debs < <("$repo/scripts/apt-fetch.sh" "$suite" $rel_pkgs)
 # shellcheck disable=SC2086 # (lists)
 mapfile -t ldebs < <("$repo/scripts/apt-fetch.sh" "$libc_suite" $libc_pkgs)
-[ ${#debs[@]} -eq 7 ] || die "fetching packages failed (see above)"
+[ ${#debs[@]} -eq 8 ] || die "fetching packages failed (see above)"
 [ ${#ldebs[@]} -eq 4 ] || die "fetching packages failed (see above)"
 
 got=$(dpkg-deb -f "${debs[0]}" Version)

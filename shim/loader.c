@@ -133,8 +133,9 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 		snprintf(st->error, sizeof(st->error), "%s=%s: ", desc->env,
 			 override);
 	else
-		snprintf(st->error, sizeof(st->error), "%s not found: ",
-			 desc->name);
+		snprintf(st->error, sizeof(st->error),
+			 "%s not found (Debian package %s): ", desc->name,
+			 desc->package);
 	for (i = 0; i < count; i++) {
 		const char *err;
 
@@ -240,23 +241,32 @@ static uintptr_t vs_dyn_addr(const struct vs_image *im, ElfW(Addr) value,
 	return vs_image_ptr(im, as_is, 1) ? as_is : 0;
 }
 
-/* "IBVERBS_1.14" -> 1014, anything else -> -1.  By hand: sscanf() was
- * most of the cost of reading the version nodes. */
+/* "IBVERBS_1.14" -> 1014000, "MLX5_1.25.1" -> 1025001, anything else -> -1.
+ * By hand: sscanf() was most of the cost of reading the version nodes. */
 static int vs_node_rank(const char *name, const char *prefix)
 {
 	size_t len = strlen(prefix);
-	unsigned long major, minor;
+	unsigned long part[3] = { 0, 0, 0 };
+	const char *p = name + len;
+	unsigned int i;
 	char *end;
 
-	if (strncmp(name, prefix, len) || name[len] < '0' || name[len] > '9')
+	if (strncmp(name, prefix, len))
 		return -1;
-	major = strtoul(name + len, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return -1;
-	minor = strtoul(end + 1, &end, 10);
-	if (*end || major > 999 || minor > 999)
-		return -1;
-	return (int)(major * 1000 + minor);
+	for (i = 0; i < 3; i++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		part[i] = strtoul(p, &end, 10);
+		if (part[i] > 999)
+			return -1;
+		if (!*end && i >= 1)
+			return (int)(part[0] * 1000000 + part[1] * 1000 +
+				     part[2]);
+		if (*end != '.')
+			return -1;
+		p = end + 1;
+	}
+	return -1;
 }
 
 /*

@@ -17,7 +17,7 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 
 /* One library: its table, once-flag, symbol array, fill function,
  * descriptor and ensure function. */
-#define VS_LIBRARY(lib, LIB, soname_, probe_, family_, needs_ibverbs)          \
+#define VS_LIBRARY(lib, LIB, soname_, probe_, family_, needs_ibverbs, pkg)     \
 	struct vs_##lib##_table vs__##lib;                                     \
 	pthread_once_t vs__##lib##_once = PTHREAD_ONCE_INIT;                   \
 	static const struct vs_sym vs__##lib##_syms[] = {                      \
@@ -36,6 +36,7 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 		.env = "VERBSHIM_LIB" #LIB,                                    \
 		.node_prefix = #LIB "_",                                       \
 		.probe = probe_,                                               \
+		.package = pkg,                                                \
 		.family = family_,                                             \
 		.reentry_self = "lib" #lib " called back into " family_        \
 				" while loading",                              \
@@ -75,5 +76,17 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 	VS_FILL_SLOT(rdmacm, handle, node, name)
 #define VS_EFA_FILL(node, name, ret, params, args, conv)                       \
 	VS_FILL_SLOT(efa, handle, node, name)
+#define VS_MLX5_SYM(node, name, ret, params, args, conv)                       \
+	VS_SYM_ROW(mlx5, node, name)
+#define VS_MLX5_FILL(node, name, ret, params, args, conv)                      \
+	VS_FILL_SLOT(mlx5, handle, node, name)
+#define VS_MLX4_SYM(node, name, ret, params, args, conv)                       \
+	VS_SYM_ROW(mlx4, node, name)
+#define VS_MLX4_FILL(node, name, ret, params, args, conv)                      \
+	VS_FILL_SLOT(mlx4, handle, node, name)
+#define VS_IBUMAD_SYM(node, name, ret, params, args, conv)                     \
+	VS_SYM_ROW(ibumad, node, name)
+#define VS_IBUMAD_FILL(node, name, ret, params, args, conv)                    \
+	VS_FILL_SLOT(ibumad, handle, node, name)
 
 VS_LIBRARIES(VS_LIBRARY)

@@ -17,20 +17,35 @@
 #include "syms_ibverbs.h"
 #include "syms_rdmacm.h"
 #include "syms_efa.h"
+#include "syms_mlx5.h"
+#include "syms_mlx4.h"
+#include "syms_umad.h"
 #include "verbshim/loader.h"
 
 /*
  * Every library the shim loads, one row each:
  *
- *   L(lib, LIB, soname, probe symbol, symbol family, needs libibverbs)
+ *   L(lib, LIB, soname, probe symbol, symbol family, needs libibverbs,
+ *     Debian package)
  *
- * lib names the table (vs__<lib>), the symbol list (VS_<LIB>_SYMBOLS) and
- * the node list (VS_<LIB>_NODES); the row's order is enum vs_library's.
+ * lib names the table (vs__<lib>), the symbol list (VS_<LIB>_SYMBOLS), the
+ * node list (VS_<LIB>_NODES), "lib<lib>" and VERBSHIM_LIB<LIB>; the row's
+ * order is enum vs_library's.  Adding a library is a row here, a symbol
+ * list and a drop-in file.
  */
 #define VS_LIBRARIES(L)                                                        \
-	L(ibverbs, IBVERBS, "libibverbs.so.1", "ibv_get_device_list", "ibv_*", 0) \
-	L(rdmacm, RDMACM, "librdmacm.so.1", "rdma_create_id", "rdma_*", 1)     \
-	L(efa, EFA, "libefa.so.1", "efadv_query_device", "efadv_*", 1)
+	L(ibverbs, IBVERBS, "libibverbs.so.1", "ibv_get_device_list", "ibv_*", \
+	  0, "libibverbs1")                                                    \
+	L(rdmacm, RDMACM, "librdmacm.so.1", "rdma_create_id", "rdma_*", 1,     \
+	  "librdmacm1")                                                        \
+	L(efa, EFA, "libefa.so.1", "efadv_query_device", "efadv_*", 1,         \
+	  "ibverbs-providers")                                                 \
+	L(mlx5, MLX5, "libmlx5.so.1", "mlx5dv_query_device", "mlx5dv_*", 1,    \
+	  "ibverbs-providers")                                                 \
+	L(mlx4, MLX4, "libmlx4.so.1", "mlx4dv_query_device", "mlx4dv_*", 1,    \
+	  "ibverbs-providers")                                                 \
+	L(ibumad, IBUMAD, "libibumad.so.3", "umad_init", "umad_*", 0,          \
+	  "libibumad3")
 
 /* Every version node of the libraries, in list order. */
 #define VS_NODE_ENUM(id, str, release) VS_NODE_##id,
@@ -65,6 +80,7 @@ struct vs_lib_desc {
 	const char *env;	/* "VERBSHIM_LIBIBVERBS" */
 	const char *node_prefix;	/* "IBVERBS_" */
 	const char *probe;	/* a symbol every copy exports */
+	const char *package;	/* the Debian package that ships it */
 	const char *family;	/* "ibv_*": what its drop-ins are called */
 	/* "libX called back into <family> while loading": libX this library
 	 * itself, or libibverbs (depends) */
@@ -116,12 +132,17 @@ struct vs_rdmacm_table {
 		VS_RDMACM_SYMBOLS(VS_SLOT)
 	} fn;
 };
-struct vs_efa_table {
-	struct vs_lib_state state;
-	struct {
-		VS_EFA_SYMBOLS(VS_SLOT)
-	} fn;
-};
+#define VS_PLAIN_TABLE(lib, LIB)                                               \
+	struct vs_##lib##_table {                                              \
+		struct vs_lib_state state;                                     \
+		struct {                                                       \
+			VS_##LIB##_SYMBOLS(VS_SLOT)                            \
+		} fn;                                                          \
+	};
+VS_PLAIN_TABLE(efa, EFA)
+VS_PLAIN_TABLE(mlx5, MLX5)
+VS_PLAIN_TABLE(mlx4, MLX4)
+VS_PLAIN_TABLE(ibumad, IBUMAD)
 
 /*
  * The function tables (zero until loaded: a missing symbol is a NULL
@@ -250,6 +271,12 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	VS_DEFINE_##conv(rdmacm, name, ret, params, args)
 #define VS_DEFINE_EFA(node, name, ret, params, args, conv)                     \
 	VS_DEFINE_##conv(efa, name, ret, params, args)
+#define VS_DEFINE_MLX5(node, name, ret, params, args, conv)                    \
+	VS_DEFINE_##conv(mlx5, name, ret, params, args)
+#define VS_DEFINE_MLX4(node, name, ret, params, args, conv)                    \
+	VS_DEFINE_##conv(mlx4, name, ret, params, args)
+#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
+	VS_DEFINE_##conv(ibumad, name, ret, params, args)
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
 int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,

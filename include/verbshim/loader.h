@@ -4,8 +4,8 @@
  * run time, where, how new they are, and which symbols resolved.
  *
  * Nothing is loaded before first use: the first call into a library (an
- * ibv_* / rdma_* / efadv_* function, or vs_library_load()) loads it, once,
- * thread-safely.  Every call here returns 0 or a negative errno.
+ * ibv_* / rdma_* / efadv_* / mlx5dv_* / mlx4dv_* / umad_* function, or
+ * vs_library_load()) loads it, once, thread-safely.  Every call here returns 0 or a negative errno.
  */
 #ifndef VERBSHIM_LOADER_H
 #define VERBSHIM_LOADER_H
@@ -20,8 +20,11 @@ enum vs_library {
 	VS_LIB_IBVERBS = 0,	/* libibverbs.so.1, VERBSHIM_LIBIBVERBS */
 	VS_LIB_RDMACM = 1,	/* librdmacm.so.1,  VERBSHIM_LIBRDMACM */
 	VS_LIB_EFA = 2,		/* libefa.so.1,     VERBSHIM_LIBEFA */
+	VS_LIB_MLX5 = 3,	/* libmlx5.so.1,    VERBSHIM_LIBMLX5 */
+	VS_LIB_MLX4 = 4,	/* libmlx4.so.1,    VERBSHIM_LIBMLX4 */
+	VS_LIB_IBUMAD = 5,	/* libibumad.so.3,  VERBSHIM_LIBIBUMAD */
 };
-#define VS_LIB_COUNT 3
+#define VS_LIB_COUNT 6
 
 struct vs_library_info {
 	uint64_t comp_mask;		/* none defined yet: set to 0 */

@@ -26,7 +26,7 @@ undefined=$(nm -u "$archive" | awk 'NF == 2 {print $2}' | sort -u)
 defined=$(nm -g --defined-only "$archive" | awk 'NF == 3 {print $3}' | sort -u)
 private=$(echo "$undefined" | grep -E '^(ibv_cmd_|_?verbs_|ibv_register_driver|__ibv_|ibv_static_providers|execute_ioctl|_execute_ioctl)' || true)
 [ -z "$private" ] || fail "private ABI referenced:" $private
-foreign=$(comm -23 <(echo "$undefined" | grep -E '^(_?ibv_|rdma_|efadv_|mlx[45]dv_|umad_)' || true) <(echo "$defined"))
+foreign=$(comm -23 <(echo "$undefined" | grep -E '^_*(ibv_|rdma_|efadv_|mlx[45]dv_|umad_)' || true) <(echo "$defined"))
 [ -z "$foreign" ] || fail "rdma-core symbols used but not defined:" $foreign
 if strings -a "$archive" | grep -E 'IBVERBS_PRIVATE_[0-9]'; then
 	fail "a private version node is named in the archive"
@@ -59,14 +59,14 @@ if ! $cc -std=c11 -D_GNU_SOURCE -Iinclude -c -o "$tmp/public.o" "$tmp/public.c" 
 	fail "global symbols that are neither public API (include/), a drop-in, nor vs__*: " $undeclared
 fi
 
-# Families per member: a member defining drop-ins defines nothing else,
+# Families per member (rdma-core's libraries, rsockets apart): a member defining drop-ins defines nothing else,
 # and drop-ins of one family only.
 family() {	# NAME -> family
 	case $1 in
 	_ibv_* | ibv_* | *_to_ibv_rate) echo ibverbs ;;
 	rdma_*) echo rdmacm ;;
 	efadv_*) echo efa ;;
-	mlx5dv_*) echo mlx5 ;;
+	mlx5dv_* | _mlx5dv_* | __mlx5dv_*) echo mlx5 ;;
 	mlx4dv_*) echo mlx4 ;;
 	umad_*) echo umad ;;
 	*) echo rsocket ;;
@@ -147,7 +147,7 @@ fi
 echo 'int hygiene_probe(void) { return 0; }' >"$tmp/probe.c"
 $cc -shared -fPIC -o "$tmp/default.so" "$tmp/probe.c" \
 	-Wl,--whole-archive "$archive" -Wl,--no-whole-archive -ldl -lpthread
-exported=$(nm -D --defined-only "$tmp/default.so" | awk '{print $3}' | grep -E '^(_?ibv_|rdma_|efadv_|mlx[45]dv_|umad_|r[a-z]+$|vs_)' || true)
+exported=$(nm -D --defined-only "$tmp/default.so" | awk '{print $3}' | grep -E '^(_*(ibv_|rdma_|efadv_|mlx[45]dv_|umad_)|r[a-z]+$|vs_)' || true)
 [ -z "$exported" ] || fail "a shared object linking $archive exports:" $(echo "$exported" | head)
 
 # The opt-in: VISIBILITY=default exports them.

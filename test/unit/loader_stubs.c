@@ -43,34 +43,45 @@ struct scenario {
 	int abi;
 };
 
+/* libibverbs, librdmacm, libefa, libmlx5, libmlx4, libibumad */
 static const struct scenario scenarios[] = {
-	{ "v17", "v17", 17, 0, { "IBVERBS_1.1", "RDMACM_1.1", NULL },
-	  { 13, 16, 0 }, 17 },
-	{ "v28", "v28", 28, 1, { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1" },
-	  { 28, 23, 26 }, 28 },
-	{ "v34", "v34", 34, 1, { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1" },
-	  { 34, 31, 26 }, 34 },
-	{ "v44", "v44", 44, 1, { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2" },
-	  { 36, 31, 43 }, 34 },
-	{ "v65", "v65", 65, 1, { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7" },
-	  { 65, 65, 65 }, 65 },
+	{ "v17", "v17", 17, 0,
+	  { "IBVERBS_1.1", "RDMACM_1.1", NULL, "MLX5_1.4", "MLX4_1.0",
+	    "IBUMAD_1.0" },
+	  { 13, 16, 0, 17, 15, 15 }, 17 },
+	{ "v28", "v28", 28, 1,
+	  { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1", "MLX5_1.12", "MLX4_1.0",
+	    "IBUMAD_1.1" },
+	  { 28, 23, 26, 28, 15, 26 }, 28 },
+	{ "v34", "v34", 34, 1,
+	  { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1", "MLX5_1.18", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 34, 31, 26, 34, 15, 30 }, 34 },
+	{ "v44", "v44", 44, 1,
+	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 36, 31, 43, 42, 15, 30 }, 34 },
+	{ "v65", "v65", 65, 1,
+	  { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7", "MLX5_1.27", "MLX4_1.0",
+	    "IBUMAD_1.4" },
+	  { 65, 65, 65, 63, 15, 56 }, 65 },
 	/* rdma-core 44 linked above the user address space: the dynamic
 	 * loader maps it lower, its load bias wraps modulo 2^64. */
 	{ "wrapped load bias", "highbase", 44, 1,
-	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2" }, { 36, 31, 43 }, 34 },
+	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 36, 31, 43, 42, 15, 30 }, 34 },
 	/* No version node to pin to: resolved by name, reported as "". */
-	{ "unversioned", "unversioned", 1000, 1, { "", "", "" }, { 0, 0, 0 },
-	  -1 },
+	{ "unversioned", "unversioned", 1000, 1, { "", "", "", "", "", "" },
+	  { 0, 0, 0, 0, 0, 0 }, -1 },
 };
 
 static char stubs_root[1024];
 static char stub_path[VS_LIB_COUNT][PATH_MAX];
-static const char *const sonames[VS_LIB_COUNT] = {
-	"libibverbs.so.1", "librdmacm.so.1", "libefa.so.1"
-};
-static const char *const envs[VS_LIB_COUNT] = {
-	"VERBSHIM_LIBIBVERBS", "VERBSHIM_LIBRDMACM", "VERBSHIM_LIBEFA"
-};
+#define SONAME(lib, LIB, soname, ...) soname,
+static const char *const sonames[VS_LIB_COUNT] = { VS_LIBRARIES(SONAME) };
+#define ENV(lib, LIB, ...) "VERBSHIM_LIB" #LIB,
+static const char *const envs[VS_LIB_COUNT] = { VS_LIBRARIES(ENV) };
 
 /* build/.../test/unit/loader_stubs -> build/.../stubs */
 static void find_stubs_root(void)
@@ -104,8 +115,10 @@ static char *stub_last(enum vs_library lib)
 /* Every row of the lists: resolved exactly when its node exists. */
 static void check_resolution(const struct scenario *sc)
 {
-	const int limit[VS_LIB_COUNT] = { sc->release, sc->release,
-					  sc->efa ? sc->release : 0 };
+	int limit[VS_LIB_COUNT], lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
+		limit[lib] = lib == VS_LIB_EFA && !sc->efa ? 0 : sc->release;
 
 	VS_ASSERT_EQ(vs_rows_check_by_release(limit, sc->name), 0);
 }
@@ -168,6 +181,16 @@ static void check_forwarding(const struct scenario *sc)
 	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rdma_destroy_id");
 	VS_ASSERT_EQ(rfcntl(3, F_SETFL, O_NONBLOCK), 0);
 	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rfcntl");
+	VS_ASSERT_EQ(mlx5dv_query_device(NULL, NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX5), "mlx5dv_query_device");
+	VS_ASSERT_PTR_EQ(mlx5dv_create_qp(NULL, NULL, NULL),
+			 stub_sym(VS_LIB_MLX5, "vs_stub_marker"));
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX5), "mlx5dv_create_qp");
+	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX4), "mlx4dv_query_device");
+	VS_ASSERT_EQ(umad_init(), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_IBUMAD), "umad_init");
+	VS_ASSERT_STREQ(umad_class_str(1), "stub");
 	if (sc->efa) {
 		VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), 0);
 		VS_ASSERT_STREQ(stub_last(VS_LIB_EFA), "efadv_query_device");
@@ -253,6 +276,29 @@ static void check_missing(const struct scenario *sc)
 		VS_ASSERT(ibv_reg_dmabuf_mr(NULL, 0, 0, 0, -1, 0) == NULL);
 		VS_ASSERT_EQ(errno, EOPNOTSUPP);
 	}
+	if (sc->release < 21) {	/* MLX5_1.7: positive errno, NULL + errno */
+		VS_ASSERT_EQ(mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0),
+			     EOPNOTSUPP);
+		errno = 0;
+		VS_ASSERT(mlx5dv_open_device(NULL, NULL) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 22)	/* MLX5_1.8: false */
+		VS_ASSERT(!mlx5dv_is_supported(NULL));
+	if (sc->release < 25) {	/* MLX5_1.11: -1 + errno */
+		errno = 0;
+		VS_ASSERT_EQ(mlx5dv_devx_get_event(NULL, NULL, 0), -1);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 28)	/* MLX5_1.12: -errno */
+		VS_ASSERT_EQ(mlx5dv_dump_dr_domain(NULL, NULL), -EOPNOTSUPP);
+	if (sc->release < 26) {	/* IBUMAD_1.1: NULL + errno */
+		errno = 0;
+		VS_ASSERT(umad_get_ca_device_list() == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 30)	/* IBUMAD_1.2: positive errno */
+		VS_ASSERT_EQ(umad_sort_ca_device_list(NULL, 0), EOPNOTSUPP);
 	if (sc->release < 36)	/* IBVERBS_1.14: 0, "not in order" */
 		VS_ASSERT_EQ(ibv_query_qp_data_in_order(NULL, IBV_WR_SEND, 0),
 			     0);
@@ -473,10 +519,32 @@ static void check_all_missing(int want_errno, const char *want_text)
 
 	VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), EOPNOTSUPP);
 	VS_ASSERT(efadv_create_driver_qp(NULL, NULL, 0) == NULL);
+
+	/* libmlx5 and libmlx4: as they answer for a device not theirs. */
+	VS_ASSERT(!mlx5dv_is_supported(NULL));
+	VS_ASSERT_EQ(mlx5dv_query_device(NULL, NULL), EOPNOTSUPP);
+	errno = 0;
+	VS_ASSERT(mlx5dv_create_qp(NULL, NULL, NULL) == NULL);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT(mlx5dv_qp_ex_from_ibv_qp_ex(NULL) == NULL);
+	VS_ASSERT_EQ(mlx5dv_qp_cancel_posted_send_wrs(NULL, 0), -EOPNOTSUPP);
+	mlx5dv_devx_free_uar(NULL);
+	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), EOPNOTSUPP);
+	VS_ASSERT(mlx4dv_create_qp(NULL, NULL, NULL) == NULL);
+	/* libibumad: negative errno, with its exceptions. */
+	VS_ASSERT_EQ(umad_init(), -EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_open_port("mlx5_0", 1), -EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_register2(3, NULL, NULL), EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_size(), 0);
+	VS_ASSERT(umad_get_ca_device_list() == NULL);
+	VS_ASSERT_STREQ(umad_class_str(1), "unknown");
+	umad_dump(NULL);
 }
 
 static void run_nowhere(void)
 {
+	/* libibumad needs no libibverbs: told apart, to nowhere as well. */
+	setenv("VERBSHIM_LIBIBUMAD", "/nonexistent/libibumad.so.3", 1);
 	setenv("VERBSHIM_LIBIBVERBS", "/nonexistent/libibverbs.so.1", 1);
 	check_all_missing(ENOENT,
 			  "VERBSHIM_LIBIBVERBS=/nonexistent/libibverbs.so.1");
@@ -490,7 +558,10 @@ static void run_not_rdma_core(void)
 
 	VS_ASSERT(dladdr((void *)printf, &where) && where.dli_fname);
 	setenv("VERBSHIM_LIBIBVERBS", where.dli_fname, 1);
+	setenv("VERBSHIM_LIBIBUMAD", where.dli_fname, 1);
 	check_all_missing(ELIBBAD, "is not libibverbs");
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_IBUMAD, &info), 0);
+	VS_ASSERT(strstr(info.error, "is not libibumad"));
 	VS_ASSERT_EQ(vs_library_query(VS_LIB_RDMACM, &info), 0);
 	VS_ASSERT(strstr(info.error, "needs libibverbs"));
 }
