@@ -75,11 +75,19 @@ STUB_ABI_34 := 34
 STUB_ABI_44 := 34
 STUB_ABI_65 := 65
 STUB_OBJ = $(BUILD)/obj/test/stubs
-STUBS := $(foreach r,$(STUB_RELEASES),$(BUILD)/stubs/v$(r)/libibverbs.so.1 \
-	   $(BUILD)/stubs/v$(r)/librdmacm.so.1) \
+STUB_LIBS := ibverbs rdmacm efa mlx5 mlx4 ibumad
+stub_soname = lib$(1).so.$(if $(filter ibumad,$(1)),3,1)
+STUB_SONAMES := $(foreach l,$(STUB_LIBS),$(call stub_soname,$(l)))
+STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter-out libefa.so.1,$(STUB_SONAMES)))) \
 	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
-	 $(addprefix $(BUILD)/stubs/unversioned/,libibverbs.so.1 librdmacm.so.1 libefa.so.1) \
+	 $(addprefix $(BUILD)/stubs/unversioned/,$(STUB_SONAMES)) \
+	 $(addprefix $(BUILD)/stubs/highbase/,$(STUB_SONAMES)) \
+	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1
+# highbase: rdma-core 44's nodes, linked above the user address space, so
+# the dynamic loader maps it lower (a load bias that wraps, as dlopen
+# allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
+STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 .PHONY: all lib examples tests benches check check-unit check-rxe demo \
 	install uninstall clean fuzz fuzzers
@@ -125,17 +133,27 @@ $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 
 stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
 define stub_rules
-$(BUILD)/stubs/v%/lib$(1).so.1: $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
+$(BUILD)/stubs/v%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
 	$$(call say,STUB,$$@)
 	$$(Q)$(BUILD)/stubs/gen_map $(1) $$* $$(if $$(filter ibverbs,$(1)),$$(STUB_ABI_$$*)) > $$@.map
-	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -Wl,--version-script=$$@.map -o $$@ $(call stub_objs,$(1))
-$(BUILD)/stubs/unversioned/lib$(1).so.1: $(call stub_objs,$(1))
+	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -Wl,--version-script=$$@.map -o $$@ $(call stub_objs,$(1))
+$(BUILD)/stubs/unversioned/$(call stub_soname,$(1)): $(call stub_objs,$(1))
 	@mkdir -p $$(@D)
 	$$(call say,STUB,$$@)
-	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.1 -o $$@ $(call stub_objs,$(1))
+	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -o $$@ $(call stub_objs,$(1))
+$(BUILD)/stubs/highbase/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
+	@mkdir -p $$(@D)
+	$$(call say,STUB,$$@)
+	$$(Q)$(BUILD)/stubs/gen_map $(1) 44 $$(if $$(filter ibverbs,$(1)),$$(STUB_ABI_44)) > $$@.map
+	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -Wl,--version-script=$$@.map $$(STUB_HIGHBASE) -o $$@ $(call stub_objs,$(1))
 endef
-$(foreach lib,ibverbs rdmacm efa,$(eval $(call stub_rules,$(lib))))
+$(foreach lib,$(STUB_LIBS),$(eval $(call stub_rules,$(lib))))
+$(BUILD)/stubs/reenter/libibverbs.so.1: $(call stub_objs,ibverbs) $(STUB_OBJ)/stub_ctor.o $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 $(STUB_ABI_44) > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(call stub_objs,ibverbs) $(STUB_OBJ)/stub_ctor.o
 
 # A fake provider (rdma-core 44 nodes): one device whose objects work, for
 # the misuse suite of the typed API (test/unit/typed_misuse.c).
@@ -160,6 +178,18 @@ $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+
+# The shim compiled as VISIBILITY=default builds it, for the test of a
+# -rdynamic program whose exported drop-ins capture libibverbs' own calls.
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(wildcard shim/*.c))
+$(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -fvisibility=default -MMD -MP -c -o $@ $<
+$(BUILD)/test/unit/loader_rdynamic: $(BUILD)/obj/test/unit/loader_rdynamic.o $(SHIM_DEFAULT_OBJS)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -rdynamic -o $@ $^ $(LDLIBS_SHIM) $(LDFLAGS)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(ARCHIVE)
 	@mkdir -p $(@D)

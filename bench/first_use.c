@@ -63,8 +63,9 @@ static const char *const vs_bench_modes[VS_BENCH_NMODES] = { "raw", "shim",
 							     "fill", "probe" };
 static const char *const vs_bench_libs[VS_LIB_COUNT] = { "ibverbs", "rdmacm",
 							 "efa" };
+#define VS_BENCH_DESC(lib, ...) &vs__##lib##_desc,
 static const struct vs_lib_desc *const vs_bench_descs[VS_LIB_COUNT] = {
-	&vs_ibverbs_desc, &vs_rdmacm_desc, &vs_efa_desc
+	VS_LIBRARIES(VS_BENCH_DESC)
 };
 
 static double vs_bench_now_ns(void)
@@ -93,7 +94,7 @@ static int vs_bench_fill(const struct vs_lib_desc *desc, void *handle)
 
 	for (i = 0; i < desc->nsyms; i++) {
 		const struct vs_sym *sym = &desc->syms[i];
-		void *p = dlvsym(handle, sym->name, vs_nodes[sym->node].name);
+		void *p = dlvsym(handle, sym->name, vs__nodes[sym->node].name);
 
 		/* Stored, as the loader stores each slot (release store). */
 		__atomic_store_n(&vs_bench_slots[i % 256], p, __ATOMIC_RELEASE);

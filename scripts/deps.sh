@@ -9,10 +9,12 @@
 set -euo pipefail
 
 me=deps.sh
-build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers pkg-config valgrind python3
-autoconf automake cmake"
+# autoconf automake libtool libpci-dev: building perftest (VS_PERFTEST_SRC); cmake: test/compat
+build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev pkg-config valgrind python3
+autoconf automake libtool libpci-dev cmake"
+# perftest: Debian's, the stock peer of the shim-built perftest
 vm="qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2 rdma-core
-ibverbs-providers ibverbs-utils rdmacm-utils"
+ibverbs-providers ibverbs-utils rdmacm-utils perftest"
 
 case ${1:-} in
 --vm) want=$vm ;;

@@ -5,7 +5,7 @@
 #
 # VERSION: 33.2 (bullseye) | 44.0 (bookworm) | 56.1 (trixie) | 65.0 (sid).
 # The root (${VERBSHIM_CACHE:-.cache}/roots/rdma-core-VERSION) has that
-# suite's libibverbs1, ibverbs-providers, librdmacm1, ibverbs-utils,
+# suite's libibverbs1, ibverbs-providers, librdmacm1, libibumad3, ibverbs-utils,
 # rdmacm-utils and libnl, and that same suite's libc6, libgcc-s1 and bash:
 # each release runs on its own distribution's glibc, nothing is borrowed (so
 # binaries meant to run in every root are built on the oldest one: `make
@@ -52,7 +52,7 @@ busybox=$(root_static_busybox) || exit 1
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 
 # The release first (debs[0] names its version), then the suite's own libc.
-pkgs="libibverbs1 ibverbs-providers $rdmacm ibverbs-utils rdmacm-utils libnl-3-200
+pkgs="libibverbs1 ibverbs-providers $rdmacm libibumad3 ibverbs-utils rdmacm-utils libnl-3-200
 libnl-route-3-200 libc6 libgcc-s1 bash libtinfo6"
 # shellcheck disable=SC2086 # (list)
 mapfile -t debs < <("$repo/scripts/apt-fetch.sh" "$suite" $pkgs)

@@ -12,7 +12,7 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 {
 	VS_RESOLVE(ibverbs, ibv_get_device_list,
 		   if (num_devices) *num_devices = 0;
-		   errno = EOPNOTSUPP; return NULL)
+		   errno = vs_err; return NULL)
 	return fn(num_devices);
 }
 
@@ -20,11 +20,10 @@ int ibv_fork_init(void)
 {
 	int ret;
 
-	VS_RESOLVE(ibverbs, ibv_fork_init, errno = EOPNOTSUPP;
-		   return EOPNOTSUPP)
+	VS_RESOLVE(ibverbs, ibv_fork_init, errno = vs_err; return vs_err)
 	ret = fn();
 	if (!ret)
-		__atomic_store_n(&vs_ibverbs.fork_init_ok, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&vs__ibverbs.fork_init_ok, 1, __ATOMIC_RELAXED);
 	return ret;
 }
 
@@ -35,9 +34,9 @@ int ibv_fork_init(void)
  * by its initialisation). */
 static enum ibv_fork_status vs_fork_status_fallback(void)
 {
-	if (__atomic_load_n(&vs_ibverbs.fork_init_ok, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&vs__ibverbs.fork_init_ok, __ATOMIC_RELAXED))
 		return IBV_FORK_ENABLED;
-	if (vs_ibverbs.state.handle &&
+	if (vs__ibverbs.state.handle &&
 	    (getenv("RDMAV_FORK_SAFE") || getenv("IBV_FORK_SAFE")))
 		return IBV_FORK_ENABLED;
 	return IBV_FORK_DISABLED;
@@ -46,7 +45,7 @@ static enum ibv_fork_status vs_fork_status_fallback(void)
 enum ibv_fork_status ibv_is_fork_initialized(void)
 {
 	VS_RESOLVE(ibverbs, ibv_is_fork_initialized,
-		   return vs_fork_status_fallback())
+		   (void)vs_err; return vs_fork_status_fallback())
 	return fn();
 }
 #endif
@@ -69,7 +68,7 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
 			       uint64_t iova, int access)
 {
 	VS_RESOLVE(ibverbs, ibv_reg_mr_iova,
-		   return vs_reg_mr_fallback(pd, addr, length, iova,
+		   (void)vs_err; return vs_reg_mr_fallback(pd, addr, length, iova,
 					     (unsigned int)access))
 	return fn(pd, addr, length, iova, access);
 }
@@ -78,39 +77,58 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t iova, unsigned int access)
 {
 	VS_RESOLVE(ibverbs, ibv_reg_mr_iova2,
-		   return vs_reg_mr_fallback(pd, addr, length, iova, access))
+		   (void)vs_err; return vs_reg_mr_fallback(pd, addr, length, iova, access))
 	return fn(pd, addr, length, iova, access);
 }
 
-/* Before IBVERBS_1.11 (rdma-core 32): ibv_query_gid() plus sysfs. */
+/* Before IBVERBS_1.11 (rdma-core 32): ibv_query_gid() plus sysfs, when
+ * libibverbs itself is there. */
+static int vs_gid_entry_missing(int err, struct ibv_context *context,
+				uint32_t port_num, uint32_t gid_index,
+				struct ibv_gid_entry *entry, uint32_t flags,
+				size_t entry_size)
+{
+	if (err != EOPNOTSUPP || !vs__ibverbs.state.handle) {
+		errno = err;
+		return err;
+	}
+	if (!context || !entry || flags || entry_size < sizeof(*entry))
+		return EINVAL;
+	return vs__gid_entry_fallback(context, port_num, gid_index, entry);
+}
+
+static ssize_t vs_gid_table_missing(int err, struct ibv_context *context,
+				    struct ibv_gid_entry *entries,
+				    size_t max_entries, uint32_t flags,
+				    size_t entry_size)
+{
+	if (err != EOPNOTSUPP || !vs__ibverbs.state.handle)
+		return -err;
+	if (!context || (!entries && max_entries) || flags ||
+	    entry_size < sizeof(*entries))
+		return -EINVAL;
+	return vs__gid_table_fallback(context, entries, max_entries,
+				     entry_size);
+}
+
+
 int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
 		      uint32_t gid_index, struct ibv_gid_entry *entry,
 		      uint32_t flags, size_t entry_size)
 {
-	VS_RESOLVE(ibverbs, _ibv_query_gid_ex, goto fallback)
+	VS_RESOLVE(ibverbs, _ibv_query_gid_ex,
+		   return vs_gid_entry_missing(vs_err, context, port_num,
+					       gid_index, entry, flags,
+					       entry_size))
 	return fn(context, port_num, gid_index, entry, flags, entry_size);
-fallback:
-	if (!vs_ibverbs.state.handle) {
-		errno = EOPNOTSUPP;
-		return EOPNOTSUPP;
-	}
-	if (!context || !entry || flags || entry_size < sizeof(*entry))
-		return EINVAL;
-	return vs_gid_entry_fallback(context, port_num, gid_index, entry);
 }
 
 ssize_t _ibv_query_gid_table(struct ibv_context *context,
 			     struct ibv_gid_entry *entries, size_t max_entries,
 			     uint32_t flags, size_t entry_size)
 {
-	VS_RESOLVE(ibverbs, _ibv_query_gid_table, goto fallback)
+	VS_RESOLVE(ibverbs, _ibv_query_gid_table,
+		   return vs_gid_table_missing(vs_err, context, entries,
+					       max_entries, flags, entry_size))
 	return fn(context, entries, max_entries, flags, entry_size);
-fallback:
-	if (!vs_ibverbs.state.handle)
-		return -EOPNOTSUPP;
-	if (!context || (!entries && max_entries) || flags ||
-	    entry_size < sizeof(*entries))
-		return -EINVAL;
-	return vs_gid_table_fallback(context, entries, max_entries,
-				     entry_size);
 }

@@ -50,7 +50,7 @@ static int vs_gid_is_zero(const union ibv_gid *gid)
 	return !memcmp(gid, &zero, sizeof(zero));
 }
 
-int vs_gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
+int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
 			  uint32_t gid_index, struct ibv_gid_entry *entry)
 {
 	struct ibv_port_attr port;
@@ -85,7 +85,7 @@ int vs_gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
 	return 0;
 }
 
-ssize_t vs_gid_table_fallback(struct ibv_context *context,
+ssize_t vs__gid_table_fallback(struct ibv_context *context,
 			      struct ibv_gid_entry *entries, size_t max_entries,
 			      size_t entry_size)
 {
@@ -107,7 +107,7 @@ ssize_t vs_gid_table_fallback(struct ibv_context *context,
 		for (index = 0; index < (uint32_t)attr.gid_tbl_len; index++) {
 			struct ibv_gid_entry entry;
 
-			ret = vs_gid_entry_fallback(context, port, index,
+			ret = vs__gid_entry_fallback(context, port, index,
 						    &entry);
 			if (ret == ENODATA)
 				continue;

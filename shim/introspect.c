@@ -4,11 +4,12 @@
 
 #include "vs_shim.h"
 
-static const struct vs_lib_desc *const vs_libs[VS_LIB_COUNT] = {
-	[VS_LIB_IBVERBS] = &vs_ibverbs_desc,
-	[VS_LIB_RDMACM] = &vs_rdmacm_desc,
-	[VS_LIB_EFA] = &vs_efa_desc,
+#define VS_LIB_ENTRY(lib, ...) &vs__##lib##_desc,
+static const struct vs_lib_desc *const vs_libs[] = {
+	VS_LIBRARIES(VS_LIB_ENTRY)
 };
+_Static_assert(sizeof(vs_libs) / sizeof(vs_libs[0]) == VS_LIB_COUNT,
+	       "VS_LIBRARIES and enum vs_library disagree");
 
 static const struct vs_lib_desc *vs_lib_get(enum vs_library lib)
 {
@@ -21,9 +22,13 @@ int vs_library_load(enum vs_library lib)
 {
 	const struct vs_lib_desc *desc = vs_lib_get(lib);
 
+	int ret;
+
 	if (!desc)
 		return -EINVAL;
-	desc->ensure();
+	ret = vs__ensure(desc);
+	if (ret)
+		return -ret;
 	return desc->state->handle ? 0 : -desc->state->load_errno;
 }
 
@@ -34,7 +39,22 @@ int vs_library_query(enum vs_library lib, struct vs_library_info *info)
 
 	if (!desc || !info)
 		return -EINVAL;
-	desc->ensure();
+	if (vs__ensure(desc)) {
+		/* Asked from inside the load (a constructor): the state is
+		 * half written; say only why there is no answer yet. */
+		int dep = desc->depends &&
+			  __atomic_load_n(&desc->depends->state->loading,
+					  __ATOMIC_ACQUIRE);
+
+		*info = (struct vs_library_info){
+			.name = desc->name,
+			.load_errno = EDEADLK,
+			.error = dep ? desc->reentry_dep : desc->reentry_self,
+			.provider_abi = -1,
+			.symbols_known = desc->nsyms,
+		};
+		return 0;
+	}
 	st = desc->state;
 	*info = (struct vs_library_info){
 		.name = desc->name,
@@ -70,13 +90,16 @@ int vs_symbol_resolved(const char *name)
 	const struct vs_lib_desc *desc;
 	const struct vs_sym *sym;
 	void *slot;
+	int ret;
 
 	if (!name)
 		return -EINVAL;
 	sym = vs_sym_find(name, &desc);
 	if (!sym)
 		return -ENOENT;
-	desc->ensure();
+	ret = vs__ensure(desc);
+	if (ret)
+		return -ret;
 	/* Written once under the once-flag that ensure() synchronised. */
 	memcpy(&slot, (const char *)desc->fn_base + sym->offset, sizeof(slot));
 	return slot != NULL;
@@ -87,7 +110,7 @@ const char *vs_symbol_node(const char *name)
 	const struct vs_lib_desc *desc;
 	const struct vs_sym *sym = name ? vs_sym_find(name, &desc) : NULL;
 
-	return sym ? vs_nodes[sym->node].name : NULL;
+	return sym ? vs__nodes[sym->node].name : NULL;
 }
 
 int vs_build_query(struct vs_build_info *info)

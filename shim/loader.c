@@ -14,18 +14,51 @@
 #include "vs_shim.h"
 
 #define VS_NODE_ROW(id, str, release) [VS_NODE_##id] = { str, release },
-const struct vs_node vs_nodes[VS_NODE_COUNT] = {
-	VS_IBVERBS_NODES(VS_NODE_ROW)
-	VS_RDMACM_NODES(VS_NODE_ROW)
-	VS_EFA_NODES(VS_NODE_ROW)
+#define VS_LIB_NODE_ROWS(lib, LIB, ...) VS_##LIB##_NODES(VS_NODE_ROW)
+const struct vs_node vs__nodes[VS_NODE_COUNT] = {
+	VS_LIBRARIES(VS_LIB_NODE_ROWS)
 };
 
-void *vs_lookup(void *handle, int versioned, const char *name,
-		enum vs_node_id node)
+void *vs__lookup(void *handle, int versioned, const char *name,
+		 enum vs_node_id node)
 {
 	if (!versioned)
 		return dlsym(handle, name);
-	return dlvsym(handle, name, vs_nodes[node].name);
+	return dlvsym(handle, name, vs__nodes[node].name);
+}
+
+/* Whether the calling thread is inside this library's once routine. */
+static int vs_loading_here(const struct vs_lib_state *st)
+{
+	return __atomic_load_n(&st->loading, __ATOMIC_ACQUIRE) &&
+	       pthread_equal(st->loader, pthread_self());
+}
+
+/*
+ * A call into the shim from the thread that is loading the library it
+ * needs: a constructor of that library (or of a dependency) called back
+ * into the drop-ins, directly or through a program built with
+ * VISIBILITY=default -rdynamic, whose exported ibv_* capture the library's
+ * own calls.  pthread_once() would wait for itself forever.  The call is
+ * refused; the load goes on, and vs_library_query() says what happened.
+ * Only the loading thread writes here, inside its own once routine.
+ */
+static int vs_refuse_reentry(struct vs_lib_state *loading, const char *why)
+{
+	if (!loading->reentries++)
+		loading->reentry = why;
+	return EDEADLK;
+}
+
+int vs__ensure(const struct vs_lib_desc *desc)
+{
+	if (desc->depends && vs_loading_here(desc->depends->state))
+		return vs_refuse_reentry(desc->depends->state,
+					 desc->reentry_dep);
+	if (vs_loading_here(desc->state))
+		return vs_refuse_reentry(desc->state, desc->reentry_self);
+	pthread_once(desc->once, desc->load);
+	return 0;
 }
 
 static void vs_append(char *buf, size_t size, const char *fmt, const char *a,
@@ -100,8 +133,9 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 		snprintf(st->error, sizeof(st->error), "%s=%s: ", desc->env,
 			 override);
 	else
-		snprintf(st->error, sizeof(st->error), "%s not found: ",
-			 desc->name);
+		snprintf(st->error, sizeof(st->error),
+			 "%s not found (Debian package %s): ", desc->name,
+			 desc->package);
 	for (i = 0; i < count; i++) {
 		const char *err;
 
@@ -122,30 +156,117 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 	return NULL;
 }
 
-/* glibc relocates some d_ptr entries of a loaded object in place and not
- * others (DT_VERDEF stays an offset); both forms are handled. */
-static const void *vs_dyn_ptr(const struct link_map *lm, ElfW(Addr) value)
+/*
+ * The mapped segments of a loaded object, to read its dynamic section the
+ * way the dynamic loader does.  glibc relocates some d_ptr entries in
+ * place and not others (DT_VERDEF stays a link-time address), and which
+ * ones differs between versions and architectures; the load bias (l_addr)
+ * is added modulo 2^64, so that an object linked above the user address
+ * space and mapped lower has a "negative" one.  Every address read is
+ * checked against the segments before it is dereferenced.
+ */
+#define VS_MAX_SEGMENTS 16
+
+struct vs_image {
+	ElfW(Addr) bias;
+	const void *dynamic;
+	unsigned int nseg;
+	struct {
+		uintptr_t start, end;
+	} seg[VS_MAX_SEGMENTS];
+};
+
+static int vs_find_image(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	return (const void *)(value < lm->l_addr ? value + lm->l_addr : value);
+	struct vs_image *im = arg;
+	unsigned int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC &&
+		    (const void *)(uintptr_t)(info->dlpi_addr +
+					      info->dlpi_phdr[i].p_vaddr) ==
+			    im->dynamic)
+			break;
+	if (i == info->dlpi_phnum)
+		return 0;
+	for (i = 0; i < info->dlpi_phnum && im->nseg < VS_MAX_SEGMENTS; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		im->seg[im->nseg].start = info->dlpi_addr + ph->p_vaddr;
+		im->seg[im->nseg].end = im->seg[im->nseg].start + ph->p_memsz;
+		im->nseg++;
+	}
+	return 1;
 }
 
-/* "IBVERBS_1.14" -> 1014, anything else -> -1.  By hand: sscanf() was
- * most of the cost of reading the version nodes. */
+/* The object's mapped memory holds [addr, addr + len). */
+static const void *vs_image_ptr(const struct vs_image *im, uintptr_t addr,
+				size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < im->nseg; i++)
+		if (addr >= im->seg[i].start && addr <= im->seg[i].end &&
+		    len <= im->seg[i].end - addr)
+			return (const void *)addr;
+	return NULL;
+}
+
+/* A NUL-terminated string at addr, inside the mapped memory. */
+static const char *vs_image_str(const struct vs_image *im, uintptr_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < im->nseg; i++)
+		if (addr >= im->seg[i].start && addr < im->seg[i].end &&
+		    memchr((const void *)addr, '\0', im->seg[i].end - addr))
+			return (const char *)addr;
+	return NULL;
+}
+
+/* A d_ptr value, relocated in place or not: the reading that lands inside
+ * the object, trying first the one glibc uses for this tag on x86. */
+static uintptr_t vs_dyn_addr(const struct vs_image *im, ElfW(Addr) value,
+			     int relocated_first)
+{
+	uintptr_t as_is = value, biased = value + im->bias;
+
+	if (relocated_first && vs_image_ptr(im, as_is, 1))
+		return as_is;
+	if (vs_image_ptr(im, biased, 1))
+		return biased;
+	return vs_image_ptr(im, as_is, 1) ? as_is : 0;
+}
+
+/* "IBVERBS_1.14" -> 1014000, "MLX5_1.25.1" -> 1025001, anything else -> -1.
+ * By hand: sscanf() was most of the cost of reading the version nodes. */
 static int vs_node_rank(const char *name, const char *prefix)
 {
 	size_t len = strlen(prefix);
-	unsigned long major, minor;
+	unsigned long part[3] = { 0, 0, 0 };
+	const char *p = name + len;
+	unsigned int i;
 	char *end;
 
-	if (strncmp(name, prefix, len) || name[len] < '0' || name[len] > '9')
+	if (strncmp(name, prefix, len))
 		return -1;
-	major = strtoul(name + len, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return -1;
-	minor = strtoul(end + 1, &end, 10);
-	if (*end || major > 999 || minor > 999)
-		return -1;
-	return (int)(major * 1000 + minor);
+	for (i = 0; i < 3; i++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		part[i] = strtoul(p, &end, 10);
+		if (part[i] > 999)
+			return -1;
+		if (!*end && i >= 1)
+			return (int)(part[0] * 1000000 + part[1] * 1000 +
+				     part[2]);
+		if (*end != '.')
+			return -1;
+		p = end + 1;
+	}
+	return -1;
 }
 
 /*
@@ -157,18 +278,20 @@ static int vs_node_rank(const char *name, const char *prefix)
 static int vs_read_versions(const struct vs_lib_desc *desc,
 			    struct vs_lib_state *st, const struct link_map *lm)
 {
-	const char *strtab = NULL;
-	const char *verdef = NULL;
+	struct vs_image im = { .bias = lm->l_addr, .dynamic = lm->l_ld };
+	uintptr_t strtab = 0, verdef = 0;
 	size_t verdefnum = 0, i, plen;
 	const ElfW(Dyn) *d;
 	char private_prefix[64];
 	int best = -1;
 
+	if (!dl_iterate_phdr(vs_find_image, &im))
+		return 0;
 	for (d = lm->l_ld; d->d_tag != DT_NULL; d++) {
 		if (d->d_tag == DT_STRTAB)
-			strtab = vs_dyn_ptr(lm, d->d_un.d_ptr);
+			strtab = vs_dyn_addr(&im, d->d_un.d_ptr, 1);
 		else if (d->d_tag == DT_VERDEF)
-			verdef = vs_dyn_ptr(lm, d->d_un.d_ptr);
+			verdef = vs_dyn_addr(&im, d->d_un.d_ptr, 0);
 		else if (d->d_tag == DT_VERDEFNUM)
 			verdefnum = d->d_un.d_val;
 	}
@@ -179,12 +302,18 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
 		 desc->node_prefix);
 	plen = strlen(private_prefix);
 	for (i = 0; i < verdefnum; i++) {
-		const ElfW(Verdef) *vd = (const ElfW(Verdef) *)verdef;
-		const ElfW(Verdaux) *aux =
-			(const ElfW(Verdaux) *)(verdef + vd->vd_aux);
-		const char *name = strtab + aux->vda_name;
-		int rank = vs_node_rank(name, desc->node_prefix);
+		const ElfW(Verdef) *vd = vs_image_ptr(&im, verdef, sizeof(*vd));
+		const ElfW(Verdaux) *aux;
+		const char *name;
+		int rank;
 
+		if (!vd)
+			break;
+		aux = vs_image_ptr(&im, verdef + vd->vd_aux, sizeof(*aux));
+		name = aux ? vs_image_str(&im, strtab + aux->vda_name) : NULL;
+		if (!name)
+			break;
+		rank = vs_node_rank(name, desc->node_prefix);
 		if (!(vd->vd_flags & VER_FLG_BASE)) {
 			if (rank > best) {
 				best = rank;
@@ -209,8 +338,8 @@ static int vs_min_release(const struct vs_lib_desc *desc, const char *highest)
 	unsigned int i;
 
 	for (i = desc->first_node; i < desc->first_node + desc->nnodes; i++)
-		if (vs_node_rank(vs_nodes[i].name, desc->node_prefix) <= rank)
-			release = vs_nodes[i].release;
+		if (vs_node_rank(vs__nodes[i].name, desc->node_prefix) <= rank)
+			release = vs__nodes[i].release;
 	return release;
 }
 
@@ -225,7 +354,28 @@ static int vs_defines_probe(void *h, const char *probe, const char *path)
 	       !strcmp(info.dli_fname, path);
 }
 
-void vs_lib_load(const struct vs_lib_desc *desc)
+/* A library that needs libibverbs is loaded after it, so that its own
+ * dependency is the copy this process already uses (joined by soname).
+ * When libibverbs did not load, it is not loaded either: its dependency
+ * would pull in some other libibverbs behind the table's back. */
+static int vs_load_dependency(const struct vs_lib_desc *desc)
+{
+	const struct vs_lib_state *dep;
+
+	if (!desc->depends)
+		return 0;
+	vs__ensure(desc->depends);
+	dep = desc->depends->state;
+	if (dep->handle)
+		return 0;
+	desc->state->load_errno = dep->load_errno;
+	snprintf(desc->state->error, sizeof(desc->state->error),
+		 "%s not loaded: it needs %s, which did not load", desc->name,
+		 desc->depends->name);
+	return -1;
+}
+
+static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 {
 	struct vs_lib_state *st = desc->state;
 	struct link_map *lm = NULL;
@@ -233,7 +383,7 @@ void vs_lib_load(const struct vs_lib_desc *desc)
 	void *h;
 
 	st->provider_abi = -1;
-	if (vs_static_refused(desc, st))
+	if (vs__static_refused(desc, st) || vs_load_dependency(desc))
 		return;
 	h = vs_open(desc, st);
 	if (!h)
@@ -260,4 +410,18 @@ void vs_lib_load(const struct vs_lib_desc *desc)
 		st->min_release = vs_min_release(desc, st->highest_node);
 	st->resolved = desc->fill(h, versioned);
 	st->handle = h;
+}
+
+void vs__lib_load(const struct vs_lib_desc *desc)
+{
+	struct vs_lib_state *st = desc->state;
+
+	st->loader = pthread_self();
+	__atomic_store_n(&st->loading, 1, __ATOMIC_RELEASE);
+	vs_lib_load_locked(desc);
+	__atomic_store_n(&st->loading, 0, __ATOMIC_RELEASE);
+	if (st->reentries && !st->error[0])
+		snprintf(st->error, sizeof(st->error), "%s (%u call%s refused "
+			 "with EDEADLK)", st->reentry, st->reentries,
+			 st->reentries == 1 ? "" : "s");
 }

@@ -43,7 +43,7 @@ static int vs_first_has_interp(struct dl_phdr_info *info, size_t size,
 	return 1;
 }
 
-int vs_static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st)
+int vs__static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 {
 	int interp = 0;
 

@@ -51,6 +51,16 @@
 	X(RDMACM_1_0, rdma_create_srq, int, (struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_srq_init_attr *attr), (id, pd, attr), NEG1) \
 	X(RDMACM_1_0, rdma_create_srq_ex, int, (struct rdma_cm_id *id, struct ibv_srq_init_attr_ex *attr), (id, attr), NEG1) \
 	X(RDMACM_1_0, rdma_destroy_srq, void, (struct rdma_cm_id *id), (id), VOID) \
+	X(RDMACM_1_1, rdma_join_multicast_ex, int, (struct rdma_cm_id *id, struct rdma_cm_join_mc_attr_ex *mc_join_attr, void *context), (id, mc_join_attr, context), NEG1) \
+	X(RDMACM_1_2, rdma_establish, int, (struct rdma_cm_id *id), (id), NEG1) \
+	X(RDMACM_1_2, rdma_init_qp_attr, int, (struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask), (id, qp_attr, qp_attr_mask), NEG1) \
+	X(RDMACM_1_3, rdma_set_local_ece, int, (struct rdma_cm_id *id, struct ibv_ece *ece), (id, ece), NEG1) \
+	X(RDMACM_1_3, rdma_get_remote_ece, int, (struct rdma_cm_id *id, struct ibv_ece *ece), (id, ece), NEG1) \
+	X(RDMACM_1_3, rdma_reject_ece, int, (struct rdma_cm_id *id, const void *private_data, uint8_t private_data_len), (id, private_data, private_data_len), NEG1)
+
+/* rsockets: a family of its own, in archive members of its own (a program
+ * with its own rclose() and no rsockets links as it does with -lrdmacm). */
+#define VS_RSOCKET_BASE(X)                                                     \
 	X(RDMACM_1_0, rsocket, int, (int domain, int type, int protocol), (domain, type, protocol), NEG1) \
 	X(RDMACM_1_0, rbind, int, (int socket, const struct sockaddr *addr, socklen_t addrlen), (socket, addr, addrlen), NEG1) \
 	X(RDMACM_1_0, rlisten, int, (int socket, int backlog), (socket, backlog), NEG1) \
@@ -77,13 +87,7 @@
 	X(RDMACM_1_0, rfcntl, int, (int socket, int cmd, ...), (socket, cmd), CUSTOM) \
 	X(RDMACM_1_0, riomap, off_t, (int socket, void *buf, size_t len, int prot, int flags, off_t offset), (socket, buf, len, prot, flags, offset), NEG1) \
 	X(RDMACM_1_0, riounmap, int, (int socket, void *buf, size_t len), (socket, buf, len), NEG1) \
-	X(RDMACM_1_0, riowrite, size_t, (int socket, const void *buf, size_t count, off_t offset, int flags), (socket, buf, count, offset, flags), NEG1) \
-	X(RDMACM_1_1, rdma_join_multicast_ex, int, (struct rdma_cm_id *id, struct rdma_cm_join_mc_attr_ex *mc_join_attr, void *context), (id, mc_join_attr, context), NEG1) \
-	X(RDMACM_1_2, rdma_establish, int, (struct rdma_cm_id *id), (id), NEG1) \
-	X(RDMACM_1_2, rdma_init_qp_attr, int, (struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask), (id, qp_attr, qp_attr_mask), NEG1) \
-	X(RDMACM_1_3, rdma_set_local_ece, int, (struct rdma_cm_id *id, struct ibv_ece *ece), (id, ece), NEG1) \
-	X(RDMACM_1_3, rdma_get_remote_ece, int, (struct rdma_cm_id *id, struct ibv_ece *ece), (id, ece), NEG1) \
-	X(RDMACM_1_3, rdma_reject_ece, int, (struct rdma_cm_id *id, const void *private_data, uint8_t private_data_len), (id, private_data, private_data_len), NEG1)
+	X(RDMACM_1_0, riowrite, size_t, (int socket, const void *buf, size_t count, off_t offset, int flags), (socket, buf, count, offset, flags), NEG1)
 
 #define VS_RDMACM_LIST_1_4(X)                                                  \
 	X(RDMACM_1_4, rdma_resolve_addrinfo, int, (struct rdma_cm_id *id, const char *node, const char *service, const struct rdma_addrinfo *hints), (id, node, service, hints), NEG1) \
@@ -95,7 +99,10 @@
 	X(RDMACM_1_5, repoll_ctl, int, (int epfd, int op, int fd, struct epoll_event *event), (epfd, op, fd, event), NEG1) \
 	X(RDMACM_1_5, repoll_wait, int, (int epfd, struct epoll_event *events, int maxevents, int timeout), (epfd, events, maxevents, timeout), NEG1)
 
+/* The table holds both families; each has its own drop-in object. */
+#define VS_RDMACM_CM_SYMBOLS(X) VS_RDMACM_BASE(X) VS_ON_RDMACM_1_4(X)
+#define VS_RDMACM_RSOCKET_SYMBOLS(X) VS_RSOCKET_BASE(X) VS_ON_RDMACM_1_5(X)
 #define VS_RDMACM_SYMBOLS(X)                                                   \
-	VS_RDMACM_BASE(X) VS_ON_RDMACM_1_4(X) VS_ON_RDMACM_1_5(X)
+	VS_RDMACM_CM_SYMBOLS(X) VS_RDMACM_RSOCKET_SYMBOLS(X)
 
 #endif /* VS_SYMS_RDMACM_H */

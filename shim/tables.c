@@ -1,18 +1,67 @@
 // SPDX-License-Identifier: MIT
 /*
- * The three function tables, their once-flags, and for each library the
- * descriptor the loader works from: all generated from shim/syms_*.h.
+ * The function tables, their once-flags, and for each library the
+ * descriptor the loader works from: all generated from VS_LIBRARIES and
+ * shim/syms_*.h.
  */
 #include <stdio.h>
 
 #include "vs_shim.h"
 
-struct vs_ibverbs_table vs_ibverbs;
-struct vs_rdmacm_table vs_rdmacm;
-struct vs_efa_table vs_efa;
-pthread_once_t vs_ibverbs_once = PTHREAD_ONCE_INIT;
-pthread_once_t vs_rdmacm_once = PTHREAD_ONCE_INIT;
-pthread_once_t vs_efa_once = PTHREAD_ONCE_INIT;
+#define VS_COUNT_NODE(id, str, release) +1
+#define VS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Forward declarations of the once routines, for the descriptors. */
+#define VS_LIB_LOAD_DECLARE(lib, ...) static void vs__##lib##_load(void);
+VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
+
+/* One library: its table, once-flag, symbol array, fill function,
+ * descriptor and ensure function. */
+#define VS_LIBRARY(lib, LIB, soname_, probe_, family_, needs_ibverbs, pkg)     \
+	struct vs_##lib##_table vs__##lib;                                     \
+	pthread_once_t vs__##lib##_once = PTHREAD_ONCE_INIT;                   \
+	static const struct vs_sym vs__##lib##_syms[] = {                      \
+		VS_##LIB##_SYMBOLS(VS_##LIB##_SYM)                             \
+	};                                                                     \
+	static unsigned int vs__##lib##_fill(void *handle, int versioned)      \
+	{                                                                      \
+		unsigned int n = 0;                                            \
+		VS_##LIB##_SYMBOLS(VS_##LIB##_FILL)                            \
+		return n;                                                      \
+	}                                                                      \
+	const struct vs_lib_desc vs__##lib##_desc = {                          \
+		.name = "lib" #lib,                                            \
+		.soname = soname_,                                             \
+		.devname = "lib" #lib ".so",                                   \
+		.env = "VERBSHIM_LIB" #LIB,                                    \
+		.node_prefix = #LIB "_",                                       \
+		.probe = probe_,                                               \
+		.package = pkg,                                                \
+		.family = family_,                                             \
+		.reentry_self = "lib" #lib " called back into " family_        \
+				" while loading",                              \
+		.reentry_dep = "libibverbs called back into " family_          \
+			       " while loading",                               \
+		.first_node = VS_NODE_END_##LIB -                              \
+			      (0 VS_##LIB##_NODES(VS_COUNT_NODE)),             \
+		.nnodes = 0 VS_##LIB##_NODES(VS_COUNT_NODE),                   \
+		.syms = vs__##lib##_syms,                                      \
+		.nsyms = VS_ARRAY_SIZE(vs__##lib##_syms),                      \
+		.state = &vs__##lib.state,                                     \
+		.fn_base = &vs__##lib.fn,                                      \
+		.once = &vs__##lib##_once,                                     \
+		.load = vs__##lib##_load,                                      \
+		.depends = needs_ibverbs ? &vs__ibverbs_desc : NULL,           \
+		.fill = vs__##lib##_fill,                                      \
+	};                                                                     \
+	static void vs__##lib##_load(void)                                     \
+	{                                                                      \
+		vs__lib_load(&vs__##lib##_desc);                               \
+	}                                                                      \
+	int vs__ensure_##lib(void)                                             \
+	{                                                                      \
+		return vs__ensure(&vs__##lib##_desc);                          \
+	}
 
 #define VS_IBVERBS_SYM(node, name, ret, params, args, conv)                    \
 	VS_SYM_ROW(ibverbs, node, name)
@@ -27,88 +76,17 @@ pthread_once_t vs_efa_once = PTHREAD_ONCE_INIT;
 	VS_FILL_SLOT(rdmacm, handle, node, name)
 #define VS_EFA_FILL(node, name, ret, params, args, conv)                       \
 	VS_FILL_SLOT(efa, handle, node, name)
+#define VS_MLX5_SYM(node, name, ret, params, args, conv)                       \
+	VS_SYM_ROW(mlx5, node, name)
+#define VS_MLX5_FILL(node, name, ret, params, args, conv)                      \
+	VS_FILL_SLOT(mlx5, handle, node, name)
+#define VS_MLX4_SYM(node, name, ret, params, args, conv)                       \
+	VS_SYM_ROW(mlx4, node, name)
+#define VS_MLX4_FILL(node, name, ret, params, args, conv)                      \
+	VS_FILL_SLOT(mlx4, handle, node, name)
+#define VS_IBUMAD_SYM(node, name, ret, params, args, conv)                     \
+	VS_SYM_ROW(ibumad, node, name)
+#define VS_IBUMAD_FILL(node, name, ret, params, args, conv)                    \
+	VS_FILL_SLOT(ibumad, handle, node, name)
 
-#define VS_COUNT_NODE(id, str, release) +1
-#define VS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* One library: its symbol array, fill function and descriptor. */
-#define VS_LIBRARY(lib, LIB, first, probe_symbol)                              \
-	static const struct vs_sym vs_##lib##_syms[] = {                       \
-		VS_##LIB##_SYMBOLS(VS_##LIB##_SYM)                             \
-	};                                                                     \
-	static unsigned int vs_##lib##_fill(void *handle, int versioned)       \
-	{                                                                      \
-		unsigned int n = 0;                                            \
-		VS_##LIB##_SYMBOLS(VS_##LIB##_FILL)                            \
-		return n;                                                      \
-	}                                                                      \
-	const struct vs_lib_desc vs_##lib##_desc = {                           \
-		.name = "lib" #lib,                                            \
-		.soname = "lib" #lib ".so.1",                                  \
-		.devname = "lib" #lib ".so",                                   \
-		.env = "VERBSHIM_LIB" #LIB,                                    \
-		.node_prefix = #LIB "_",                                       \
-		.probe = probe_symbol,                                         \
-		.first_node = VS_NODE_##first,                                 \
-		.nnodes = 0 VS_##LIB##_NODES(VS_COUNT_NODE),                   \
-		.syms = vs_##lib##_syms,                                       \
-		.nsyms = VS_ARRAY_SIZE(vs_##lib##_syms),                       \
-		.state = &vs_##lib.state,                                      \
-		.fn_base = &vs_##lib.fn,                                       \
-		.ensure = vs_ensure_##lib,                                     \
-		.fill = vs_##lib##_fill,                                       \
-	};
-
-VS_LIBRARY(ibverbs, IBVERBS, IBVERBS_1_0, "ibv_get_device_list")
-VS_LIBRARY(rdmacm, RDMACM, RDMACM_1_0, "rdma_create_id")
-VS_LIBRARY(efa, EFA, EFA_1_0, "efadv_query_device")
-
-static void vs_ibverbs_load(void)
-{
-	vs_lib_load(&vs_ibverbs_desc);
-}
-
-/*
- * librdmacm and libefa need libibverbs: load it first, so that theirs is
- * the copy this process already uses (joined by soname).  When it did not
- * load they are not loaded either: their own dependency would pull in some
- * other libibverbs behind the table's back.
- */
-static void vs_load_on_ibverbs(const struct vs_lib_desc *desc)
-{
-	vs_ensure_ibverbs();
-	if (!vs_ibverbs.state.handle) {
-		desc->state->provider_abi = -1;
-		desc->state->load_errno = vs_ibverbs.state.load_errno;
-		snprintf(desc->state->error, sizeof(desc->state->error),
-			 "%s not loaded: it needs libibverbs, which did not load",
-			 desc->name);
-		return;
-	}
-	vs_lib_load(desc);
-}
-
-static void vs_rdmacm_load(void)
-{
-	vs_load_on_ibverbs(&vs_rdmacm_desc);
-}
-
-static void vs_efa_load(void)
-{
-	vs_load_on_ibverbs(&vs_efa_desc);
-}
-
-void vs_ensure_ibverbs(void)
-{
-	pthread_once(&vs_ibverbs_once, vs_ibverbs_load);
-}
-
-void vs_ensure_rdmacm(void)
-{
-	pthread_once(&vs_rdmacm_once, vs_rdmacm_load);
-}
-
-void vs_ensure_efa(void)
-{
-	pthread_once(&vs_efa_once, vs_efa_load);
-}
+VS_LIBRARIES(VS_LIBRARY)

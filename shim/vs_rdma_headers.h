@@ -17,6 +17,10 @@
 
 #include <infiniband/verbs.h>
 #include <infiniband/efadv.h>
+#include <infiniband/mlx4dv.h>
+#include <infiniband/mlx5dv.h>
+#include <infiniband/umad.h>
+#include <infiniband/umad_str.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rsocket.h>
 
@@ -24,6 +28,13 @@
 #undef ibv_reg_mr_iova
 #undef ibv_query_port
 #undef ibv_get_device_list
+/* rdma-core >= 63 headers make it a macro over __mlx5dv_create_flow (the
+ * symbol MLX5_1.6 still exports it); its prototype is upstream's. */
+#undef mlx5dv_create_flow
+struct ibv_flow *mlx5dv_create_flow(struct mlx5dv_flow_matcher *matcher,
+				    struct mlx5dv_flow_match_parameters *match_value,
+				    size_t num_actions,
+				    struct mlx5dv_flow_action_attr actions_attr[]);
 
 /* Exported by libibverbs (1.0/1.1 nodes) but declared only in rdma-core's
  * private driver.h / marshall.h; the prototypes are upstream's. */

@@ -17,14 +17,45 @@
 #include "syms_ibverbs.h"
 #include "syms_rdmacm.h"
 #include "syms_efa.h"
+#include "syms_mlx5.h"
+#include "syms_mlx4.h"
+#include "syms_umad.h"
 #include "verbshim/loader.h"
 
-/* Every version node of the three libraries, in list order. */
+/*
+ * Every library the shim loads, one row each:
+ *
+ *   L(lib, LIB, soname, probe symbol, symbol family, needs libibverbs,
+ *     Debian package)
+ *
+ * lib names the table (vs__<lib>), the symbol list (VS_<LIB>_SYMBOLS), the
+ * node list (VS_<LIB>_NODES), "lib<lib>" and VERBSHIM_LIB<LIB>; the row's
+ * order is enum vs_library's.  Adding a library is a row here, a symbol
+ * list and a drop-in file.
+ */
+#define VS_LIBRARIES(L)                                                        \
+	L(ibverbs, IBVERBS, "libibverbs.so.1", "ibv_get_device_list", "ibv_*", \
+	  0, "libibverbs1")                                                    \
+	L(rdmacm, RDMACM, "librdmacm.so.1", "rdma_create_id", "rdma_*", 1,     \
+	  "librdmacm1")                                                        \
+	L(efa, EFA, "libefa.so.1", "efadv_query_device", "efadv_*", 1,         \
+	  "ibverbs-providers")                                                 \
+	L(mlx5, MLX5, "libmlx5.so.1", "mlx5dv_query_device", "mlx5dv_*", 1,    \
+	  "ibverbs-providers")                                                 \
+	L(mlx4, MLX4, "libmlx4.so.1", "mlx4dv_query_device", "mlx4dv_*", 1,    \
+	  "ibverbs-providers")                                                 \
+	L(ibumad, IBUMAD, "libibumad.so.3", "umad_init", "umad_*", 0,          \
+	  "libibumad3")
+
+/* Every version node of the libraries, in list order. */
 #define VS_NODE_ENUM(id, str, release) VS_NODE_##id,
+/* Each library's nodes, then VS_NODE_END_<LIB> (one past its last) and a
+ * reset so that the next library's first node takes that same value. */
+#define VS_LIB_NODE_ENUM(lib, LIB, ...)                                        \
+	VS_##LIB##_NODES(VS_NODE_ENUM) VS_NODE_END_##LIB,                      \
+	VS_NODE_RESET_##LIB = VS_NODE_END_##LIB - 1,
 enum vs_node_id {
-	VS_IBVERBS_NODES(VS_NODE_ENUM)
-	VS_RDMACM_NODES(VS_NODE_ENUM)
-	VS_EFA_NODES(VS_NODE_ENUM)
+	VS_LIBRARIES(VS_LIB_NODE_ENUM)
 	VS_NODE_COUNT
 };
 
@@ -32,7 +63,7 @@ struct vs_node {
 	const char *name;	/* "IBVERBS_1.8" */
 	int release;		/* first rdma-core release that has it: 28 */
 };
-extern const struct vs_node vs_nodes[VS_NODE_COUNT];
+extern const struct vs_node vs__nodes[VS_NODE_COUNT];
 
 struct vs_sym {
 	const char *name;
@@ -49,24 +80,38 @@ struct vs_lib_desc {
 	const char *env;	/* "VERBSHIM_LIBIBVERBS" */
 	const char *node_prefix;	/* "IBVERBS_" */
 	const char *probe;	/* a symbol every copy exports */
-	unsigned int first_node, nnodes;	/* range in vs_nodes */
+	const char *package;	/* the Debian package that ships it */
+	const char *family;	/* "ibv_*": what its drop-ins are called */
+	/* "libX called back into <family> while loading": libX this library
+	 * itself, or libibverbs (depends) */
+	const char *reentry_self, *reentry_dep;
+	unsigned int first_node, nnodes;	/* range in vs__nodes */
 	const struct vs_sym *syms;
 	unsigned int nsyms;
 	struct vs_lib_state *state;
 	const void *fn_base;	/* the library's fn table */
-	void (*ensure)(void);	/* load once */
+	pthread_once_t *once;
+	void (*load)(void);	/* the once routine */
+	/* libibverbs, when this library needs it loaded first */
+	const struct vs_lib_desc *depends;
 	/* resolve every slot */
 	unsigned int (*fill)(void *handle, int versioned);
 };
 
 /* What loading found; filled once, under the library's once-flag, then
- * only read. */
+ * only read.  While the once routine runs, loading is 1 and loader is the
+ * thread running it: a call back into the shim from that thread (a
+ * constructor of the library being loaded) must not wait for itself. */
 struct vs_lib_state {
 	void *handle;
 	int load_errno;
 	int provider_abi;
 	int min_release;
 	unsigned int resolved;
+	int loading;		/* atomic */
+	pthread_t loader;	/* valid while loading */
+	unsigned int reentries;	/* calls refused with EDEADLK */
+	const char *reentry;	/* the first refusal, in words */
 	char highest_node[32];
 	char path[PATH_MAX];
 	char error[2 * PATH_MAX];
@@ -87,37 +132,49 @@ struct vs_rdmacm_table {
 		VS_RDMACM_SYMBOLS(VS_SLOT)
 	} fn;
 };
-struct vs_efa_table {
-	struct vs_lib_state state;
-	struct {
-		VS_EFA_SYMBOLS(VS_SLOT)
-	} fn;
-};
+#define VS_PLAIN_TABLE(lib, LIB)                                               \
+	struct vs_##lib##_table {                                              \
+		struct vs_lib_state state;                                     \
+		struct {                                                       \
+			VS_##LIB##_SYMBOLS(VS_SLOT)                            \
+		} fn;                                                          \
+	};
+VS_PLAIN_TABLE(efa, EFA)
+VS_PLAIN_TABLE(mlx5, MLX5)
+VS_PLAIN_TABLE(mlx4, MLX4)
+VS_PLAIN_TABLE(ibumad, IBUMAD)
 
-/* The function tables (zero until loaded: a missing symbol is a NULL
- * slot) and their once-flags: the shim's only global state. */
+/*
+ * The function tables (zero until loaded: a missing symbol is a NULL
+ * slot) and their once-flags: the shim's only global state.  Internal
+ * names all start with vs__, a prefix the public API never uses.
+ */
 #define VS_HIDDEN __attribute__((visibility("hidden")))
-extern VS_HIDDEN struct vs_ibverbs_table vs_ibverbs;
-extern VS_HIDDEN struct vs_rdmacm_table vs_rdmacm;
-extern VS_HIDDEN struct vs_efa_table vs_efa;
-extern VS_HIDDEN pthread_once_t vs_ibverbs_once, vs_rdmacm_once, vs_efa_once;
+#define VS_LIB_DECLARE(lib, ...)                                               \
+	extern VS_HIDDEN struct vs_##lib##_table vs__##lib;                   \
+	extern VS_HIDDEN pthread_once_t vs__##lib##_once;                     \
+	extern const struct vs_lib_desc vs__##lib##_desc;                     \
+	int vs__ensure_##lib(void);
+VS_LIBRARIES(VS_LIB_DECLARE)
 
-extern const struct vs_lib_desc vs_ibverbs_desc, vs_rdmacm_desc, vs_efa_desc;
-
-/* Load the library if that has not happened yet (pthread_once). */
-void vs_ensure_ibverbs(void);
-void vs_ensure_rdmacm(void);
-void vs_ensure_efa(void);
+/*
+ * Load the library if that has not happened yet (pthread_once); other
+ * threads wait for a load in progress.  0, or EDEADLK when the calling
+ * thread is the one loading it (or libibverbs, which it needs): a
+ * constructor called back into the shim, and waiting would hang forever.
+ * vs__ensure_<lib>() is this for one library.
+ */
+int vs__ensure(const struct vs_lib_desc *desc);
 
 /* The loader itself, run by each library's once function. */
-void vs_lib_load(const struct vs_lib_desc *desc);
+void vs__lib_load(const struct vs_lib_desc *desc);
 /* 1, with st's error set, in a statically linked program (static_guard.c) */
-int vs_static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st);
+int vs__static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st);
 
-/* dlvsym() pinned to a node of vs_nodes; dlsym() for a library that
+/* dlvsym() pinned to a node of vs__nodes; dlsym() for a library that
  * defines no version node at all (there is nothing to pin to). */
-void *vs_lookup(void *handle, int versioned, const char *name,
-		enum vs_node_id node);
+void *vs__lookup(void *handle, int versioned, const char *name,
+		 enum vs_node_id node);
 
 /* Generators of a library's symbol array and fill function. */
 #define VS_SYM_ROW(lib, node, name)                                            \
@@ -125,9 +182,10 @@ void *vs_lookup(void *handle, int versioned, const char *name,
 					 offsetof(struct vs_##lib##_table, fn) },
 #define VS_FILL_SLOT(lib, handle, node, name)                                  \
 	do {                                                                   \
-		void *p = vs_lookup(handle, versioned, #name, VS_NODE_##node); \
-		__atomic_store_n(&vs_##lib.fn.name,                            \
-				 (__typeof__(vs_##lib.fn.name))p,              \
+		void *p = vs__lookup(handle, versioned, #name,                 \
+				     VS_NODE_##node);                          \
+		__atomic_store_n(&vs__##lib.fn.name,                           \
+				 (__typeof__(vs__##lib.fn.name))p,             \
 				 __ATOMIC_RELEASE);                            \
 		n += p != NULL;                                                \
 	} while (0);
@@ -135,16 +193,19 @@ void *vs_lookup(void *handle, int versioned, const char *name,
 /*
  * Resolving a slot on the fast path: one acquire load (a plain load on
  * x86), a test, and a tail call; the slow path loads the library under its
- * once-flag and looks again.
+ * once-flag and looks again.  When the slot stays empty, on_missing runs
+ * with vs_err set to the errno to report: EOPNOTSUPP (no library, no
+ * symbol), or EDEADLK (called back during the library's own load).
  */
 #define VS_LOAD_SLOT(slot) __atomic_load_n(&(slot), __ATOMIC_ACQUIRE)
 
 #define VS_RESOLVE(lib, name, on_missing)                                      \
-	__typeof__(vs_##lib.fn.name) fn = VS_LOAD_SLOT(vs_##lib.fn.name);      \
+	__typeof__(vs__##lib.fn.name) fn = VS_LOAD_SLOT(vs__##lib.fn.name);    \
 	if (__builtin_expect(fn == NULL, 0)) {                                 \
-		vs_ensure_##lib();                                             \
-		fn = VS_LOAD_SLOT(vs_##lib.fn.name);                           \
+		int vs_err = vs__ensure_##lib();                               \
+		fn = VS_LOAD_SLOT(vs__##lib.fn.name);                          \
 		if (fn == NULL) {                                              \
+			vs_err = vs_err ? vs_err : EOPNOTSUPP;                 \
 			on_missing;                                            \
 		}                                                              \
 	}
@@ -163,8 +224,8 @@ void *vs_lookup(void *handle, int versioned, const char *name,
 	}                                                                      \
 	ret name params                                                        \
 	{                                                                      \
-		__typeof__(vs_##lib.fn.name) fn =                              \
-			VS_LOAD_SLOT(vs_##lib.fn.name);                        \
+		__typeof__(vs__##lib.fn.name) fn =                             \
+			VS_LOAD_SLOT(vs__##lib.fn.name);                       \
 		if (__builtin_expect(fn == NULL, 0))                           \
 			return vs_slow_##name args;                            \
 		return fn args;                                                \
@@ -172,33 +233,33 @@ void *vs_lookup(void *handle, int versioned, const char *name,
 
 #define VS_DEFINE_PTR(lib, name, ret, params, args)                            \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return NULL)
+		  errno = vs_err; return NULL)
 #define VS_DEFINE_ERRNO(lib, name, ret, params, args)                          \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return EOPNOTSUPP)
+		  errno = vs_err; return vs_err)
 #define VS_DEFINE_NEG1(lib, name, ret, params, args)                           \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return (ret)-1)
+		  errno = vs_err; return (ret)-1)
 #define VS_DEFINE_NEGERR(lib, name, ret, params, args)                         \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return -EOPNOTSUPP)
+		  errno = vs_err; return -vs_err)
 #define VS_DEFINE_ZERO(lib, name, ret, params, args)                           \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return (ret)0)
+		  errno = vs_err; return (ret)0)
 #define VS_DEFINE_STR(lib, name, ret, params, args)                            \
 	VS_DROPIN(lib, name, ret, params, args,                                \
-		  errno = EOPNOTSUPP; return "unknown")
+		  errno = vs_err; return "unknown")
 /* void: ISO C has no "return void-expression", so spelt out. */
 #define VS_DEFINE_VOID(lib, name, ret, params, args)                           \
 	static __attribute__((noinline, cold)) void vs_slow_##name params      \
 	{                                                                      \
-		VS_RESOLVE(lib, name, return)                                  \
+		VS_RESOLVE(lib, name, (void)vs_err; return)                                  \
 		fn args;                                                       \
 	}                                                                      \
 	void name params                                                       \
 	{                                                                      \
-		__typeof__(vs_##lib.fn.name) fn =                              \
-			VS_LOAD_SLOT(vs_##lib.fn.name);                        \
+		__typeof__(vs__##lib.fn.name) fn =                             \
+			VS_LOAD_SLOT(vs__##lib.fn.name);                       \
 		if (__builtin_expect(fn == NULL, 0))                           \
 			vs_slow_##name args;                                   \
 		else                                                           \
@@ -212,12 +273,18 @@ void *vs_lookup(void *handle, int versioned, const char *name,
 	VS_DEFINE_##conv(rdmacm, name, ret, params, args)
 #define VS_DEFINE_EFA(node, name, ret, params, args, conv)                     \
 	VS_DEFINE_##conv(efa, name, ret, params, args)
+#define VS_DEFINE_MLX5(node, name, ret, params, args, conv)                    \
+	VS_DEFINE_##conv(mlx5, name, ret, params, args)
+#define VS_DEFINE_MLX4(node, name, ret, params, args, conv)                    \
+	VS_DEFINE_##conv(mlx4, name, ret, params, args)
+#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
+	VS_DEFINE_##conv(ibumad, name, ret, params, args)
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
-int vs_gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
-			  uint32_t gid_index, struct ibv_gid_entry *entry);
-ssize_t vs_gid_table_fallback(struct ibv_context *context,
-			      struct ibv_gid_entry *entries, size_t max_entries,
-			      size_t entry_size);
+int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
+			   uint32_t gid_index, struct ibv_gid_entry *entry);
+ssize_t vs__gid_table_fallback(struct ibv_context *context,
+			       struct ibv_gid_entry *entries,
+			       size_t max_entries, size_t entry_size);
 
 #endif /* VS_SHIM_H */

@@ -4,8 +4,8 @@
  * run time, where, how new they are, and which symbols resolved.
  *
  * Nothing is loaded before first use: the first call into a library (an
- * ibv_* / rdma_* / efadv_* function, or vs_library_load()) loads it, once,
- * thread-safely.  Every call here returns 0 or a negative errno.
+ * ibv_* / rdma_* / efadv_* / mlx5dv_* / mlx4dv_* / umad_* function, or
+ * vs_library_load()) loads it, once, thread-safely.  Every call here returns 0 or a negative errno.
  */
 #ifndef VERBSHIM_LOADER_H
 #define VERBSHIM_LOADER_H
@@ -20,8 +20,11 @@ enum vs_library {
 	VS_LIB_IBVERBS = 0,	/* libibverbs.so.1, VERBSHIM_LIBIBVERBS */
 	VS_LIB_RDMACM = 1,	/* librdmacm.so.1,  VERBSHIM_LIBRDMACM */
 	VS_LIB_EFA = 2,		/* libefa.so.1,     VERBSHIM_LIBEFA */
+	VS_LIB_MLX5 = 3,	/* libmlx5.so.1,    VERBSHIM_LIBMLX5 */
+	VS_LIB_MLX4 = 4,	/* libmlx4.so.1,    VERBSHIM_LIBMLX4 */
+	VS_LIB_IBUMAD = 5,	/* libibumad.so.3,  VERBSHIM_LIBIBUMAD */
 };
-#define VS_LIB_COUNT 3
+#define VS_LIB_COUNT 6
 
 struct vs_library_info {
 	uint64_t comp_mask;		/* none defined yet: set to 0 */
@@ -39,18 +42,25 @@ struct vs_library_info {
 
 /* Load the library now (it is otherwise loaded at its first call).
  * 0, or -errno: -ENOENT not found, -ELIBBAD found but not usable (not the
- * expected library, missing dependency), -EINVAL unknown library. */
+ * expected library, missing dependency), -EINVAL unknown library,
+ * -EDEADLK called from inside that load (a constructor of the library
+ * calling back: it is refused rather than waiting for itself).
+ *
+ * Any drop-in called back that way fails in its own convention with
+ * EDEADLK ("libibverbs called back into ibv_* while loading" in
+ * vs_library_query's error); other threads wait for the load. */
 int vs_library_load(enum vs_library lib);
 
 /* Describe a library, loading it first if needed.  Strings live as long
  * as the process.  0 whether or not it loaded (see info->loaded), or
- * -EINVAL for a NULL info or an unknown library. */
+ * -EINVAL for a NULL info or an unknown library.  From inside the load:
+ * loaded 0, load_errno EDEADLK, error says who called back. */
 int vs_library_query(enum vs_library lib, struct vs_library_info *info);
 
 /* Whether an exported rdma-core function resolved at run time: 1 yes,
  * 0 no (old library, or none), -ENOENT not a symbol this build of
  * verbshim knows (misspelt, or absent from the headers it was built with),
- * -EINVAL NULL name. */
+ * -EINVAL NULL name, -EDEADLK from inside its library's load. */
 int vs_symbol_resolved(const char *name);
 
 /* The version node a symbol is pinned to ("IBVERBS_1.1"), or NULL. */

@@ -22,27 +22,30 @@ vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
 
 #define VS_ROW_CHECK(lib, node, sym)                                           \
 	do {                                                                   \
-		int want = vs_nodes[VS_NODE_##node].release <= limit[lib];     \
+		int want = vs__nodes[VS_NODE_##node].release <= limit[lib];     \
 		int got = vs_symbol_resolved(#sym);                            \
 		if (got != want) {                                             \
 			fprintf(stderr, "%s: %s@%s resolved %d, expected %d\n",\
-				label, #sym, vs_nodes[VS_NODE_##node].name,    \
+				label, #sym, vs__nodes[VS_NODE_##node].name,    \
 				got, want);                                    \
 			bad++;                                                 \
 		}                                                              \
 	} while (0);
-#define VS_ROW_IB(node, sym, ret, params, args, conv)                          \
-	VS_ROW_CHECK(VS_LIB_IBVERBS, node, sym)
-#define VS_ROW_CM(node, sym, ret, params, args, conv)                          \
-	VS_ROW_CHECK(VS_LIB_RDMACM, node, sym)
-#define VS_ROW_EFA(node, sym, ret, params, args, conv)                         \
-	VS_ROW_CHECK(VS_LIB_EFA, node, sym)
-	VS_IBVERBS_SYMBOLS(VS_ROW_IB)
-	VS_RDMACM_SYMBOLS(VS_ROW_CM)
-	VS_EFA_SYMBOLS(VS_ROW_EFA)
-#undef VS_ROW_IB
-#undef VS_ROW_CM
+#define VS_ROW_IBVERBS(node, sym, ...) VS_ROW_CHECK(VS_LIB_IBVERBS, node, sym)
+#define VS_ROW_RDMACM(node, sym, ...) VS_ROW_CHECK(VS_LIB_RDMACM, node, sym)
+#define VS_ROW_EFA(node, sym, ...) VS_ROW_CHECK(VS_LIB_EFA, node, sym)
+#define VS_ROW_MLX5(node, sym, ...) VS_ROW_CHECK(VS_LIB_MLX5, node, sym)
+#define VS_ROW_MLX4(node, sym, ...) VS_ROW_CHECK(VS_LIB_MLX4, node, sym)
+#define VS_ROW_IBUMAD(node, sym, ...) VS_ROW_CHECK(VS_LIB_IBUMAD, node, sym)
+#define VS_ROW_LIB(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_ROW_##LIB)
+	VS_LIBRARIES(VS_ROW_LIB)
+#undef VS_ROW_LIB
+#undef VS_ROW_IBVERBS
+#undef VS_ROW_RDMACM
 #undef VS_ROW_EFA
+#undef VS_ROW_MLX5
+#undef VS_ROW_MLX4
+#undef VS_ROW_IBUMAD
 #undef VS_ROW_CHECK
 	return bad;
 }

@@ -23,15 +23,16 @@ trap 'rm -rf "$tmp"' EXIT
 # "lib NAME NODE ABI" and "sym NAME NODE" lines for one root.
 expectations() {
 	local root=$1 lib prefix path
-	for lib in libibverbs:IBVERBS libefa:EFA librdmacm:RDMACM; do
+	for lib in libibverbs.so.1:IBVERBS libefa.so.1:EFA librdmacm.so.1:RDMACM \
+		libmlx5.so.1:MLX5 libmlx4.so.1:MLX4 libibumad.so.3:IBUMAD; do
 		prefix=${lib#*:} lib=${lib%%:*}
-		path=$root/usr/lib/x86_64-linux-gnu/$lib.so.1
+		path=$root/usr/lib/x86_64-linux-gnu/$lib
 		[ -e "$path" ] || { echo "missing $path" >&2; return 1; }
 		objdump -T "$path" | awk '$3 == "DF" && $4 == ".text" {print "sym", $NF, $(NF-1)}' | tr -d '()'
 		node=$(objdump -p "$path" | awk -v p="${prefix}_1." 'index($NF, p) == 1 {print $NF}' |
-			sort -t. -k2,2n | tail -n 1)
+			sort -V | tail -n 1)
 		abi=$(objdump -p "$path" | sed -n "s/.*${prefix}_PRIVATE_\([0-9]*\).*/\1/p" | sort -n | tail -n 1)
-		echo "lib $lib $node ${abi:--1}"
+		echo "lib ${lib%%.so.*} $node ${abi:--1}"
 	done
 }
 

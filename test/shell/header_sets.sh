@@ -2,7 +2,8 @@
 # The shim builds against other rdma-core header sets (RDMA_CORE_INCLUDE):
 # bullseye's 33.2, the oldest supported, and sid's 65.0, the newest; each
 # build defines every public function that release's own libraries export
-# (65.0's headers bring IBVERBS_1.18, RDMACM_1.5 and EFA_1.7).  And the
+# (65.0's headers bring IBVERBS_1.18, RDMACM_1.5, EFA_1.7, MLX5_1.27 and
+# IBUMAD_1.4).  And the
 # whole tree builds with clang as well as gcc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,11 +13,12 @@ cache=${VERBSHIM_CACHE:-$PWD/.cache}
 
 headers() {	# VERSION SUITE -> prints the include dir
 	local ver=$1 suite=$2 dir=$cache/headers/$1 debs
-	if [ ! -f "$dir/.done" ]; then
-		debs=$(scripts/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev ibverbs-providers)
+	# (.done-umad: sets fetched before libibumad-dev was added are topped up)
+	if [ ! -f "$dir/.done-umad" ]; then
+		debs=$(scripts/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev)
 		rm -rf "$dir" && mkdir -p "$dir"
 		for deb in $debs; do dpkg-deb -x "$deb" "$dir"; done
-		touch "$dir/.done"
+		touch "$dir/.done" "$dir/.done-umad"
 	fi
 	echo "$dir/usr/include"
 }
@@ -32,14 +34,14 @@ for pair in 33.2:bullseye 65.0:sid; do
 	fi
 	grep feature-config "$build.log" || true
 	defined=$(defined_functions "$build/libverbshim.a")
-	for lib in libibverbs librdmacm libefa; do
-		exported=$(public_functions "$root/usr/lib/x86_64-linux-gnu/$lib.so.1")
+	for lib in libibverbs.so.1 librdmacm.so.1 libefa.so.1 libmlx5.so.1 libmlx4.so.1 libibumad.so.3; do
+		exported=$(public_functions "$root/usr/lib/x86_64-linux-gnu/$lib")
 		missing=$(comm -23 <(echo "$exported") <(echo "$defined"))
 		if [ -n "$missing" ]; then
-			echo "$ver headers: $lib exports what the build does not define:" $missing
+			echo "$ver headers: ${lib%%.so.*} exports what the build does not define:" $missing
 			status=1
 		else
-			echo "$ver headers: all $(echo "$exported" | wc -l) public functions of $lib $ver defined"
+			echo "$ver headers: all $(echo "$exported" | wc -l) public functions of ${lib%%.so.*} $ver defined"
 		fi
 	done
 done

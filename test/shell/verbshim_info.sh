@@ -38,12 +38,12 @@ highest_node() {
 		sort -u -V | tail -n 1
 }
 
-# 1. Text: exit 2 here, the three libraries, the kernel diagnosis.
+# 1. Text: exit 2 here, the six libraries, the kernel diagnosis.
 host_rdma=0
 [ -e /sys/class/infiniband ] && host_rdma=1
 run text 2 "$bin"
 [ $host_rdma -eq 1 ] && echo "note: this host has /sys/class/infiniband; host diagnosis checks skipped"
-for lib in libibverbs librdmacm libefa; do
+for lib in libibverbs librdmacm libefa libmlx5 libmlx4 libibumad; do
 	grep -qE "^  $lib +/" "$tmp/text.out" || fail "text: no loaded path for $lib"
 done
 grep -q 'version node:  IBVERBS_1\.[0-9]* (rdma-core >= v[0-9]*)' "$tmp/text.out" ||
@@ -59,7 +59,7 @@ grep -q . "$tmp/text.err" && fail "text: stderr not empty: $(head -c 200 "$tmp/t
 # 2. JSON: parses, has the stable keys, agrees with objdump.
 run json 2 "$bin" --json
 "$py" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/json.out" || fail "json: does not parse"
-for lib in ibverbs rdmacm efa; do
+for lib in ibverbs rdmacm efa mlx5 mlx4 ibumad; do
 	path=$("$py" -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 l = [x for x in d["libraries"] if x["name"] == "lib" + sys.argv[2]][0]
@@ -80,8 +80,9 @@ assert list(d["build"]) == ["nodes_in", "nodes_out"], d["build"]
 assert d["build"]["nodes_in"].startswith("IBVERBS_1.0-"), d["build"]
 keys = ["name", "loaded", "path", "error", "highest_node", "min_release",
         "provider_abi", "symbols_resolved", "symbols_known"]
-assert [list(l) for l in d["libraries"]] == [keys] * 3, d["libraries"]
-assert [l["name"] for l in d["libraries"]] == ["libibverbs", "librdmacm", "libefa"]
+assert [list(l) for l in d["libraries"]] == [keys] * 6, d["libraries"]
+assert [l["name"] for l in d["libraries"]] == ["libibverbs", "librdmacm", "libefa",
+                                            "libmlx5", "libmlx4", "libibumad"]
 l = [x for x in d["libraries"] if x["name"] == name][0]
 assert l["loaded"] is True and l["error"] is None, l
 assert l["highest_node"] == want, (l["highest_node"], want)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The loader against stub libraries that emulate the version nodes of
- * rdma-core 17, 28, 34, 44 and 65, one without symbol versions, an
- * override that points nowhere, and one that is not rdma-core at all:
- * which nodes and provider ABI are reported, which symbols resolve, that
- * present symbols reach the library, and that missing ones keep their
- * upstream error convention or fall back.
+ * rdma-core 17, 28, 34, 44 and 65, one without symbol versions, one whose
+ * load bias wraps, an override that points nowhere, one that is not
+ * rdma-core at all, and a libibverbs whose constructor calls back into
+ * ibv_*: which nodes and provider ABI are reported, which symbols resolve,
+ * that present symbols reach the library, that missing ones keep their
+ * upstream error convention or fall back, and that a call back during the
+ * load is refused (EDEADLK) while other threads wait for it.
  *
  * Each scenario runs in a child process, since a process loads once.
  *   loader_stubs            every scenario
@@ -17,6 +19,9 @@
 #include <libgen.h>
 #include <limits.h>
 #include <net/if.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,30 +43,45 @@ struct scenario {
 	int abi;
 };
 
+/* libibverbs, librdmacm, libefa, libmlx5, libmlx4, libibumad */
 static const struct scenario scenarios[] = {
-	{ "v17", "v17", 17, 0, { "IBVERBS_1.1", "RDMACM_1.1", NULL },
-	  { 13, 16, 0 }, 17 },
-	{ "v28", "v28", 28, 1, { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1" },
-	  { 28, 23, 26 }, 28 },
-	{ "v34", "v34", 34, 1, { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1" },
-	  { 34, 31, 26 }, 34 },
-	{ "v44", "v44", 44, 1, { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2" },
-	  { 36, 31, 43 }, 34 },
-	{ "v65", "v65", 65, 1, { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7" },
-	  { 65, 65, 65 }, 65 },
+	{ "v17", "v17", 17, 0,
+	  { "IBVERBS_1.1", "RDMACM_1.1", NULL, "MLX5_1.4", "MLX4_1.0",
+	    "IBUMAD_1.0" },
+	  { 13, 16, 0, 17, 15, 15 }, 17 },
+	{ "v28", "v28", 28, 1,
+	  { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1", "MLX5_1.12", "MLX4_1.0",
+	    "IBUMAD_1.1" },
+	  { 28, 23, 26, 28, 15, 26 }, 28 },
+	{ "v34", "v34", 34, 1,
+	  { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1", "MLX5_1.18", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 34, 31, 26, 34, 15, 30 }, 34 },
+	{ "v44", "v44", 44, 1,
+	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 36, 31, 43, 42, 15, 30 }, 34 },
+	{ "v65", "v65", 65, 1,
+	  { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7", "MLX5_1.27", "MLX4_1.0",
+	    "IBUMAD_1.4" },
+	  { 65, 65, 65, 63, 15, 56 }, 65 },
+	/* rdma-core 44 linked above the user address space: the dynamic
+	 * loader maps it lower, its load bias wraps modulo 2^64. */
+	{ "wrapped load bias", "highbase", 44, 1,
+	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
+	    "IBUMAD_1.2" },
+	  { 36, 31, 43, 42, 15, 30 }, 34 },
 	/* No version node to pin to: resolved by name, reported as "". */
-	{ "unversioned", "unversioned", 1000, 1, { "", "", "" }, { 0, 0, 0 },
-	  -1 },
+	{ "unversioned", "unversioned", 1000, 1, { "", "", "", "", "", "" },
+	  { 0, 0, 0, 0, 0, 0 }, -1 },
 };
 
 static char stubs_root[1024];
 static char stub_path[VS_LIB_COUNT][PATH_MAX];
-static const char *const sonames[VS_LIB_COUNT] = {
-	"libibverbs.so.1", "librdmacm.so.1", "libefa.so.1"
-};
-static const char *const envs[VS_LIB_COUNT] = {
-	"VERBSHIM_LIBIBVERBS", "VERBSHIM_LIBRDMACM", "VERBSHIM_LIBEFA"
-};
+#define SONAME(lib, LIB, soname, ...) soname,
+static const char *const sonames[VS_LIB_COUNT] = { VS_LIBRARIES(SONAME) };
+#define ENV(lib, LIB, ...) "VERBSHIM_LIB" #LIB,
+static const char *const envs[VS_LIB_COUNT] = { VS_LIBRARIES(ENV) };
 
 /* build/.../test/unit/loader_stubs -> build/.../stubs */
 static void find_stubs_root(void)
@@ -95,8 +115,10 @@ static char *stub_last(enum vs_library lib)
 /* Every row of the lists: resolved exactly when its node exists. */
 static void check_resolution(const struct scenario *sc)
 {
-	const int limit[VS_LIB_COUNT] = { sc->release, sc->release,
-					  sc->efa ? sc->release : 0 };
+	int limit[VS_LIB_COUNT], lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
+		limit[lib] = lib == VS_LIB_EFA && !sc->efa ? 0 : sc->release;
 
 	VS_ASSERT_EQ(vs_rows_check_by_release(limit, sc->name), 0);
 }
@@ -159,6 +181,16 @@ static void check_forwarding(const struct scenario *sc)
 	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rdma_destroy_id");
 	VS_ASSERT_EQ(rfcntl(3, F_SETFL, O_NONBLOCK), 0);
 	VS_ASSERT_STREQ(stub_last(VS_LIB_RDMACM), "rfcntl");
+	VS_ASSERT_EQ(mlx5dv_query_device(NULL, NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX5), "mlx5dv_query_device");
+	VS_ASSERT_PTR_EQ(mlx5dv_create_qp(NULL, NULL, NULL),
+			 stub_sym(VS_LIB_MLX5, "vs_stub_marker"));
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX5), "mlx5dv_create_qp");
+	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_MLX4), "mlx4dv_query_device");
+	VS_ASSERT_EQ(umad_init(), 0);
+	VS_ASSERT_STREQ(stub_last(VS_LIB_IBUMAD), "umad_init");
+	VS_ASSERT_STREQ(umad_class_str(1), "stub");
 	if (sc->efa) {
 		VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), 0);
 		VS_ASSERT_STREQ(stub_last(VS_LIB_EFA), "efadv_query_device");
@@ -247,6 +279,29 @@ static void check_missing(const struct scenario *sc)
 		VS_ASSERT_EQ(errno, EOPNOTSUPP);
 	}
 #endif
+	if (sc->release < 21) {	/* MLX5_1.7: positive errno, NULL + errno */
+		VS_ASSERT_EQ(mlx5dv_devx_general_cmd(NULL, NULL, 0, NULL, 0),
+			     EOPNOTSUPP);
+		errno = 0;
+		VS_ASSERT(mlx5dv_open_device(NULL, NULL) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 22)	/* MLX5_1.8: false */
+		VS_ASSERT(!mlx5dv_is_supported(NULL));
+	if (sc->release < 25) {	/* MLX5_1.11: -1 + errno */
+		errno = 0;
+		VS_ASSERT_EQ(mlx5dv_devx_get_event(NULL, NULL, 0), -1);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 28)	/* MLX5_1.12: -errno */
+		VS_ASSERT_EQ(mlx5dv_dump_dr_domain(NULL, NULL), -EOPNOTSUPP);
+	if (sc->release < 26) {	/* IBUMAD_1.1: NULL + errno */
+		errno = 0;
+		VS_ASSERT(umad_get_ca_device_list() == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+	if (sc->release < 30)	/* IBUMAD_1.2: positive errno */
+		VS_ASSERT_EQ(umad_sort_ca_device_list(NULL, 0), EOPNOTSUPP);
 #ifdef VS_HAVE_IBVERBS_1_14
 	if (sc->release < 36)	/* IBVERBS_1.14: 0, "not in order" */
 		VS_ASSERT_EQ(ibv_query_qp_data_in_order(NULL, IBV_WR_SEND, 0),
@@ -473,10 +528,32 @@ static void check_all_missing(int want_errno, const char *want_text)
 
 	VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), EOPNOTSUPP);
 	VS_ASSERT(efadv_create_driver_qp(NULL, NULL, 0) == NULL);
+
+	/* libmlx5 and libmlx4: as they answer for a device not theirs. */
+	VS_ASSERT(!mlx5dv_is_supported(NULL));
+	VS_ASSERT_EQ(mlx5dv_query_device(NULL, NULL), EOPNOTSUPP);
+	errno = 0;
+	VS_ASSERT(mlx5dv_create_qp(NULL, NULL, NULL) == NULL);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	VS_ASSERT(mlx5dv_qp_ex_from_ibv_qp_ex(NULL) == NULL);
+	VS_ASSERT_EQ(mlx5dv_qp_cancel_posted_send_wrs(NULL, 0), -EOPNOTSUPP);
+	mlx5dv_devx_free_uar(NULL);
+	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), EOPNOTSUPP);
+	VS_ASSERT(mlx4dv_create_qp(NULL, NULL, NULL) == NULL);
+	/* libibumad: negative errno, with its exceptions. */
+	VS_ASSERT_EQ(umad_init(), -EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_open_port("mlx5_0", 1), -EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_register2(3, NULL, NULL), EOPNOTSUPP);
+	VS_ASSERT_EQ(umad_size(), 0);
+	VS_ASSERT(umad_get_ca_device_list() == NULL);
+	VS_ASSERT_STREQ(umad_class_str(1), "unknown");
+	umad_dump(NULL);
 }
 
 static void run_nowhere(void)
 {
+	/* libibumad needs no libibverbs: told apart, to nowhere as well. */
+	setenv("VERBSHIM_LIBIBUMAD", "/nonexistent/libibumad.so.3", 1);
 	setenv("VERBSHIM_LIBIBVERBS", "/nonexistent/libibverbs.so.1", 1);
 	check_all_missing(ENOENT,
 			  "VERBSHIM_LIBIBVERBS=/nonexistent/libibverbs.so.1");
@@ -490,7 +567,10 @@ static void run_not_rdma_core(void)
 
 	VS_ASSERT(dladdr((void *)printf, &where) && where.dli_fname);
 	setenv("VERBSHIM_LIBIBVERBS", where.dli_fname, 1);
+	setenv("VERBSHIM_LIBIBUMAD", where.dli_fname, 1);
 	check_all_missing(ELIBBAD, "is not libibverbs");
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_IBUMAD, &info), 0);
+	VS_ASSERT(strstr(info.error, "is not libibumad"));
 	VS_ASSERT_EQ(vs_library_query(VS_LIB_RDMACM, &info), 0);
 	VS_ASSERT(strstr(info.error, "needs libibverbs"));
 }
@@ -499,6 +579,125 @@ static void run_none(void)
 {
 	unsetenv("VERBSHIM_LIBIBVERBS");
 	check_all_missing(ENOENT, "libibverbs not found");
+}
+
+/*
+ * A libibverbs whose constructor calls back into the program, which calls
+ * ibv_* (and rdma_*, which needs libibverbs) from the thread that is
+ * loading it.  Waiting for the load there would hang forever: every such
+ * call is refused with EDEADLK, in its own convention.  Meanwhile another
+ * thread's first call waits for the load and gets the library's answer.
+ */
+static struct {
+	sem_t go;
+	const char *other_status;	/* what the other thread got */
+	const char *status_str;
+	int status_errno;
+	struct ibv_device **list;
+	int n, list_errno;
+	int query_device, close_errno;
+	int create_id, create_id_errno;
+	int load, resolved, rdmacm_load;
+	struct vs_library_info info, rdmacm_info;
+	char error[128], rdmacm_error[128];
+} reentry;
+
+static void *other_thread(void *arg)
+{
+	(void)arg;
+	sem_wait(&reentry.go);
+	reentry.other_status = ibv_wc_status_str(IBV_WC_SUCCESS);
+	return NULL;
+}
+
+/* Runs inside dlopen(), on the loading thread: records, asserts later. */
+static void reentry_hook(void)
+{
+	sem_post(&reentry.go);
+	usleep(100 * 1000);	/* the other thread is waiting by now */
+	errno = 0;
+	reentry.status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+	reentry.status_errno = errno;
+	errno = 0;
+	reentry.n = 7;
+	reentry.list = ibv_get_device_list(&reentry.n);
+	reentry.list_errno = errno;
+	reentry.query_device = ibv_query_device(NULL, NULL);
+	errno = 0;
+	reentry.create_id = rdma_create_id(NULL, NULL, NULL, RDMA_PS_TCP);
+	reentry.create_id_errno = errno;
+	reentry.load = vs_library_load(VS_LIB_IBVERBS);
+	reentry.rdmacm_load = vs_library_load(VS_LIB_RDMACM);
+	reentry.resolved = vs_symbol_resolved("ibv_open_device");
+	vs_library_query(VS_LIB_IBVERBS, &reentry.info);
+	snprintf(reentry.error, sizeof(reentry.error), "%s",
+		 reentry.info.error ? reentry.info.error : "(null)");
+	vs_library_query(VS_LIB_RDMACM, &reentry.rdmacm_info);
+	snprintf(reentry.rdmacm_error, sizeof(reentry.rdmacm_error), "%s",
+		 reentry.rdmacm_info.error ? reentry.rdmacm_info.error :
+					     "(null)");
+}
+
+static void run_reentry(void)
+{
+	struct vs_library_info info;
+	struct ibv_device **list;
+	char hook[64], path[PATH_MAX];
+	pthread_t other;
+	int n = -1;
+
+	alarm(20);	/* a hang is a failure, not a stuck test run */
+	snprintf(path, sizeof(path), "%s/reenter/libibverbs.so.1", stubs_root);
+	setenv("VERBSHIM_LIBIBVERBS", path, 1);
+	snprintf(path, sizeof(path), "%s/v44/librdmacm.so.1", stubs_root);
+	setenv("VERBSHIM_LIBRDMACM", path, 1);
+	snprintf(hook, sizeof(hook), "hook=%#jx",
+		 (uintmax_t)(uintptr_t)reentry_hook);
+	setenv("VS_STUB_CTOR", hook, 1);
+	VS_ASSERT_EQ(sem_init(&reentry.go, 0, 0), 0);
+	VS_ASSERT_EQ(pthread_create(&other, NULL, other_thread, NULL), 0);
+
+	list = ibv_get_device_list(&n);	/* loads: the hook runs */
+	VS_ASSERT_EQ(pthread_join(other, NULL), 0);
+
+	/* The calls made during the load, each in its own convention. */
+	VS_ASSERT_STREQ(reentry.status_str, "unknown");
+	VS_ASSERT_EQ(reentry.status_errno, EDEADLK);
+	VS_ASSERT(reentry.list == NULL);
+	VS_ASSERT_EQ(reentry.n, 0);
+	VS_ASSERT_EQ(reentry.list_errno, EDEADLK);
+	VS_ASSERT_EQ(reentry.query_device, EDEADLK);
+	VS_ASSERT_EQ(reentry.create_id, -1);
+	VS_ASSERT_EQ(reentry.create_id_errno, EDEADLK);
+	VS_ASSERT_EQ(reentry.load, -EDEADLK);
+	VS_ASSERT_EQ(reentry.rdmacm_load, -EDEADLK);
+	VS_ASSERT_EQ(reentry.resolved, -EDEADLK);
+	VS_ASSERT_EQ(reentry.info.loaded, 0);
+	VS_ASSERT_EQ(reentry.info.load_errno, EDEADLK);
+	VS_ASSERT_STREQ(reentry.error,
+			"libibverbs called back into ibv_* while loading");
+	VS_ASSERT_EQ(reentry.rdmacm_info.load_errno, EDEADLK);
+	VS_ASSERT_STREQ(reentry.rdmacm_error,
+			"libibverbs called back into rdma_* while loading");
+
+	/* The load itself went on; the other thread waited for it. */
+	VS_ASSERT(list != NULL);
+	VS_ASSERT_EQ(n, 1);
+	VS_ASSERT_STREQ(reentry.other_status, "stub");
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_IBVERBS, &info), 0);
+	VS_ASSERT_EQ(info.loaded, 1);
+	VS_ASSERT_STREQ(info.highest_node, "IBVERBS_1.14");
+	if (!info.error || !strstr(info.error, "libibverbs called back into "
+				   "ibv_* while loading (9 calls refused"))
+		VS_FAIL("info.error: %s", info.error ? info.error : "(null)");
+	VS_ASSERT_STREQ(ibv_wc_status_str(IBV_WC_SUCCESS), "stub");
+	/* librdmacm's own load was not spent by the refused call. */
+	VS_ASSERT_EQ(rdma_destroy_id(NULL), 0);
+	VS_ASSERT_EQ(vs_library_load(VS_LIB_RDMACM), 0);
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_RDMACM, &info), 0);
+	VS_ASSERT(info.error == NULL);
+	sem_destroy(&reentry.go);
+	alarm(0);
 }
 
 static void in_child(const char *name, void (*fn)(const void *),
@@ -539,6 +738,7 @@ int main(int argc, char **argv)
 {
 	static void (*const nowhere)(void) = run_nowhere;
 	static void (*const not_rdma)(void) = run_not_rdma_core;
+	static void (*const reenter)(void) = run_reentry;
 	unsigned int i;
 	int failed = 0;
 
@@ -553,5 +753,7 @@ int main(int argc, char **argv)
 	in_child("env override pointing nowhere", fn_entry, &nowhere, &failed);
 	in_child("a library that is not rdma-core", fn_entry, &not_rdma,
 		 &failed);
+	in_child("a constructor calling back while loading", fn_entry,
+		 &reenter, &failed);
 	return failed;
 }

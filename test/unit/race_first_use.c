@@ -2,7 +2,7 @@
 /*
  * First use from many threads at once: in each of many fresh processes,
  * threads released together by a barrier make their first call into
- * libibverbs, librdmacm and libefa.  Every thread must get the library's
+ * libibverbs, librdmacm, libefa, libmlx5, libmlx4 and libibumad.  Every thread must get the library's
  * own answer, and every table must end up complete.  Built with TSan too
  * (check.sh runs build/tsan/test/unit/race*).
  */
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+#include <infiniband/umad.h>
 #include <rdma/rdma_cma.h>
 
 #include "verbshim/loader.h"
@@ -28,6 +29,8 @@ struct result {
 	const char *status_str;
 	const char *event_str;
 	int efa_ret;
+	int mlx_ret;
+	size_t umad_size;
 	int rate;
 };
 
@@ -37,7 +40,20 @@ static void *racer(void *arg)
 
 	pthread_barrier_wait(&start);
 	/* Each thread enters through a different library first. */
-	switch (r->index % 3) {
+	switch (r->index % 6) {
+	case 3:
+		/* mlx5dv_* / mlx4dv_* calls need a device of theirs: these
+		 * load libmlx5 and libmlx4 the same way. */
+		r->mlx_ret = vs_symbol_resolved("mlx5dv_query_device") +
+			     vs_symbol_resolved("mlx4dv_query_device");
+		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
+		break;
+	case 4:
+		r->umad_size = umad_size();
+		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
+		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
+		break;
 	default:
 		r->status_str = ibv_wc_status_str(IBV_WC_SUCCESS);
 		r->event_str = rdma_event_str(RDMA_CM_EVENT_ESTABLISHED);
@@ -81,7 +97,9 @@ static int one_process(void)
 		VS_ASSERT_STREQ(results[i].event_str,
 				"RDMA_CM_EVENT_ESTABLISHED");
 		VS_ASSERT_EQ(results[i].rate, 4);
-		VS_ASSERT_EQ(results[i].efa_ret, i % 3 == 2);
+		VS_ASSERT_EQ(results[i].efa_ret, i % 6 == 2);
+		VS_ASSERT_EQ(results[i].mlx_ret, i % 6 == 3 ? 2 : 0);
+		VS_ASSERT_EQ(results[i].umad_size > 0, i % 6 == 4);
 	}
 	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
 		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);

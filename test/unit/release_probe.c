@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <infiniband/umad_types.h>
+
 #include "vs_rows.h"
 #include "vs_shim.h"
 #include "vs_test.h"
@@ -29,8 +31,8 @@ struct expect {
 	size_t nsyms;
 };
 
-static const char *const lib_names[VS_LIB_COUNT] = { "libibverbs",
-						       "librdmacm", "libefa" };
+#define LIB_NAME(lib, ...) "lib" #lib,
+static const char *const lib_names[VS_LIB_COUNT] = { VS_LIBRARIES(LIB_NAME) };
 
 static void read_expect(const char *path, struct expect *e)
 {
@@ -114,7 +116,7 @@ static void check_symbols(const struct expect *e)
 
 #define CHECK_SYM(node, sym, ret, params, args, conv)                          \
 	do {                                                                   \
-		const char *pin = vs_nodes[VS_NODE_##node].name;               \
+		const char *pin = vs__nodes[VS_NODE_##node].name;               \
 		int want = exported(e, #sym, pin);                             \
 		int got = vs_symbol_resolved(#sym);                            \
 		if (got != want) {                                             \
@@ -123,9 +125,8 @@ static void check_symbols(const struct expect *e)
 			bad++;                                                 \
 		}                                                              \
 	} while (0);
-	VS_IBVERBS_SYMBOLS(CHECK_SYM)
-	VS_RDMACM_SYMBOLS(CHECK_SYM)
-	VS_EFA_SYMBOLS(CHECK_SYM)
+#define CHECK_LIB(lib, LIB, ...) VS_##LIB##_SYMBOLS(CHECK_SYM)
+	VS_LIBRARIES(CHECK_LIB)
 	VS_ASSERT_EQ(bad, 0);
 }
 
@@ -145,8 +146,16 @@ static void check_calls(void)
 		VS_ASSERT_EQ(n, 0);
 	}
 	printf("devices: %d%s\n", n, list ? "" : " (no list: no RDMA in this kernel)");
+	/* rxe is not mlx5: libmlx5 itself says so. */
+	if (list && n >= 1)
+		VS_ASSERT(!mlx5dv_is_supported(list[0]));
 	if (list)
 		ibv_free_device_list(list);
+	VS_ASSERT(umad_size() > 0);
+	VS_ASSERT_EQ(umad_init(), 0);
+	VS_ASSERT_STREQ(umad_method_str(UMAD_CLASS_SUBN_LID_ROUTED,
+					UMAD_METHOD_GET), "Get");
+	VS_ASSERT_EQ(umad_done(), 0);
 	VS_ASSERT_STREQ(ibv_wc_status_str(IBV_WC_SUCCESS), "success");
 	VS_ASSERT_STREQ(ibv_node_type_str(IBV_NODE_CA), "InfiniBand channel adapter");
 	VS_ASSERT_STREQ(ibv_port_state_str(IBV_PORT_ACTIVE), "active");

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# perftest linked with the shim (A) against the same objects linked with
+# -libverbs -lrdmacm -lmlx5 -libumad -lefa (B), on rxe in one VM run,
+# alternating A B A B: ib_write_bw / ib_send_bw bandwidth and ib_write_lat /
+# ib_send_lat typical (median) and 99th-percentile latency at 8 B, 4 KiB
+# and 64 KiB.  Both sides of each pair are the same build.  Prints a
+# markdown table: mean of each side with its spread (min..max), and A
+# against B.
+#
+# Needs build/perftest/{shim,stock}: VS_PERFTEST_SRC=DIR
+# VS_PERFTEST_NO_VM=1 test/shell/perftest.sh builds them.
+#
+#   bench/perftest.sh            boots the VM (scripts/vm-run.sh)
+#   VS_BENCH_REPS=N              A B rounds per row (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$PWD/build/perftest
+for side in shim stock; do
+	[ -x "$out/$side/ib_write_bw" ] || {
+		echo "no $out/$side: run VS_PERFTEST_SRC=DIR VS_PERFTEST_NO_VM=1 test/shell/perftest.sh"
+		exit 1
+	}
+done
+if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
+	exec scripts/vm-run.sh --timeout 1500 -- bench/perftest.sh
+fi
+
+# shellcheck source=../test/vm/lib/common.bash
+. test/vm/lib/common.bash
+need_vm
+reps=${VS_BENCH_REPS:-3}
+a=(-d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F)
+tmp=$(mktemp -d)
+
+# one SIDE TEST SIZE -> prints the client's result row
+one() {
+	local side=$1 t=$2 size=$3 n=300
+	case $t in *lat) n=500 ;; esac
+	pair "$out/$side/$t" "${a[@]}" -n $n -s "$size" -- \
+		"$out/$side/$t" "${a[@]}" -n $n -s "$size" "$VS_RXE_IP" >"$tmp/log" 2>&1 ||
+		{ cat "$tmp/log" >&2; return 1; }
+	sed -n 's/^ *client| *\([0-9][0-9]* \+[0-9][0-9]* .*\)/\1/p' "$tmp/log" | head -n 1
+}
+
+stats() {	# VALUES... -> "mean min max"
+	printf '%s\n' "$@" | awk '{s += $1; if (NR == 1 || $1 < lo) lo = $1; if (NR == 1 || $1 > hi) hi = $1}
+		END {printf "%.2f %.2f %.2f", s / NR, lo, hi}'
+}
+
+echo "| test | size | metric | shim (A) mean (min..max) | stock (B) mean (min..max) | A vs B |"
+echo "|---|---:|---|---:|---:|---:|"
+for t in ib_write_bw ib_send_bw ib_write_lat ib_send_lat; do
+	for size in 8 4096 65536; do
+		declare -A v=()
+		for ((r = 0; r < reps; r++)); do
+			for side in shim stock; do
+				row=$(one "$side" "$t" "$size")
+				# bw: #bytes #iter peak average rate; lat: #bytes
+				# #iter min max typical avg stdev p99 p99.9
+				case $t in
+				*bw) v[$side.bw]+="$(awk '{print $4}' <<<"$row") " ;;
+				*lat)
+					v[$side.p50]+="$(awk '{print $5}' <<<"$row") "
+					v[$side.p99]+="$(awk '{print $8}' <<<"$row") " ;;
+				esac
+			done
+		done
+		case $t in *bw) metrics="bw" ;; *) metrics="p50 p99" ;; esac
+		for m in $metrics; do
+			# shellcheck disable=SC2086 # (lists)
+			read -r am alo ahi <<<"$(stats ${v[shim.$m]})"
+			# shellcheck disable=SC2086
+			read -r bm blo bhi <<<"$(stats ${v[stock.$m]})"
+			unit="MB/s"
+			[ "$m" = bw ] || unit="us"
+			name=$m
+			[ "$m" = bw ] && name="BW average"
+			[ "$m" = p50 ] && name="t_typical"
+			[ "$m" = p99 ] && name="99%"
+			delta=$(awk -v a="$am" -v b="$bm" 'BEGIN {printf "%+.1f%%", (a - b) / b * 100}')
+			echo "| $t | $size | $name ($unit) | $am ($alo..$ahi) | $bm ($blo..$bhi) | $delta |"
+		done
+		unset v
+	done
+done
+rm -rf "$tmp"
+echo
+echo "$reps rounds A B per row, rxe under qemu TCG; $(uname -r)"
