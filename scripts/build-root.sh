@@ -41,7 +41,7 @@ libatomic1 libquadmath0 libstdc++6 libgmp10 libisl23 libmpc3 libmpfr6 libzstd1 z
 binutils binutils-common binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0
 libc6 libc6-dev libc-dev-bin linux-libc-dev libcrypt1 libcrypt-dev make bash libtinfo6
 libibverbs-dev librdmacm-dev ibverbs-providers libibverbs1 librdmacm1 libnl-3-200
-libnl-route-3-200"
+libnl-route-3-200 libibumad-dev libibumad3"
 
 version_of() {	# PACKAGE: its version among debs
 	local d
