@@ -536,7 +536,9 @@ static void check_all_missing(int want_errno, const char *want_text)
 	VS_ASSERT(mlx5dv_create_qp(NULL, NULL, NULL) == NULL);
 	VS_ASSERT_EQ(errno, EOPNOTSUPP);
 	VS_ASSERT(mlx5dv_qp_ex_from_ibv_qp_ex(NULL) == NULL);
+#ifdef VS_HAVE_MLX5_1_20
 	VS_ASSERT_EQ(mlx5dv_qp_cancel_posted_send_wrs(NULL, 0), -EOPNOTSUPP);
+#endif
 	mlx5dv_devx_free_uar(NULL);
 	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), EOPNOTSUPP);
 	VS_ASSERT(mlx4dv_create_qp(NULL, NULL, NULL) == NULL);
