@@ -32,7 +32,8 @@ src=$tmp/tree
 mkdir -p "$src/test"
 cp -r Makefile scripts include shim lib examples "$src/"
 cp -r test/common "$src/test/"
-mk() { make -C "$src" -s OPT=-O0 "$@"; }
+# Not a sub-make of the caller (make -jN check would pass its jobserver).
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s OPT=-O0 "$@"; }
 nm_of() { nm -g --defined-only "$1" | sort; }
 
 t0=$SECONDS

@@ -98,12 +98,15 @@ check lib/libverbshim.a
 if [ "$(uname -m)" = x86_64 ]; then
 	cache=${VERBSHIM_CACHE:-$PWD/.cache}
 	sid=$cache/headers/glibc-sid
-	if [ ! -f "$sid/.done" ]; then
-		debs=$(scripts/apt-fetch.sh sid libc6-dev linux-libc-dev libibverbs-dev librdmacm-dev ibverbs-providers) ||
+	pkgs="libc6-dev linux-libc-dev libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev"
+	# Remade when the package list changes (a header the shim includes joined).
+	if [ "$(cat "$sid/.done" 2>/dev/null)" != "$pkgs" ]; then
+		# shellcheck disable=SC2086 # (list)
+		debs=$(scripts/apt-fetch.sh sid $pkgs) ||
 			{ echo "FAIL: cannot fetch sid's libc6-dev"; exit 1; }
 		rm -rf "$sid" && mkdir -p "$sid"
 		for deb in $debs; do dpkg-deb -x "$deb" "$sid"; done
-		touch "$sid/.done"
+		echo "$pkgs" >"$sid/.done"
 	fi
 	root=$(scripts/rdma-core-root.sh 65.0) || { echo "FAIL: no sid root"; exit 1; }
 	gccinc=$(${CC:-cc} -print-file-name=include)
