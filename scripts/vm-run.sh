@@ -40,6 +40,7 @@ cache=${VERBSHIM_CACHE:-$repo/.cache}
 kernel=bookworm smp=${VS_VM_SMP:-2} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
 netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
+argv=("$@") # for the one boot retry below
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -180,7 +181,7 @@ qarg() { printf '%s' "${1//,/,,}"; }
 	for k in $(compgen -e); do
 		guest_var "$k" && continue
 		case $k in
-		VERBSHIM_CACHE | VS_BOOT_TIMEOUT) continue ;;
+		VERBSHIM_CACHE | VS_BOOT_TIMEOUT | VS__BOOT_RETRY) continue ;;
 		VERBSHIM_* | VS_*) echo "export $k=$(q "${!k}")"; continue ;;
 		esac
 		for g in "${globs[@]}"; do
@@ -300,6 +301,18 @@ wait "$qpid" 2>/dev/null && qrc=0 || qrc=$?
 qpid=
 [ -n "$log" ] && cp "$run/console.log" "$log"
 
+# A guest kernel that dies or hangs before /init reports (seen under TCG on a
+# loaded host: "IO-APIC + timer doesn't work", an Oops in sched_clock_cpu)
+# ran nothing yet: boot once more, saying so.  A failure after that, or one
+# that /init names (failmsg), is reported as it is.
+if [ $ready -eq 0 ] && [ -z "$failmsg" ] && [ -z "$rc" ] && [ -z "${VS__BOOT_RETRY:-}" ]; then
+	echo "$me: ${label}the VM did not come up (${timedout:-qemu exited, status $qrc}); console:" >&2
+	tail -n 15 "$run/console.log" | sed 's/^/  | /' >&2
+	echo "$me: ${label}booting once more" >&2
+	cleanup
+	trap - EXIT
+	VS__BOOT_RETRY=1 exec "$0" "${argv[@]}"
+fi
 if [ -n "$timedout" ]; then
 	echo "$me: ${label}error: $timedout; qemu killed" >&2
 	exit 124
