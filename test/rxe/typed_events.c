@@ -99,7 +99,8 @@ static void test_many_cqs(struct vs_context *ctx, struct vs_pd *pd, bool legacy)
 		VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){
 			.channel = ch, .user_context = &p[i].tag, .depth = 16 },
 			&p[i].cq));
-		VS_ASSERT_EQ(vs_cq_is_extended(p[i].cq), !legacy);
+		if (legacy) /* rdma-core 33's rxe has no extended CQs at all */
+			VS_ASSERT(!vs_cq_is_extended(p[i].cq));
 		VS_ASSERT_PTR_EQ(vs_cq_context(p[i].cq), &p[i].tag);
 		VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = p[i].cq },
 				      &p[i].qp));
@@ -289,8 +290,7 @@ static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long c
 
 /* ---- timeouts, legacy buffering, close with events outstanding ---- */
 
-static void test_timeouts_and_close(struct vs_context *ctx, struct vs_pd *pd,
-				    bool legacy)
+static void test_timeouts_and_close(struct vs_context *ctx, struct vs_pd *pd)
 {
 	struct vs_channel *ch;
 	struct vs_cq *cq, *cq2;
@@ -298,6 +298,7 @@ static void test_timeouts_and_close(struct vs_context *ctx, struct vs_pd *pd,
 	struct vs_mr *mr;
 	struct vs_wc wc[32];
 	uint64_t t0, dt;
+	bool extended;
 
 	VS_OK(vs_channel_create(ctx, &ch));
 	VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){ .channel = ch, .depth = 64 }, &cq));
@@ -305,6 +306,7 @@ static void test_timeouts_and_close(struct vs_context *ctx, struct vs_pd *pd,
 	VS_OK(vs_mr_alloc(pd, 4096, 0, &mr));
 	VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
 	VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq2 }, &qp2));
+	extended = vs_cq_is_extended(cq);
 	self_connect(qp);
 	self_connect(qp2);
 
@@ -378,7 +380,7 @@ static void test_timeouts_and_close(struct vs_context *ctx, struct vs_pd *pd,
 	VS_ASSERT(vs_t_now_ms() - t0 < 2000);
 	VS_OK(vs_mr_close(mr));
 	printf("  -EAGAIN, -ETIMEDOUT in bounds, %s CQ served without sleeping, "
-	       "close with events outstanding returns\n", legacy ? "legacy" : "extended");
+	       "close with events outstanding returns\n", extended ? "extended" : "legacy");
 }
 
 /* ---- async events ---- */
@@ -543,9 +545,9 @@ static void run(bool legacy, long count)
 	vs_set_force_legacy(legacy);
 	VS_OK(vs_device_open(vs_t_dev(), &ctx));
 	VS_OK(vs_pd_alloc(ctx, &pd));
-	printf("%s mode:\n", legacy ? "legacy" : "extended");
+	printf("mode: %s\n", legacy ? "legacy" : "extended where the provider has it");
 	test_many_cqs(ctx, pd, legacy);
-	test_timeouts_and_close(ctx, pd, legacy);
+	test_timeouts_and_close(ctx, pd);
 	test_no_lost_wakeup(ctx, pd, count);
 	if (!legacy)
 		test_async(ctx, pd);
