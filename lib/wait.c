@@ -5,15 +5,22 @@
  * -1 = for ever, else milliseconds from the call.
  */
 #include <poll.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vs_internal.h"
 
+/*
+ * The system call, not clock_gettime(): libc's is GLIBC_2.17 where older
+ * glibc had it in librt only (shim/glibc_floor.h pins every libc symbol
+ * to its oldest node); only timed waits read the clock, once per sleep.
+ */
 static int64_t now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

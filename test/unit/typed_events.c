@@ -10,13 +10,9 @@
  * ever), a failing arm at creation.  The rxe test (test/rxe/typed_events)
  * proves the same on a real device.
  */
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
-#include <unistd.h>
 
-#include "../common/vs_typed.h"
+#include "../common/vs_fake.h"
 
 static struct {
 	char verb[48];
@@ -235,29 +231,10 @@ static void test_close_order(void)
 
 int main(void)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	void *h;
+	void *fail;
 
-	VS_ASSERT(n > 0);
-	exe[n] = 0;
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
-	if (access(fake, R_OK))
-		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
-	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
-	setenv("VS_FAKE_EXTENDED", "1", 1);
-	{
-		struct vs_device_entry e[2];
-		size_t count;
-
-		VS_OK(vs_device_list(e, 2, &count)); /* loads the fake */
-	}
-	h = dlopen(fake, RTLD_NOW | RTLD_NOLOAD);
-	VS_ASSERT(h != NULL);
-	fail_next = dlsym(h, "vs_stub_fail");
-	live = dlsym(h, "vs_stub_live");
-	VS_ASSERT(fail_next && live);
-	dlclose(h);
+	vs_t_use_fake(&fail, &live);
+	fail_next = fail;
 	for (int pass = 0; pass < 2; pass++) {
 		bool extended = pass == 0;
 
