@@ -24,5 +24,6 @@
 #include "verbshim/qp.h"
 #include "verbshim/endpoint.h"
 #include "verbshim/post.h"
+#include "verbshim/event.h"
 
 #endif /* VERBSHIM_H */

@@ -33,6 +33,16 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		return vs__set_error("vs_cq_create", EINVAL,
 				     "depth %u exceeds the device's max_cqe %d",
 				     depth, c->attr.orig_attr.max_cqe);
+	if (cfg->channel) {
+		ret = vs__check_handle(cfg->channel, VS_KIND_CHANNEL,
+				       "vs_cq_create", "cfg->channel");
+		if (ret)
+			return ret;
+		if (cfg->channel->ctx != c)
+			return vs__set_error("vs_cq_create", EINVAL,
+					     "cfg->channel belongs to another "
+					     "device context");
+	}
 	legacy = cfg->legacy || vs_force_legacy();
 	if (legacy && cfg->timestamps)
 		return vs__set_error("vs_cq_create", EOPNOTSUPP,
@@ -46,7 +56,8 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 
 		memset(&ia, 0, sizeof(ia));
 		ia.cqe = depth;
-		ia.channel = cfg->channel;
+		ia.channel = cfg->channel ? cfg->channel->ch : NULL;
+		ia.cq_context = cq; /* events map back to the handle */
 		ia.comp_vector = (uint32_t)cfg->comp_vector;
 		ia.wc_flags = IBV_WC_STANDARD_FLAGS;
 		if (cfg->timestamps)
@@ -81,7 +92,8 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	}
 	if (!cq->cqx) {
 		errno = 0;
-		cq->cq = ibv_create_cq(c->ctx, (int)depth, NULL, cfg->channel,
+		cq->cq = ibv_create_cq(c->ctx, (int)depth, cq,
+				       cfg->channel ? cfg->channel->ch : NULL,
 				       cfg->comp_vector);
 		if (!cq->cq) {
 			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
@@ -103,6 +115,17 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	vs__handle_init(&cq->h, VS_KIND_CQ);
 	cq->ctx = c;
 	cq->depth = depth;
+	cq->user_context = cfg->user_context;
+	cq->solicited_only = cfg->solicited_only;
+	if (cfg->channel) {
+		ret = vs__channel_attach(cfg->channel, cq, "vs_cq_create");
+		if (ret) {
+			ibv_destroy_cq(cq->cq);
+			vs__legacy_cq_free(cq->legacy);
+			vs__handle_unpublish(cq, sizeof(*cq));
+			return ret;
+		}
+	}
 	vs__ref_get(&c->h);
 	*out = cq;
 	return 0;
@@ -114,7 +137,8 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 
 	if (!vs__ref_put(&cq->h))
 		return 0;
-	err = ibv_destroy_cq(cq->cq);
+	/* on a channel: its outstanding events are acked first, never a hang */
+	err = cq->channel ? vs__channel_cq_destroy(cq) : ibv_destroy_cq(cq->cq);
 	if (err) {
 		vs__handle_reopen(&cq->h, VS_KIND_CQ);
 		return vs__set_error("ibv_destroy_cq", err,
@@ -125,7 +149,9 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 	}
 	vs__legacy_cq_free(cq->legacy);
 	cq->legacy = NULL;
-	return vs__context_put(cq->ctx, verb);
+	if (cq->channel)
+		err = vs__channel_put(cq->channel, verb);
+	return vs__first_err(err, vs__context_put(cq->ctx, verb));
 }
 
 int vs_cq_close(struct vs_cq *cq)

@@ -25,6 +25,7 @@
  */
 struct arena_chunk {
 	struct arena_chunk *prev;
+	void *end; /* where its handles end */
 };
 
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,6 +44,8 @@ void *vs__handle_alloc(size_t size)
 
 		if (!c)
 			goto out;
+		if (arena_head)
+			arena_head->end = arena_next;
 		c->prev = arena_head;
 		arena_head = c;
 		arena_next = (uint8_t *)c + ARENA_ALIGN;
@@ -66,6 +69,24 @@ void vs__handle_unpublish(void *h, size_t size)
 	pthread_mutex_unlock(&arena_lock);
 }
 
+bool vs__handle_in_arena(const void *p, size_t size)
+{
+	const uint8_t *b = p;
+	bool found = false;
+
+	pthread_mutex_lock(&arena_lock);
+	for (struct arena_chunk *c = arena_head; c && !found; c = c->prev) {
+		const uint8_t *lo = (const uint8_t *)c + ARENA_ALIGN;
+		/* the current chunk's handles end at arena_next */
+		const uint8_t *hi = c == arena_head ? arena_next : c->end;
+
+		found = b >= lo && b + size <= hi &&
+			(size_t)(b - lo) % ARENA_ALIGN == 0;
+	}
+	pthread_mutex_unlock(&arena_lock);
+	return found;
+}
+
 static const struct {
 	uint32_t kind;
 	const char *name, *closed;
@@ -79,6 +100,7 @@ static const struct {
 	{ VS_KIND_RC_QP, "RC QP", "closed RC QP" },
 	{ VS_KIND_UC_QP, "UC QP", "closed UC QP" },
 	{ VS_KIND_UD_QP, "UD QP", "closed UD QP" },
+	{ VS_KIND_CHANNEL, "completion channel", "closed completion channel" },
 };
 
 const char *vs_kind_name(uint32_t magic)

@@ -179,3 +179,13 @@ void vs__legacy_cq_free(struct vs__legacy_cq *l)
 	pthread_mutex_destroy(&l->lock);
 	free(l);
 }
+
+bool vs__legacy_cq_buffered(struct vs__legacy_cq *l)
+{
+	bool any;
+
+	pthread_mutex_lock(&l->lock);
+	any = l->pos < l->n;
+	pthread_mutex_unlock(&l->lock);
+	return any;
+}

@@ -265,6 +265,7 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 
 	if (!p->legacy && !vs_force_legacy()) {
 		struct ibv_qp_init_attr_ex ia = {
+			.qp_context = qp, /* async events map back to the handle */
 			.send_cq = p->send_cq->cq,
 			.recv_cq = p->recv_cq->cq,
 			.srq = p->srq ? p->srq->srq : NULL,
@@ -299,6 +300,7 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 	}
 	{
 		struct ibv_qp_init_attr ia = {
+			.qp_context = qp,
 			.send_cq = p->send_cq->cq,
 			.recv_cq = p->recv_cq->cq,
 			.srq = p->srq ? p->srq->srq : NULL,

@@ -46,6 +46,7 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	srq = vs__handle_alloc(sizeof(*srq));
 	if (!srq)
 		return vs__set_error("vs_srq_create", ENOMEM, "out of memory");
+	ia.srq_context = srq; /* async events map back to the handle */
 	errno = 0;
 	srq->srq = ibv_create_srq(pd->pd, &ia);
 	if (!srq->srq) {

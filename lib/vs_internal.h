@@ -19,6 +19,7 @@
 #include "verbshim/qp.h"
 #include "verbshim/endpoint.h"
 #include "verbshim/post.h"
+#include "verbshim/event.h"
 
 /* Records the thread's last error; returns -err. */
 int vs__set_error(const char *verb, int err, const char *fmt, ...)
@@ -118,6 +119,28 @@ struct vs__legacy_cq *vs__legacy_cq_create(struct ibv_cq *cq);
 struct ibv_cq_ex *vs__legacy_cq_ops(struct vs__legacy_cq *l);
 bool vs__legacy_cq_is(const struct ibv_cq_ex *ops);
 void vs__legacy_cq_free(struct vs__legacy_cq *l);
+
+/*
+ * lib/channel.c: a CQ joins its channel at creation (arming it; the
+ * channel gains a reference) and leaves it at its destroy, which acks the
+ * CQ's outstanding events first, under the channel's lock, so
+ * ibv_destroy_cq never waits for an acknowledgement.
+ */
+int vs__channel_attach(struct vs_channel *ch, struct vs_cq *cq, const char *verb);
+int vs__channel_cq_destroy(struct vs_cq *cq);
+int vs__channel_put(struct vs_channel *ch, const char *verb);
+/*
+ * lib/wait.c: the deadline of a wait of timeout_ms (0 and -1: none), and
+ * one sleep on fd until it is readable or the deadline: 0 (look again),
+ * -EAGAIN when timeout_ms is 0, -ETIMEDOUT past the deadline (neither
+ * recorded as an error: they are answers), or poll's errno.
+ */
+int64_t vs__deadline(int timeout_ms);
+int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *verb);
+/* lib/legacy_cq.c: completions polled from the provider, not yet consumed */
+bool vs__legacy_cq_buffered(struct vs__legacy_cq *l);
+/* lib/handle.c: p points at a handle of the arena (safe to read its magic) */
+bool vs__handle_in_arena(const void *p, size_t size);
 
 /* Keeps the first failure of a teardown sequence. */
 static inline int vs__first_err(int a, int b)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <getopt.h>
-#include <poll.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -51,56 +50,36 @@ void ex_cq_open(struct vs_context *ctx, uint32_t depth, bool events,
 		struct ex_cq *c)
 {
 	c->channel = NULL;
-	if (events) {
-		c->channel = ibv_create_comp_channel(vs_context_raw(ctx));
-		if (!c->channel) {
-			perror("ibv_create_comp_channel");
-			exit(1);
-		}
-	}
+	if (events)
+		ex_check(vs_channel_create(ctx, &c->channel), "vs_channel_create");
 	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){
 		.depth = depth, .channel = c->channel }, &c->cq), "vs_cq_create");
 }
 
 int ex_cq_poll_or_wait(struct ex_cq *c, struct vs_wc *wc, int max)
 {
-	struct pollfd pfd;
-	struct ibv_cq *ev_cq;
-	void *ev_ctx;
-	int n = vs_cq_poll(c->cq, wc, max);
+	int n;
 
-	if (n < 0)
-		ex_die("vs_cq_poll");
-	if (n)
-		return n;
-	if (!c->channel) {
-		sched_yield(); /* let a software provider's threads run */
-		return 0;
+	if (c->channel) {
+		/* arm, ack, re-arm and drain are the library's (race-free) */
+		n = vs_cq_wait(c->cq, 1000, wc, max);
+		if (n == -ETIMEDOUT)
+			return 0;
+	} else {
+		n = vs_cq_poll(c->cq, wc, max);
+		if (n == 0)
+			sched_yield(); /* let a software provider's threads run */
 	}
-	/* arm, then poll once more: a completion may have raced the arming */
-	if (ibv_req_notify_cq(vs_cq_raw(c->cq), 0)) {
-		fprintf(stderr, "ibv_req_notify_cq failed\n");
-		exit(1);
-	}
-	n = vs_cq_poll(c->cq, wc, max);
 	if (n < 0)
-		ex_die("vs_cq_poll");
-	if (n)
-		return n;
-	pfd = (struct pollfd){ .fd = c->channel->fd, .events = POLLIN };
-	if (poll(&pfd, 1, 1000) == 1 &&
-	    !ibv_get_cq_event(c->channel, &ev_cq, &ev_ctx))
-		ibv_ack_cq_events(ev_cq, 1);
-	return 0;
+		ex_die(c->channel ? "vs_cq_wait" : "vs_cq_poll");
+	return n;
 }
 
 void ex_cq_close(struct ex_cq *c)
 {
 	ex_check(vs_cq_close(c->cq), "vs_cq_close");
-	if (c->channel && ibv_destroy_comp_channel(c->channel)) {
-		perror("ibv_destroy_comp_channel");
-		exit(1);
-	}
+	if (c->channel)
+		ex_check(vs_channel_close(c->channel), "vs_channel_close");
 }
 
 int ex_exchange_endpoints(const char *server_host, int tcp_port,

@@ -34,7 +34,7 @@ int ex_pingpong_parse(int argc, char **argv, int tcp_port, size_t size,
 /* A CQ polled busily or, with a channel, by sleeping on its events. */
 struct ex_cq {
 	struct vs_cq *cq;
-	struct ibv_comp_channel *channel; /* NULL: busy polling */
+	struct vs_channel *channel; /* NULL: busy polling */
 };
 
 void ex_cq_open(struct vs_context *ctx, uint32_t depth, bool events,

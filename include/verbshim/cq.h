@@ -12,12 +12,20 @@
 
 VS_BEGIN_DECLS
 
+struct vs_channel; /* verbshim/event.h */
+
 struct vs_cq_config {
 	uint32_t comp_mask;   /* must be 0 */
 	uint32_t depth;       /* 0 = 256 */
 	bool legacy;          /* force ibv_create_cq / ibv_poll_cq */
 	bool timestamps;      /* hardware completion timestamps; -EOPNOTSUPP if none */
-	struct ibv_comp_channel *channel; /* optional */
+	/*
+	 * optional: completion events go to this channel (verbshim/event.h),
+	 * which the CQ keeps alive; the CQ is armed at creation
+	 */
+	struct vs_channel *channel;
+	void *user_context;   /* given back by vs_cq_context */
+	bool solicited_only;  /* events only for solicited completions */
 	int comp_vector;
 };
 
@@ -44,6 +52,13 @@ struct vs_cq {
 	 * after it would skip a CQE there; one per pair is right everywhere.
 	 */
 	bool one_per_start;
+	/* events (lib/channel.c; the list and counts under the channel's lock) */
+	struct vs_channel *channel;
+	void *user_context;
+	struct vs_cq *ch_prev, *ch_next; /* private: the channel's CQs */
+	uint32_t unacked;          /* private: events read, not yet acked */
+	bool solicited_only;       /* private */
+	bool ev_pending;           /* private: may hold completions to poll */
 };
 
 int vs_cq_create(struct vs_context *ctx, const struct vs_cq_config *cfg,

@@ -13,9 +13,11 @@
  * NULL with errno); vs_stub_live counts the objects alive per kind.
  * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
  */
+#include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "stub.h"
 
@@ -58,6 +60,21 @@ struct fake_cq {
 	struct ibv_wc ring[FAKE_CQ_RING];
 	unsigned int head, tail;
 	struct ibv_wc cur; /* the current completion of a start/next poll */
+	/* completion events: armed by req_notify, one event per arming */
+	int armed;
+	unsigned int reported, acked;
+};
+
+/*
+ * A completion channel: a pipe carrying the fake_cq pointer of each
+ * event.  Like the kernel, a destroyed CQ's queued events are dropped;
+ * like libibverbs, destroying a CQ with events not acknowledged would
+ * block for ever: here it aborts, naming the count.
+ */
+struct fake_channel {
+	struct ibv_comp_channel ch; /* ch.fd: the read end */
+	int wfd;
+	int cqs;
 };
 
 #define FAKE_MAX_BATCH 256
@@ -116,6 +133,12 @@ static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 
 static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
+	int err = fails("ibv_req_notify_cq");
+
+	vs_stub_record("ibv_req_notify_cq");
+	if (err)
+		return err;
+	((struct fake_cq *)cq)->armed = 1;
 	return 0;
 }
 
@@ -125,6 +148,87 @@ static void complete(struct ibv_cq *cq, const struct ibv_wc *wc)
 
 	if (f->head - f->tail < FAKE_CQ_RING)
 		f->ring[f->head++ % FAKE_CQ_RING] = *wc;
+	if (f->armed && cq->channel) {
+		struct fake_channel *c = (struct fake_channel *)cq->channel;
+
+		f->armed = 0;
+		if (write(c->wfd, &f, sizeof(f)) != sizeof(f))
+			abort();
+	}
+}
+
+VS_STUB_EXPORT struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
+{
+	struct fake_channel *c;
+	int fds[2], err = fails("ibv_create_comp_channel");
+
+	vs_stub_record("ibv_create_comp_channel");
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c || pipe(fds)) {
+		free(c);
+		return NULL;
+	}
+	c->ch.context = context;
+	c->ch.fd = fds[0];
+	c->wfd = fds[1];
+	return &c->ch;
+}
+
+VS_STUB_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
+{
+	struct fake_channel *c = (struct fake_channel *)channel;
+	int err = fails("ibv_destroy_comp_channel");
+
+	vs_stub_record("ibv_destroy_comp_channel");
+	if (err)
+		return err;
+	if (c->cqs)
+		return EBUSY;
+	close(c->ch.fd);
+	close(c->wfd);
+	free(c);
+	return 0;
+}
+
+VS_STUB_EXPORT int ibv_get_cq_event(struct ibv_comp_channel *channel,
+				    struct ibv_cq **cq, void **cq_context)
+{
+	struct fake_cq *f;
+
+	vs_stub_record("ibv_get_cq_event");
+	if (read(channel->fd, &f, sizeof(f)) != sizeof(f))
+		return -1; /* errno from read: EAGAIN on a non-blocking fd */
+	f->reported++;
+	*cq = ibv_cq_ex_to_cq(&f->ex);
+	*cq_context = f->ex.cq_context;
+	return 0;
+}
+
+VS_STUB_EXPORT void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
+{
+	vs_stub_record("ibv_ack_cq_events");
+	((struct fake_cq *)cq)->acked += nevents;
+}
+
+/* Drops f's queued events from its channel (the kernel does at destroy). */
+static void drop_events(struct fake_cq *f)
+{
+	struct fake_channel *c = (struct fake_channel *)f->ex.channel;
+	struct fake_cq *q[256];
+	int fl = fcntl(c->ch.fd, F_GETFL), n = 0;
+
+	fcntl(c->ch.fd, F_SETFL, fl | O_NONBLOCK);
+	while (n < 256 && read(c->ch.fd, &q[n], sizeof(q[n])) == sizeof(q[n]))
+		if (q[n] != f)
+			n++;
+	fcntl(c->ch.fd, F_SETFL, fl);
+	for (int i = 0; i < n; i++)
+		if (write(c->wfd, &q[i], sizeof(q[i])) != sizeof(q[i]))
+			abort();
 }
 
 static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
@@ -449,6 +553,8 @@ static struct fake_cq *new_cq(struct ibv_context *context, int cqe,
 	f->ex.context = context;
 	f->ex.channel = channel;
 	f->ex.cq_context = cq_context;
+	if (channel)
+		((struct fake_channel *)channel)->cqs++;
 	f->ex.cqe = cqe;
 	vs_stub_live[LIVE_CQ]++;
 	return f;
@@ -509,7 +615,7 @@ static struct ibv_cq_ex *fake_create_cq_ex(struct ibv_context *context,
 		errno = EOPNOTSUPP; /* no timestamps here */
 		return NULL;
 	}
-	f = new_cq(context, (int)attr->cqe, NULL, attr->channel);
+	f = new_cq(context, (int)attr->cqe, attr->cq_context, attr->channel);
 	if (!f)
 		return NULL;
 	f->ex.start_poll = cqx_start;
@@ -536,6 +642,18 @@ VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 	if (err)
 		return err;
 	(void)*(volatile void **)&cq->context;
+	if (cq->channel) {
+		struct fake_cq *f = (struct fake_cq *)cq;
+
+		if (f->reported != f->acked) {
+			fprintf(stderr, "fake ibv_destroy_cq: %u completion events "
+				"not acknowledged: a real one blocks for ever\n",
+				f->reported - f->acked);
+			abort();
+		}
+		drop_events(f);
+		((struct fake_channel *)cq->channel)->cqs--;
+	}
 	free(cq);
 	vs_stub_live[LIVE_CQ]--;
 	return 0;

@@ -13,12 +13,7 @@
  *   typed_misuse            every case
  *   typed_misuse NAME...    only those (for debugging)
  */
-#include <dlfcn.h>
-#include <libgen.h>
-#include <limits.h>
-#include <unistd.h>
-
-#include "../common/vs_typed.h"
+#include "../common/vs_fake.h"
 
 static struct {
 	char verb[48];
@@ -1792,35 +1787,11 @@ static bool selected(int argc, char **argv, const char *name)
 
 int main(int argc, char **argv)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	void *h;
+	void *fail;
 	int ran = 0;
 
-	VS_ASSERT(n > 0);
-	exe[n] = 0;
-	/* build/.../test/unit/typed_misuse -> build/.../stubs/fake */
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
-	if (access(fake, R_OK))
-		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
-	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
-	setenv("VS_FAKE_EXTENDED", "1", 1);
-	vs_set_force_legacy(false);
-	{
-		/* the first call loads the fake */
-		struct vs_device_entry e[2];
-		size_t count;
-
-		VS_OK(vs_device_list(e, 2, &count));
-		VS_ASSERT_EQ(count, 1);
-		VS_ASSERT_STREQ(e[0].name, "fake0");
-	}
-	h = dlopen(fake, RTLD_NOW | RTLD_NOLOAD);
-	VS_ASSERT(h != NULL);
-	fail_next = dlsym(h, "vs_stub_fail");
-	live = dlsym(h, "vs_stub_live");
-	VS_ASSERT(fail_next && live);
-	dlclose(h); /* only the reference NOLOAD took */
+	vs_t_use_fake(&fail, &live);
+	fail_next = fail;
 
 	for (int pass = 0; pass < 2; pass++) {
 		extended = pass == 0;

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Completion channels: many CQs on one ibv_comp_channel, and the
+ * race-free wait (docs/API.md, "Events").
+ *
+ * The channel keeps its CQs in a list under one lock.  Everything that
+ * reads events, acks them or destroys a CQ of the channel holds that
+ * lock, so an event read for a CQ is acked before that CQ's
+ * ibv_destroy_cq (which would otherwise wait for the ack for ever), and
+ * a CQ is never touched after its destroy (the kernel drops the events
+ * of a destroyed CQ from the channel).  The lock is not held while
+ * sleeping in poll().
+ */
+#include <fcntl.h>
+#include <pthread.h>
+
+#include "vs_internal.h"
+
+/* Events acked per ibv_ack_cq_events call (it takes a mutex each time). */
+#define ACK_BATCH 64
+
+struct vs__channel_cqs {
+	pthread_mutex_t lock;
+	struct vs_cq *head, *tail;
+	int n;
+};
+
+int vs_channel_create(struct vs_context *ctx, struct vs_channel **out)
+{
+	struct vs_channel *ch;
+	int flags, ret = vs__check_handle(ctx, VS_KIND_CONTEXT,
+					  "vs_channel_create", "ctx");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs__set_error("vs_channel_create", EINVAL, "out is NULL");
+	*out = NULL;
+	ch = vs__handle_alloc(sizeof(*ch));
+	if (!ch)
+		return vs__set_error("vs_channel_create", ENOMEM, "out of memory");
+	ch->cqs = calloc(1, sizeof(*ch->cqs));
+	if (!ch->cqs || pthread_mutex_init(&ch->cqs->lock, NULL)) {
+		free(ch->cqs);
+		vs__handle_unpublish(ch, sizeof(*ch));
+		return vs__set_error("vs_channel_create", ENOMEM, "out of memory");
+	}
+	errno = 0;
+	ch->ch = ibv_create_comp_channel(ctx->ctx);
+	if (!ch->ch) {
+		ret = vs__set_error("ibv_create_comp_channel", vs__errno_or(ENOMEM),
+				    "cannot create a completion channel on %s",
+				    ctx->name);
+		goto fail;
+	}
+	/* non-blocking: the fd may go straight into an event loop */
+	flags = fcntl(ch->ch->fd, F_GETFL);
+	if (flags < 0 || fcntl(ch->ch->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		ret = vs__set_error("fcntl", errno,
+				    "cannot make the completion channel's fd %d "
+				    "non-blocking", ch->ch->fd);
+		ibv_destroy_comp_channel(ch->ch);
+		goto fail;
+	}
+	vs__handle_init(&ch->h, VS_KIND_CHANNEL);
+	ch->ctx = ctx;
+	vs__ref_get(&ctx->h);
+	*out = ch;
+	return 0;
+fail:
+	pthread_mutex_destroy(&ch->cqs->lock);
+	free(ch->cqs);
+	vs__handle_unpublish(ch, sizeof(*ch));
+	return ret;
+}
+
+int vs__channel_put(struct vs_channel *ch, const char *verb)
+{
+	int err;
+
+	if (!vs__ref_put(&ch->h))
+		return 0;
+	err = ibv_destroy_comp_channel(ch->ch);
+	if (err) {
+		vs__handle_reopen(&ch->h, VS_KIND_CHANNEL);
+		return vs__set_error("ibv_destroy_comp_channel", err,
+				     "%s: cannot destroy the completion channel "
+				     "(a CQ created through a raw handle still "
+				     "uses it?); it stays open: close it again to "
+				     "retry", verb);
+	}
+	pthread_mutex_destroy(&ch->cqs->lock);
+	free(ch->cqs);
+	ch->cqs = NULL;
+	return vs__context_put(ch->ctx, verb);
+}
+
+int vs_channel_close(struct vs_channel *ch)
+{
+	struct vs__channel_cqs *l;
+	char names[256];
+	size_t len = 0;
+	int open = 0, ret = vs__check_handle(ch, VS_KIND_CHANNEL,
+					     "vs_channel_close", "ch");
+
+	if (ret)
+		return ret;
+	l = ch->cqs;
+	pthread_mutex_lock(&l->lock);
+	names[0] = 0;
+	for (struct vs_cq *cq = l->head; cq; cq = cq->ch_next) {
+		if (__atomic_load_n(&cq->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CQ)
+			continue; /* closed by the user, kept by its QPs */
+		if (open++ < 4 && len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len,
+						"%sCQ %p (user context %p)",
+						open > 1 ? ", " : "", (void *)cq,
+						cq->user_context);
+	}
+	if (open) {
+		pthread_mutex_unlock(&l->lock);
+		return vs__set_error("vs_channel_close", EBUSY,
+				     "%d CQ%s still on this channel: %s%s; close "
+				     "them first", open, open > 1 ? "s are" : " is",
+				     names, open > 4 ? ", ..." : "");
+	}
+	/* under the lock: no CQ can join between the check and the mark */
+	ret = vs__user_close(ch, VS_KIND_CHANNEL, "vs_channel_close", "ch");
+	pthread_mutex_unlock(&l->lock);
+	return ret ? ret : vs__channel_put(ch, "vs_channel_close");
+}
+
+int vs_channel_fd(const struct vs_channel *ch)
+{
+	return ch && ch->h.magic == VS_KIND_CHANNEL ? ch->ch->fd : -1;
+}
+
+struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch)
+{
+	return ch && ch->h.magic == VS_KIND_CHANNEL ? ch->ch : NULL;
+}
+
+void *vs_cq_context(const struct vs_cq *cq)
+{
+	return cq && cq->h.magic == VS_KIND_CQ ? cq->user_context : NULL;
+}
+
+static void list_remove(struct vs__channel_cqs *l, struct vs_cq *cq)
+{
+	if (cq->ch_prev)
+		cq->ch_prev->ch_next = cq->ch_next;
+	else
+		l->head = cq->ch_next;
+	if (cq->ch_next)
+		cq->ch_next->ch_prev = cq->ch_prev;
+	else
+		l->tail = cq->ch_prev;
+	cq->ch_prev = cq->ch_next = NULL;
+	l->n--;
+}
+
+static void list_append(struct vs__channel_cqs *l, struct vs_cq *cq)
+{
+	cq->ch_next = NULL;
+	cq->ch_prev = l->tail;
+	if (l->tail)
+		l->tail->ch_next = cq;
+	else
+		l->head = cq;
+	l->tail = cq;
+	l->n++;
+}
+
+int vs__channel_attach(struct vs_channel *ch, struct vs_cq *cq, const char *verb)
+{
+	struct vs__channel_cqs *l = ch->cqs;
+	int err;
+
+	pthread_mutex_lock(&l->lock);
+	if (__atomic_load_n(&ch->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CHANNEL) {
+		pthread_mutex_unlock(&l->lock);
+		return vs__check_handle(ch, VS_KIND_CHANNEL, verb, "cfg->channel");
+	}
+	/* armed before anything can complete on it: no first event is lost */
+	err = ibv_req_notify_cq(cq->cq, cq->solicited_only);
+	if (err) {
+		pthread_mutex_unlock(&l->lock);
+		return vs__set_error("ibv_req_notify_cq", err,
+				     "%s: cannot arm the new CQ", verb);
+	}
+	cq->channel = ch;
+	list_append(l, cq);
+	vs__ref_get(&ch->h);
+	pthread_mutex_unlock(&l->lock);
+	return 0;
+}
+
+int vs__channel_cq_destroy(struct vs_cq *cq)
+{
+	struct vs__channel_cqs *l = cq->channel->cqs;
+	int err;
+
+	pthread_mutex_lock(&l->lock);
+	if (cq->unacked) {
+		ibv_ack_cq_events(cq->cq, cq->unacked);
+		cq->unacked = 0;
+	}
+	err = ibv_destroy_cq(cq->cq);
+	if (!err)
+		list_remove(l, cq);
+	pthread_mutex_unlock(&l->lock);
+	return err;
+}
+
+/* The CQ of an event, if it is one of this channel's (never trusts ctx blindly). */
+static struct vs_cq *cq_of_event(struct vs__channel_cqs *l, struct ibv_cq *icq)
+{
+	for (struct vs_cq *cq = l->head; cq; cq = cq->ch_next)
+		if (cq->cq == icq)
+			return cq;
+	return NULL;
+}
+
+static bool may_hold(struct vs_cq *cq)
+{
+	return cq->ev_pending || (cq->legacy && vs__legacy_cq_buffered(cq->legacy));
+}
+
+/*
+ * Polls the CQs that may hold completions (only: just that one), serving
+ * them round robin; > 0 with *from set, 0 when none had any, < 0.
+ */
+static int poll_ready(struct vs__channel_cqs *l, struct vs_cq *only,
+		      struct vs_cq **from, struct vs_wc *wc, int max)
+{
+	struct vs_cq *cq, *next;
+
+	for (cq = l->head; cq; cq = next) {
+		int n;
+
+		next = cq->ch_next;
+		if ((only && cq != only) || !may_hold(cq))
+			continue;
+		if (__atomic_load_n(&cq->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CQ) {
+			cq->ev_pending = false; /* closed by the user */
+			continue;
+		}
+		n = vs_cq_poll(cq, wc, max);
+		if (n < 0)
+			return n;
+		/* a full wc[] may have left more: poll it again before sleeping */
+		cq->ev_pending = n == max;
+		if (n) {
+			list_remove(l, cq);
+			list_append(l, cq); /* the others go first next time */
+			*from = cq;
+			return n;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads every event waiting on the channel: acks (in batches), re-arms
+ * and marks each CQ to be polled.  Returns how many events concerned
+ * only (or any CQ when only is NULL), or a negative errno.
+ */
+static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *verb)
+{
+	struct vs__channel_cqs *l = ch->cqs;
+	int got = 0;
+
+	for (;;) {
+		struct ibv_cq *icq;
+		struct vs_cq *cq;
+		void *ctx;
+		int err;
+
+		if (ibv_get_cq_event(ch->ch, &icq, &ctx)) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return got;
+			return vs__set_error("ibv_get_cq_event", vs__errno_or(EIO),
+					     "%s: reading the completion channel "
+					     "(fd %d) failed", verb, ch->ch->fd);
+		}
+		cq = cq_of_event(l, icq);
+		if (!cq) {
+			/* a CQ created on the raw channel: not ours to track */
+			ibv_ack_cq_events(icq, 1);
+			continue;
+		}
+		if (++cq->unacked >= ACK_BATCH) {
+			ibv_ack_cq_events(icq, cq->unacked);
+			cq->unacked = 0;
+		}
+		if (__atomic_load_n(&cq->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CQ)
+			continue; /* closed by the user: nobody polls it */
+		/* re-armed before it is polled: a later completion raises an event */
+		err = ibv_req_notify_cq(icq, cq->solicited_only);
+		if (err)
+			return vs__set_error("ibv_req_notify_cq", err,
+					     "%s: cannot re-arm the CQ", verb);
+		cq->ev_pending = true;
+		if (!only || cq == only)
+			got++;
+	}
+}
+
+static int wait_on(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
+		   struct vs_cq **from, struct vs_wc *wc, int max,
+		   const char *verb)
+{
+	struct vs__channel_cqs *l = ch->cqs;
+	int64_t deadline = vs__deadline(timeout_ms);
+	int n;
+
+	pthread_mutex_lock(&l->lock);
+	for (;;) {
+		n = poll_ready(l, only, from, wc, max);
+		if (n)
+			break;
+		n = read_events(ch, only, verb);
+		if (n < 0)
+			break;
+		if (n)
+			continue; /* re-armed: now poll them */
+		/* sleeps without the lock; -EAGAIN and -ETIMEDOUT record nothing */
+		pthread_mutex_unlock(&l->lock);
+		n = vs__wait_fd(ch->ch->fd, timeout_ms, deadline, verb);
+		if (n)
+			return n;
+		pthread_mutex_lock(&l->lock);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return n;
+}
+
+static int wait_args(const struct vs_wc *wc, int max, const char *verb)
+{
+	if (!wc)
+		return vs__set_error(verb, EINVAL, "wc is NULL");
+	if (max <= 0)
+		return vs__set_error(verb, EINVAL, "max is %d: room for at "
+				     "least one completion is needed", max);
+	return 0;
+}
+
+int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
+		    struct vs_cq **cq_out, struct vs_wc *wc, int max)
+{
+	struct vs_cq *from = NULL;
+	int ret = vs__check_handle(ch, VS_KIND_CHANNEL, "vs_channel_wait", "ch");
+
+	if (ret)
+		return ret;
+	if (!cq_out)
+		return vs__set_error("vs_channel_wait", EINVAL, "cq_out is NULL");
+	*cq_out = NULL;
+	ret = wait_args(wc, max, "vs_channel_wait");
+	if (ret)
+		return ret;
+	ret = wait_on(ch, NULL, timeout_ms, &from, wc, max, "vs_channel_wait");
+	if (ret > 0)
+		*cq_out = from;
+	return ret;
+}
+
+int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)
+{
+	struct vs_cq *from;
+	int ret = vs__check_handle(cq, VS_KIND_CQ, "vs_cq_wait", "cq");
+
+	if (ret)
+		return ret;
+	if (!cq->channel)
+		return vs__set_error("vs_cq_wait", EINVAL,
+				     "cq has no completion channel (create it "
+				     "with .channel = a vs_channel to wait on it)");
+	ret = wait_args(wc, max, "vs_cq_wait");
+	return ret ? ret : wait_on(cq->channel, cq, timeout_ms, &from, wc, max,
+				   "vs_cq_wait");
+}

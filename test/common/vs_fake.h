@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The host tests of the typed API against the fake provider
+ * (test/stubs/stub_fake_ibverbs.c, built as build/.../stubs/fake).
+ */
+#ifndef VS_FAKE_TEST_H
+#define VS_FAKE_TEST_H
+
+#include <dlfcn.h>
+#include <libgen.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "vs_typed.h"
+
+/*
+ * Loads the fake (extended verbs offered) through VERBSHIM_LIBIBVERBS and
+ * returns its vs_stub_fail and vs_stub_live.
+ */
+static inline void vs_t_use_fake(void **fail, int **live)
+{
+	char exe[PATH_MAX], fake[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	void *h;
+
+	VS_ASSERT(n > 0);
+	exe[n] = 0;
+	/* build/.../test/unit/NAME -> build/.../stubs/fake */
+	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
+	if (access(fake, R_OK))
+		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
+	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
+	setenv("VS_FAKE_EXTENDED", "1", 1);
+	vs_set_force_legacy(false);
+	{
+		/* the first call loads the fake */
+		struct vs_device_entry e[2];
+		size_t count;
+
+		VS_OK(vs_device_list(e, 2, &count));
+		VS_ASSERT_EQ(count, 1);
+		VS_ASSERT_STREQ(e[0].name, "fake0");
+	}
+	h = dlopen(fake, RTLD_NOW | RTLD_NOLOAD);
+	VS_ASSERT(h != NULL);
+	*fail = dlsym(h, "vs_stub_fail");
+	*live = dlsym(h, "vs_stub_live");
+	VS_ASSERT(*fail && *live);
+	dlclose(h); /* only the reference NOLOAD took */
+}
+
+#endif /* VS_FAKE_TEST_H */
