@@ -8,11 +8,16 @@
 unsigned int vs_width_lanes(uint8_t width)
 {
 	switch (width) {
-	case 1: return 1;
-	case 2: return 4;
-	case 4: return 8;
-	case 8: return 12;
-	case 16: return 2;
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
 	}
 	return 0;
 }
@@ -22,8 +27,9 @@ static const struct {
 	uint32_t mbps;
 	const char *name;
 } lane_speeds[] = {
-	{ 2500, "SDR" }, { 5000, "DDR" }, { 10000, "QDR" }, { 10000, "FDR10" },
-	{ 14000, "FDR" }, { 25000, "EDR" }, { 50000, "HDR" }, { 100000, "NDR" },
+	{ 2500, "SDR" },    { 5000, "DDR" },   { 10000, "QDR" },
+	{ 10000, "FDR10" }, { 14000, "FDR" },  { 25000, "EDR" },
+	{ 50000, "HDR" },   { 100000, "NDR" },
 };
 
 /* Index into lane_speeds of a speed code, or -1. */
