@@ -6,6 +6,7 @@
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make demo            boot the VM and run the loopback example
+#   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Knobs: CC=gcc|clang, V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
@@ -95,7 +96,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools tests benches check check-unit check-rxe demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe demo \
 	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -261,13 +262,25 @@ $(BUILD)/verbshim.pc: Makefile FORCE
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
 
-install: all $(BUILD)/verbshim.pc
+# Man pages: one per public function with a kernel-doc comment in include/
+# (scripts/kernel-doc-man.py; a malformed comment fails the build).  The
+# directory is made afresh so that a removed comment leaves no stale page.
+MAN_HEADERS := $(wildcard include/*.h include/verbshim/*.h)
+MAN_STAMP   := $(BUILD)/man/man3/.stamp
+man: $(MAN_STAMP)
+$(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
+	$(call say,MAN,$(@D))
+	$(Q)rm -rf $(@D) && scripts/kernel-doc-man.py --version $(VERSION) --out $(@D) $(MAN_HEADERS) && touch $@
+
+install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man3
+	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir
 	install -d $(DESTDIR)$(COMPAT_DIR)
 	install -m 644 $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
@@ -275,7 +288,8 @@ install: all $(BUILD)/verbshim.pc
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
-	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim
+	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
+	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:
 	rm -rf $(BUILD) lib/*.a
