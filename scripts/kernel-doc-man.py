@@ -290,7 +290,8 @@ def render(doc, decl, header, version, documented):
     if doc["params"]:
         out.append(".SH ARGUMENTS")
         for p, text in doc["params"]:
-            out += [".TP", f"\\fI{esc(p)}\\fP", inline(" ".join(t for t in text if t), params)]
+            t = inline(" ".join(t for t in text if t), params)
+            out += [".TP", f"\\fI{esc(p)}\\fP", "\\&" + t if t[:1] in ".'" else t]
     desc = paragraphs(doc["desc"], params)
     if desc:
         out += [".SH DESCRIPTION"] + desc
