@@ -1,11 +1,12 @@
 # verbshim: build, test, install.
 #
-#   make                 lib/libverbshim.a, examples, verbshim-info
+#   make                 lib/libverbshim.a, examples, tools (verbshim-info)
 #   make check           the whole test suite (unit, sanitizers, valgrind,
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make demo            boot the VM and run the loopback example
+#   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #
 # Knobs: CC=gcc|clang, V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
@@ -50,11 +51,17 @@ ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim
 LIB_SRCS := $(wildcard shim/*.c) $(wildcard lib/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
-# Programs: every examples/NAME.c is build/bin/NAME (verbshim-info too);
-# examples/common/*.c is linked into each.
+# Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
+# is linked into each.
 EXAMPLE_SRCS  := $(wildcard examples/*.c)
 EXAMPLES      := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/bin/%)
 EXCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/common/*.c))
+
+# Installed programs: every tools/NAME/ is build/bin/NAME, linked from all
+# the .c files of its directory.
+TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
+TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
+tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 
 # Tests: test/unit/*.c run on the host, test/rxe/*.c need a device;
 # test/common/*.c is linked into each.
@@ -89,15 +96,16 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tests benches check check-unit check-rxe demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe demo \
 	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
 .SECONDARY:
 
-all: lib examples
+all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
+tools: $(TOOLS)
 tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs
 benches: $(BENCHES)
 
@@ -174,6 +182,14 @@ $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(EXCOMMON_OBJS) $(ARCHIVE)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(EXCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
+define tool_rule
+$(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
+	@mkdir -p $$(@D)
+	$$(call say,LD,$$@)
+	$$(Q)$$(CC) $$(CFLAGS_ALL) -o $$@ $(call tool_objs,$(1)) $$(ARCHIVE) $$(LDLIBS_SHIM) $$(LDFLAGS)
+endef
+$(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
+
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
@@ -246,13 +262,25 @@ $(BUILD)/verbshim.pc: Makefile FORCE
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
 
-install: all $(BUILD)/verbshim.pc
+# Man pages: one per public function with a kernel-doc comment in include/
+# (scripts/kernel-doc-man.py; a malformed comment fails the build).  The
+# directory is made afresh so that a removed comment leaves no stale page.
+MAN_HEADERS := $(wildcard include/*.h include/verbshim/*.h)
+MAN_STAMP   := $(BUILD)/man/man3/.stamp
+man: $(MAN_STAMP)
+$(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
+	$(call say,MAN,$(@D))
+	$(Q)rm -rf $(@D) && scripts/kernel-doc-man.py --version $(VERSION) --out $(@D) $(MAN_HEADERS) && touch $@
+
+install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 755 $(BUILD)/bin/verbshim-info $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man3
+	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir
 	install -d $(DESTDIR)$(COMPAT_DIR)
 	install -m 644 $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
@@ -260,7 +288,8 @@ install: all $(BUILD)/verbshim.pc
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
-	  $(DESTDIR)$(PREFIX)/bin/verbshim-info $(DESTDIR)$(PREFIX)/lib/verbshim
+	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
+	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:
 	rm -rf $(BUILD) lib/*.a

@@ -30,7 +30,7 @@ ok() { echo "ok: $*"; }
 # What the archive and verbshim-info are built from.
 src=$tmp/tree
 mkdir -p "$src/test"
-cp -r Makefile scripts include shim lib examples "$src/"
+cp -r Makefile scripts include shim lib examples tools "$src/"
 cp -r test/common "$src/test/"
 # Not a sub-make of the caller (make -jN check would pass its jobserver).
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s OPT=-O0 "$@"; }

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verbshim-info: what verbshim found at run time (which rdma-core
+ * libraries, how new, which provider ABI), the RDMA devices with their
+ * ports and GID tables, and, when nothing usable is there, why.
+ *
+ * Everything is gathered into one struct report first (gather.c), judged
+ * (diagnose.c) and printed after (text.c, json.c), so that the text and
+ * the JSON output cannot disagree.
+ */
+#ifndef VERBSHIM_INFO_H
+#define VERBSHIM_INFO_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbshim/loader.h"
+#include "verbshim/names.h"
+
+enum { EXIT_USABLE = 0, EXIT_USAGE = 1, EXIT_NODEV = 2 };
+
+struct gid_row {
+	uint32_t index;
+	union ibv_gid gid;
+	enum vs_gid_type type;
+	char netdev[IF_NAMESIZE];	/* "" when the entry has none */
+};
+
+struct port_row {
+	uint32_t num;
+	int err;			/* ibv_query_port() failed: errno */
+	struct ibv_port_attr attr;
+	ssize_t expect;			/* valid GIDs per the table; -1 unknown */
+	struct gid_row *gids;
+	size_t ngids;
+	int gid_err;			/* the GID scan stopped on this errno */
+};
+
+struct dev_row {
+	char name[IBV_SYSFS_NAME_MAX];
+	uint64_t guid;			/* host order */
+	int err;			/* open or query failed: errno */
+	const char *err_what;		/* which call */
+	struct port_row *ports;
+	unsigned int nports;
+};
+
+struct report {
+	struct vs_build_info build;	/* what the archive was built with */
+	struct vs_library_info libs[VS_LIB_COUNT];
+	int list_err;			/* ibv_get_device_list() gave NULL */
+	struct dev_row *devs;
+	size_t ndevs;
+	bool usable;			/* some listed port is ACTIVE */
+	char diagnosis[1024];		/* "" when there is nothing to say */
+};
+
+/* Where rdma-core looks, each prefixed by VERBSHIM_INFO_ROOT. */
+struct options {
+	const char *device;		/* -d, or NULL for all */
+	bool json;
+	char sysfs[PATH_MAX], devdir[PATH_MAX], confdir[PATH_MAX];
+};
+
+/* gather.c: the build, the libraries (loading each now), the devices.
+ * 0, or ENOMEM; a device that cannot be opened is reported, not fatal. */
+int gather_report(struct report *r, const struct options *o);
+void report_free(struct report *r);
+
+/* diagnose.c: sets r->usable, and r->diagnosis when nothing is usable. */
+void diagnose(struct report *r, const struct options *o);
+
+/* text.c, json.c */
+void print_text(const struct report *r);
+void print_json(FILE *f, const struct report *r);
+
+/* format.c: what the outputs and the diagnosis share. */
+void __attribute__((format(printf, 3, 4)))
+fmt(char *buf, size_t size, const char *f, ...);
+const char *port_state_name(enum ibv_port_state s);
+int mtu_bytes(enum ibv_mtu mtu);
+double port_gbps(const struct ibv_port_attr *a);
+const char *link_layer_name(uint8_t ll);
+void gid_str(const union ibv_gid *gid, char *buf, size_t size);
+void guid_str(uint64_t guid, char *buf, size_t size);
+
+#endif /* VERBSHIM_INFO_H */

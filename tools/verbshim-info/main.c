@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * verbshim-info [-d DEV] [--json]
+ *
+ * Exit: 0 a device with an active port was found, 2 none (the diagnosis
+ * says why), 1 usage error.  info.h says how the program is put together.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "info.h"
+
+/* Where rdma-core looks (fixed when it is built).  VERBSHIM_INFO_ROOT
+ * prefixes all three so that the diagnosis can be tested on a fake tree. */
+#define SYSFS_IB "/sys/class/infiniband"
+#define DEV_IB "/dev/infiniband"
+#define CONFIG_DIR "/etc/libibverbs.d"
+
+static void usage(FILE *f)
+{
+	fputs("usage: verbshim-info [-d DEV] [--json]\n"
+	      "\n"
+	      "What verbshim loaded (the rdma-core libraries, their version node\n"
+	      "and provider ABI), the RDMA devices with their ports and GID\n"
+	      "tables, and when no device is usable, why.\n"
+	      "\n"
+	      "  -d, --device DEV  only this device\n"
+	      "  -j, --json        one JSON object instead of text\n"
+	      "  -h, --help        this help\n"
+	      "\n"
+	      "Exit status: 0 a device with an active port was found, 2 none\n"
+	      "(the diagnosis says why), 1 usage error.\n", f);
+}
+
+/* 0 run, 1 usage error, -1 help printed. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = secure_getenv("VERBSHIM_INFO_ROOT");
+	int c;
+
+	while ((c = getopt_long(argc, argv, "d:jh", longopts, NULL)) != -1) {
+		if (c == 'd') {
+			o->device = optarg;
+		} else if (c == 'j') {
+			o->json = true;
+		} else if (c == 'h') {
+			usage(stdout);
+			return -1;
+		} else {
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "verbshim-info: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return 1;
+	}
+	root = root ? root : "";
+	fmt(o->sysfs, sizeof(o->sysfs), "%s%s", root, SYSFS_IB);
+	fmt(o->devdir, sizeof(o->devdir), "%s%s", root, DEV_IB);
+	fmt(o->confdir, sizeof(o->confdir), "%s%s", root, CONFIG_DIR);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct report r = { 0 };
+	int ret = parse_options(argc, argv, &o);
+
+	if (ret)
+		return ret < 0 ? EXIT_SUCCESS : EXIT_USAGE;
+	ret = gather_report(&r, &o);
+	if (ret) {
+		fprintf(stderr, "verbshim-info: %s\n", strerror(ret));
+		report_free(&r);
+		return EXIT_NODEV;
+	}
+	diagnose(&r, &o);
+	if (o.json)
+		print_json(stdout, &r);
+	else
+		print_text(&r);
+	report_free(&r);
+	if (fflush(stdout)) {
+		perror("verbshim-info: stdout");
+		return EXIT_NODEV;
+	}
+	return r.usable ? EXIT_USABLE : EXIT_NODEV;
+}
