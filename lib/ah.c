@@ -4,6 +4,24 @@
  */
 #include "vs_internal.h"
 
+void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		      struct ibv_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->port_num = qp->port;
+	ah->dlid = remote->lid;
+	ah->sl = 0;
+	/* RoCE has no LIDs: every packet carries a GRH. */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		ah->is_global = 1;
+		ah->grh.dgid = remote->gid;
+		ah->grh.sgid_index = (uint8_t)qp->gid_index;
+		ah->grh.hop_limit = 64;
+		ah->grh.traffic_class = 0;
+		ah->grh.flow_label = 0;
+	}
+}
+
 int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 		      const struct vs_endpoint *remote, struct vs_ah **out,
 		      const char *verb)

@@ -238,29 +238,6 @@ void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl, size_t num_sge)
 	ibv_wr_set_inline_data_list(x, num_sge, bufs);
 }
 
-int vs__recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)
-{
-	memset(st, 0, sizeof(*st));
-	if (!cap)
-		return 0;
-	st->wr = calloc(cap, sizeof(*st->wr));
-	st->sge = calloc((size_t)cap * (max_sge ? max_sge : 1), sizeof(*st->sge));
-	if (!st->wr || !st->sge) {
-		vs__recv_store_free(st);
-		return -ENOMEM;
-	}
-	st->cap = cap;
-	st->max_sge = max_sge;
-	return 0;
-}
-
-void vs__recv_store_free(struct vs__recv_store *st)
-{
-	free(st->wr);
-	free(st->sge);
-	memset(st, 0, sizeof(*st));
-}
-
 int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 		   const char *verb)
 {

@@ -532,16 +532,3 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 		ret = vs__first_err(ret, vs__srq_put(qp->srq, verb));
 	return vs__first_err(ret, vs__pd_put(qp->pd, verb));
 }
-
-const char *vs_transport_name(enum vs_transport t)
-{
-	switch (t) {
-	case VS_TRANSPORT_RC:
-		return "RC";
-	case VS_TRANSPORT_UC:
-		return "UC";
-	case VS_TRANSPORT_UD:
-		return "UD";
-	}
-	return "unknown transport";
-}

@@ -151,4 +151,14 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 			char *buf, size_t len);
 
+/*
+ * Records the error of a failed ibv_modify_qp(from -> to, mask) that call
+ * made (err: its positive errno): a wrong mask names the missing and the
+ * extra bits, a complete one says a value is out of range, a RoCE RTR
+ * toward dgid (NULL: none known) names the route.  Returns -err.
+ */
+int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
+		      enum ibv_qp_state from, enum ibv_qp_state to, int mask,
+		      const union ibv_gid *dgid, uint32_t dest_qpn);
+
 #endif /* VS_INTERNAL_H */
