@@ -94,7 +94,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	vs__fill_ah_attr(qp, remote, &a.ah_attr);
 	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 	       IBV_QP_RQ_PSN;
-	if (qp->transport == VS_TRANSPORT_RC) {
+	if (vs__transport(qp->transport)->reliable) {
 		a.max_dest_rd_atomic = qp->max_dest_rd_atomic;
 		a.min_rnr_timer = qp->min_rnr_timer;
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
@@ -107,7 +107,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = qp->psn;
 	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	if (qp->transport == VS_TRANSPORT_RC) {
+	if (vs__transport(qp->transport)->reliable) {
 		a.timeout = qp->timeout;
 		a.retry_cnt = qp->retry_cnt;
 		a.rnr_retry = qp->rnr_retry;

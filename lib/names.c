@@ -34,15 +34,9 @@ const char *vs_kind_name(uint32_t magic)
 
 const char *vs_transport_name(enum vs_transport t)
 {
-	switch (t) {
-	case VS_TRANSPORT_RC:
-		return "RC";
-	case VS_TRANSPORT_UC:
-		return "UC";
-	case VS_TRANSPORT_UD:
-		return "UD";
-	}
-	return "unknown transport";
+	const struct vs__transport *tr = vs__transport(t);
+
+	return tr ? tr->name : "unknown transport";
 }
 
 const char *vs_qp_state_name(enum ibv_qp_state state)

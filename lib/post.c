@@ -123,7 +123,7 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 					     "bytes fit; use one SGE, or .legacy = true",
 					     total, num_sge, qp->bounce_slot_size);
 	}
-	if (qp->transport == VS_TRANSPORT_UD) {
+	if (vs__transport(qp->transport)->datagram) {
 		if (!dest)
 			return vs__set_error(verb, EINVAL,
 					     "a UD send needs a destination (dest is NULL)");

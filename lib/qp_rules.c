@@ -6,10 +6,10 @@
  */
 #include "vs_internal.h"
 
-/* index: 0 RC, 1 UC, 2 UD */
+/* one column per rule set (enum vs__rules) */
 struct rule {
 	enum ibv_qp_state from, to;
-	int req[3], opt[3];
+	int req[VS__RULES_N], opt[VS__RULES_N];
 };
 
 #define PATH_OPT (IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS | IBV_QP_PATH_MIG_STATE)
@@ -63,6 +63,7 @@ static const struct rule rules[] = {
 int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 		     enum ibv_qp_state to, int mask, char *why, size_t len)
 {
+	const struct vs__transport *tr = vs__transport(transport);
 	char tmp[1];
 	int t;
 
@@ -71,11 +72,11 @@ int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 		len = sizeof(tmp);
 	}
 	why[0] = 0;
-	if (transport < VS_TRANSPORT_RC || transport > VS_TRANSPORT_UD) {
+	if (!tr) {
 		snprintf(why, len, "transport %d is not RC, UC or UD", (int)transport);
 		return -EINVAL;
 	}
-	t = (int)transport - 1;
+	t = (int)tr->rules;
 	if ((mask & IBV_QP_STATE) == 0 && from != to) {
 		snprintf(why, len, "IBV_QP_STATE is missing from the mask");
 		return -EINVAL;

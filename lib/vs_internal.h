@@ -19,6 +19,7 @@
 #include "verbshim/qp.h"
 #include "verbshim/endpoint.h"
 #include "verbshim/post.h"
+#include "transports.h"
 
 /* Records the thread's last error; returns -err. */
 int vs__set_error(const char *verb, int err, const char *fmt, ...)
