@@ -64,7 +64,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 
 			if (cfg->timestamps) {
 				vs__handle_unpublish(cq, sizeof(*cq));
-				return vs__set_error("ibv_create_cq_ex", err,
+				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex", err,
 						     "%s cannot create a CQ with "
 						     "completion timestamps%s",
 						     c->name, err == EOPNOTSUPP ?
@@ -72,7 +72,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
 				vs__handle_unpublish(cq, sizeof(*cq));
-				return vs__set_error("ibv_create_cq_ex", err,
+				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex", err,
 						     "cannot create a CQ of depth %u on %s",
 						     depth, c->name);
 			}
@@ -84,7 +84,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		cq->cq = ibv_create_cq(c->ctx, (int)depth, NULL, cfg->channel,
 				       cfg->comp_vector);
 		if (!cq->cq) {
-			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
+			ret = vs__verb_error("vs_cq_create", "ibv_create_cq", vs__errno_or(ENOMEM),
 					    "cannot create a CQ of depth %u on %s",
 					    depth, c->name);
 			vs__handle_unpublish(cq, sizeof(*cq));
@@ -117,11 +117,10 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 	err = ibv_destroy_cq(cq->cq);
 	if (err) {
 		vs__handle_reopen(&cq->h, VS_KIND_CQ);
-		return vs__set_error("ibv_destroy_cq", err,
-				     "%s: cannot destroy the CQ (a QP created "
+		return vs__verb_error(verb, "ibv_destroy_cq", err,
+				     "cannot destroy the CQ (a QP created "
 				     "through the raw handle still uses it?); the "
-				     "CQ stays open: close it again to retry",
-				     verb);
+				     "CQ stays open: close it again to retry");
 	}
 	vs__legacy_cq_free(cq->legacy);
 	cq->legacy = NULL;
@@ -161,11 +160,11 @@ int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 	return ret ? ret : vs__set_error(verb, EINVAL, "%s is NULL", out_name);
 }
 
-int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err, const char *call)
 {
 	bool legacy = vs__legacy_cq_is(ops);
 
-	return vs__set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
+	return vs__verb_error(call, legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
 			     "polling the %s CQ failed (CQ overrun or device "
 			     "error)", legacy ? "legacy" : "extended");
 }

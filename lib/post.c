@@ -166,19 +166,19 @@ int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 	 * ENOSPC from rxe's ibv_wr_*: one errno for it whichever way posted.
 	 */
 	if (err == ENOMEM || (err == ENOSPC && !qp->legacy))
-		ret = vs__set_error(raw, ENOMEM,
-				    "%s: the send queue is full (max_send_wr %u): poll "
+		ret = vs__verb_error(verb, raw, ENOMEM,
+				    "the send queue is full (max_send_wr %u): poll "
 				    "completions, or signal more often so the "
-				    "queue drains%s", verb, qp->caps.max_send_wr,
+				    "queue drains%s", qp->caps.max_send_wr,
 				    note);
 	else if (posted >= 0 && qp->legacy)
-		ret = vs__set_error(raw, err,
-				    "%s: the provider refused WR #%ld of the batch; "
-				    "none from it on was posted%s", verb, posted,
+		ret = vs__verb_error(verb, raw, err,
+				    "the provider refused WR #%ld of the batch; "
+				    "none from it on was posted%s", posted,
 				    note);
 	else
-		ret = vs__set_error(raw, err, "%s: the provider refused the "
-				    "batch%s", verb, note);
+		ret = vs__verb_error(verb, raw, err, "the provider refused the "
+				    "batch%s", note);
 	vs__error_set_batch_posted(posted);
 	return ret;
 }
@@ -308,17 +308,17 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		err = -err;
 	posted_note(note, sizeof(note), bad_index);
 	if (err == ENOMEM)
-		ret = vs__set_error(raw, err,
-				    "%s: the receive queue is full: fewer "
-				    "receives, or wait for completions%s", verb,
+		ret = vs__verb_error(verb, raw, err,
+				    "the receive queue is full: fewer "
+				    "receives, or wait for completions%s",
 				    note);
 	else if (bad_index >= 0)
-		ret = vs__set_error(raw, err,
-				    "%s: the provider refused receive #%ld of the "
-				    "batch%s", verb, bad_index, note);
+		ret = vs__verb_error(verb, raw, err,
+				    "the provider refused receive #%ld of the "
+				    "batch%s", bad_index, note);
 	else
-		ret = vs__set_error(raw, err, "%s: the provider refused the "
-				    "batch%s", verb, note);
+		ret = vs__verb_error(verb, raw, err, "the provider refused the "
+				    "batch%s", note);
 	vs__error_set_batch_posted(bad_index);
 	return ret;
 }

@@ -77,7 +77,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
-	ret = vs_port_info(pd->ctx, p->port, &pi);
+	ret = vs__port_info(pd->ctx, p->port, &pi, verb);
 	if (ret)
 		return ret;
 	if (p->comp_mask & VS_QP_CFG_PSN) {
@@ -102,14 +102,14 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 					     pi.gid_tbl_len);
 		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
-			return vs__set_error("ibv_query_gid", vs__errno_or(EINVAL),
+			return vs__verb_error(verb, "ibv_query_gid", vs__errno_or(EINVAL),
 					     "cannot read GID %u of port %u",
 					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
 	} else {
 		struct vs_gid_info g;
 
-		ret = vs_gid_pick(pd->ctx, p->port, &g);
+		ret = vs__gid_pick(pd->ctx, p->port, &g, verb);
 		if (ret && pi.link_layer == IBV_LINK_LAYER_ETHERNET)
 			return ret;
 		if (!ret) {
@@ -197,7 +197,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 		}
 		err = vs__errno_or(EOPNOTSUPP);
 		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
-			return vs__set_error("ibv_create_qp_ex", err,
+			return vs__verb_error(verb, "ibv_create_qp_ex", err,
 					     "cannot create a %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u)",
 					     tr->name, cap.max_send_wr,
@@ -218,7 +218,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 		errno = 0;
 		qp->qp = ibv_create_qp(pd->pd, &ia);
 		if (!qp->qp)
-			return vs__set_error("ibv_create_qp", vs__errno_or(EINVAL),
+			return vs__verb_error(verb, "ibv_create_qp", vs__errno_or(EINVAL),
 					     "cannot create a %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u: lower "
 					     "them if the device cannot)",
@@ -228,7 +228,6 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 		cap = ia.cap;
 	}
 created:
-	(void)verb;
 	qp->caps.max_send_wr = cap.max_send_wr;
 	qp->caps.max_recv_wr = cap.max_recv_wr;
 	qp->caps.max_send_sge = cap.max_send_sge;
@@ -263,9 +262,8 @@ static int to_init(struct vs_qp *qp, const char *verb)
 	int ret = ibv_modify_qp(qp->qp, &a, mask);
 
 	if (ret)
-		return vs__set_error("ibv_modify_qp", ret,
-				     "%s: RESET->INIT of the new %s QP failed",
-				     verb, vs_transport_name(qp->transport));
+		return vs__verb_error(verb, "ibv_modify_qp", ret,
+				     "RESET->INIT of the new %s QP failed", vs_transport_name(qp->transport));
 	vs__qp_set_state(qp, IBV_QPS_INIT);
 	return 0;
 }
@@ -294,9 +292,9 @@ static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
 	qp->bounce_mr = ibv_reg_mr(pd->pd, buf, size, IBV_ACCESS_LOCAL_WRITE);
 	if (!qp->bounce_mr) {
 		free(buf);
-		return vs__set_error("ibv_reg_mr", vs__errno_or(ENOMEM),
-				     "%s: cannot register the %zu-byte inline bounce "
-				     "ring", verb, size);
+		return vs__verb_error(verb, "ibv_reg_mr", vs__errno_or(ENOMEM),
+				     "cannot register the %zu-byte inline bounce "
+				     "ring", size);
 	}
 	qp->bounce = buf;
 	qp->bounce_slot_size = slot;
@@ -432,9 +430,9 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 	if (err) {
 		vs__handle_reopen(&qp->h, kind);
 		vs__qp_set_state(qp, qp->state); /* reopens the send gate */
-		return vs__set_error("ibv_destroy_qp", err,
-				     "%s: cannot destroy the %s QP %u; it stays "
-				     "open: close it again to retry", verb,
+		return vs__verb_error(verb, "ibv_destroy_qp", err,
+				     "cannot destroy the %s QP %u; it stays "
+				     "open: close it again to retry",
 				     vs_transport_name(qp->transport),
 				     qp->qp->qp_num);
 	}

@@ -43,20 +43,19 @@ int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 
 	if (err == EINVAL &&
 	    vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
-		return vs__set_error("ibv_modify_qp", EINVAL,
-				     "%s: the attribute mask is wrong %s", call, why);
+		return vs__verb_error(call, "ibv_modify_qp", EINVAL,
+				     "the attribute mask is wrong %s", why);
 	if (to == IBV_QPS_RTR && dgid && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
 		vs__describe_route(qp, dgid, route, sizeof(route));
 	if (dest_qpn)
 		snprintf(toward, sizeof(toward), " toward qpn 0x%06x", dest_qpn);
 	if (err == EINVAL)
-		return vs__set_error("ibv_modify_qp", EINVAL,
-				     "%s: %s %s->%s%s refused although the mask is "
+		return vs__verb_error(call, "ibv_modify_qp", EINVAL,
+				     "%s %s->%s%s refused although the mask is "
 				     "complete: a value is out of range for the "
-				     "device%s%s", call, t, vs_qp_state_name(from),
+				     "device%s%s", t, vs_qp_state_name(from),
 				     vs_qp_state_name(to), toward,
 				     route[0] ? "; " : "", route);
-	return vs__set_error("ibv_modify_qp", err, "%s: %s %s->%s%s failed%s%s",
-			     call, t, vs_qp_state_name(from), vs_qp_state_name(to),
+	return vs__verb_error(call, "ibv_modify_qp", err, "%s %s->%s%s failed%s%s", t, vs_qp_state_name(from), vs_qp_state_name(to),
 			     toward, route[0] ? ": " : "", route);
 }

@@ -21,11 +21,22 @@
 #include "verbshim/post.h"
 #include "transports.h"
 
-/* Records the thread's last error; returns -err. */
-int vs__set_error(const char *verb, int err, const char *fmt, ...)
+/*
+ * Records the thread's last error (lib/error.c); returns -err.  call is
+ * the vs_ call that failed, always; vs__verb_error also names the
+ * provider function (verb) that failed inside it.
+ */
+int vs__set_error(const char *call, int err, const char *fmt, ...)
 	VS_PRINTF(3, 4);
-/* Same with a va_list. */
-int vs__set_errorv(const char *verb, int err, const char *fmt, va_list ap);
+int vs__verb_error(const char *call, const char *verb, int err,
+		   const char *fmt, ...) VS_PRINTF(4, 5);
+int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
+	       va_list ap);
+/*
+ * When library lib (enum vs_library) did not load: "libibverbs did not
+ * load: <the loader's reason, with the path>" into buf, returned; else NULL.
+ */
+const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
@@ -83,6 +94,12 @@ int vs__user_close(void *handle, uint32_t kind, const char *verb,
  * may retry the close.
  */
 void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
+
+/* vs_port_info and vs_gid_pick on behalf of call (errors name it). */
+int vs__port_info(const struct vs_context *c, uint8_t port,
+		  struct vs_port_info *out, const char *call);
+int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
+		 const char *call);
 
 /* Internal drops used by dependants (no user-visible reference check). */
 int vs__context_put(struct vs_context *ctx, const char *verb);

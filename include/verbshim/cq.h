@@ -127,7 +127,7 @@ VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
 }
 
 /* private: the out-of-line halves */
-int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err) VS_COLD;
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err, const char *call) VS_COLD;
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb) VS_COLD;
 int vs__cq_iter_null(const char *verb) VS_COLD;
 
@@ -173,7 +173,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 			if (ret == ENOENT)
 				break;
 			if (VS_UNLIKELY(ret))
-				return vs__cq_poll_failed(x, ret);
+				return vs__cq_poll_failed(x, ret, "vs_cq_poll");
 			vs__wc_read(cq, x, &wc[n++]);
 			ibv_end_poll(x);
 		}
@@ -183,7 +183,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	if (ret == ENOENT)
 		return 0;
 	if (VS_UNLIKELY(ret))
-		return vs__cq_poll_failed(x, ret);
+		return vs__cq_poll_failed(x, ret, "vs_cq_poll");
 	for (;;) {
 		vs__wc_read(cq, x, &wc[n++]);
 		if (n == max)
@@ -238,7 +238,8 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 	ret = ibv_start_poll(x, &attr);
 	if (VS_UNLIKELY(ret)) {
 		vs__cq_iter_idle(it);
-		return ret == ENOENT ? -ENOENT : vs__cq_poll_failed(x, ret);
+		return ret == ENOENT ? -ENOENT :
+				       vs__cq_poll_failed(x, ret, "vs_cq_iter_start");
 	}
 	vs__cq_iterating(cq, 1);
 	it->cq = cq;
@@ -270,7 +271,7 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 	if (ret == ENOENT)
 		return -ENOENT;
 	if (VS_UNLIKELY(ret))
-		return vs__cq_poll_failed(x, ret);
+		return vs__cq_poll_failed(x, ret, "vs_cq_iter_next");
 	return 0;
 }
 
