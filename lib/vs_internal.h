@@ -16,9 +16,14 @@
 #include "verbshim/device.h"
 #include "verbshim/mem.h"
 #include "verbshim/cq.h"
+#include "verbshim/cq_iter.h"
+#include "verbshim/srq.h"
 #include "verbshim/qp.h"
+#include "verbshim/ah.h"
 #include "verbshim/endpoint.h"
+#include "verbshim/batch.h"
 #include "verbshim/post.h"
+#include "verbshim/recv.h"
 #include "transports.h"
 
 /*

@@ -81,6 +81,9 @@ static inline int vs__neg(int r)
 	return r;
 }
 
+/* private: the error of a batch used before its start or after its end */
+int vs__not_started(const char *verb) VS_COLD;
+
 /* Transports of the typed queue pairs. */
 enum vs_transport {
 	VS_TRANSPORT_RC = 1,

@@ -7,6 +7,7 @@
 #define VERBSHIM_ENDPOINT_H
 
 #include "verbshim/qp.h"
+#include "verbshim/ah.h"
 
 VS_BEGIN_DECLS
 
@@ -85,23 +86,6 @@ VS_INLINE int vs_uc_handshake(struct vs_uc_qp *qp, const struct vs_endpoint *rem
 	return vs__qp_handshake((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_handshake", remote);
 }
 
-/* An address handle (reference counted, keeps its PD). */
-struct vs_ah {
-	struct vs_handle h; /* private */
-	struct ibv_ah *ah;
-	struct vs_pd *pd;
-};
-
-int vs_ah_close(struct vs_ah *ah);
-struct ibv_ah *vs_ah_raw(const struct vs_ah *ah);
-
-/* Where a UD send goes: all three are always required. */
-struct vs_ud_dest {
-	struct vs_ah *ah;
-	uint32_t remote_qpn;
-	uint32_t remote_qkey;
-};
-
 /*
  * Brings the UD QP to RTS (once) and fills dest for sending to remote
  * (an address handle by link layer, its QPN and qkey).  Release with
@@ -109,8 +93,6 @@ struct vs_ud_dest {
  */
 int vs_ud_handshake(struct vs_ud_qp *qp, const struct vs_endpoint *remote,
 		    struct vs_ud_dest *dest);
-/* Closes dest->ah and clears dest. */
-int vs_ud_dest_release(struct vs_ud_dest *dest);
 
 /* One line describing an endpoint (for logs); returns buf. */
 char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
@@ -122,9 +104,6 @@ char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
 #define vs_rc_handshake(qp, ...) vs_rc_handshake(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
 #define vs_uc_handshake(qp, ...) vs_uc_handshake(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
 #define vs_ud_handshake(qp, ...) vs_ud_handshake(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
-#define vs_ah_close(ah) vs_ah_close(VS__IS(struct vs_ah, ah))
-#define vs_ah_raw(ah) vs_ah_raw(VS__IS_C(struct vs_ah, ah))
-#define vs_ud_dest_release(dest) vs_ud_dest_release(VS__IS(struct vs_ud_dest, dest))
 #endif
 
 VS_END_DECLS

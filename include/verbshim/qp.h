@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Queue pairs typed by transport, shared receive queues, address handles.
+ * Queue pairs typed by transport (SRQs: srq.h; AHs and destinations: ah.h).
  *
  * struct vs_rc_qp, vs_uc_qp and vs_ud_qp are distinct types: an operation
  * that does not exist on a transport has no function taking that type, so
@@ -12,6 +12,7 @@
 
 #include "verbshim/cq.h"
 #include "verbshim/mem.h"
+#include "verbshim/srq.h"
 
 VS_BEGIN_DECLS
 
@@ -89,38 +90,6 @@ struct vs_ud_config {
 #define VS_DEFAULT_QKEY 0x11111111u
 /* A UD receive buffer starts with this many bytes of GRH. */
 #define VS_UD_GRH_BYTES 40
-
-/* private: chained receive storage for the legacy-style receive batches */
-struct vs__recv_store {
-	struct ibv_recv_wr *wr;
-	struct ibv_sge *sge;
-	uint32_t cap;
-	uint32_t max_sge;
-	bool open;
-};
-
-struct vs_srq {
-	struct vs_handle h; /* private */
-	struct ibv_srq *srq;
-	struct vs_pd *pd;
-	uint32_t max_wr;
-	uint32_t max_sge;
-	struct vs__recv_store recv; /* private */
-};
-
-struct vs_srq_config {
-	uint32_t comp_mask; /* must be 0 */
-	uint32_t max_wr;    /* [256] */
-	uint32_t max_sge;   /* [4] */
-	uint32_t limit;     /* 0 = no limit event */
-};
-
-int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
-		  struct vs_srq **out);
-/* Arms the limit event (IBV_EVENT_SRQ_LIMIT_REACHED) at limit receives. */
-int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit);
-int vs_srq_close(struct vs_srq *srq);
-struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
 
 struct vs__legacy_sq; /* lib/legacy_sq.c */
 
@@ -318,10 +287,6 @@ void vs_set_force_legacy(bool on);
 bool vs_force_legacy(void);
 
 #ifdef VS__TYPE_GUARDS
-#define vs_srq_create(pd, ...) vs_srq_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
-#define vs_srq_set_limit(srq, ...) vs_srq_set_limit(VS__IS(struct vs_srq, srq), __VA_ARGS__)
-#define vs_srq_close(srq) vs_srq_close(VS__IS(struct vs_srq, srq))
-#define vs_srq_raw(srq) vs_srq_raw(VS__IS_C(struct vs_srq, srq))
 #define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
 #define vs_rc_qp_close(qp) vs_rc_qp_close(VS__IS(struct vs_rc_qp, qp))
 #define vs_rc_qp_modify(qp, ...) vs_rc_qp_modify(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
