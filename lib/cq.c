@@ -57,8 +57,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			cq->cq = ibv_cq_ex_to_cq(cq->cqx);
 			cq->read_flags = ia.wc_flags;
 			cq->clock_khz = c->attr.hca_core_clock;
-			/* rxe (vendor 0xffffff): see one_per_start in cq.h */
-			cq->one_per_start = c->attr.orig_attr.vendor_id == 0xffffff;
+			cq->one_per_start = vs__quirks(c)->cq_one_per_start;
 		} else {
 			int err = vs__errno_or(EOPNOTSUPP);
 

@@ -268,16 +268,10 @@ static int to_init(struct vs_qp *qp, const char *verb)
 	return 0;
 }
 
-/*
- * rxe (vendor 0xffffff): its ibv_wr_set_inline_data leaves the WQE's
- * residual length at 0 (the WR fails or sends nothing) and its
- * ibv_wr_set_sge_list sums the first SGE's length num_sge times (fixed
- * upstream only in 2025); see struct vs_qp's bounce ring.
- */
+/* lib/quirks.c: providers whose ibv_wr_set_* need the bounce ring */
 static bool inline_is_broken(const struct vs_pd *pd)
 {
-	return pd->ctx->attr.orig_attr.vendor_id == 0xffffff &&
-	       !getenv("VERBSHIM_TRUST_WR_SGE");
+	return vs__quirks(pd->ctx)->wr_sge_broken && !getenv("VERBSHIM_TRUST_WR_SGE");
 }
 
 static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)

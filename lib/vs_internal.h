@@ -100,6 +100,16 @@ int vs__user_close(void *handle, uint32_t kind, const char *verb,
  */
 void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
 
+/* What a provider needs done differently (lib/quirks.c, keyed by vendor). */
+struct vs__quirks {
+	uint32_t vendor_id;
+	const char *name;
+	bool cq_one_per_start; /* one completion per start/end poll pair */
+	bool wr_sge_broken;    /* ibv_wr_set_inline_data / _sge_list wrong */
+};
+/* The quirks of c's device; all false for a provider without any. */
+const struct vs__quirks *vs__quirks(const struct vs_context *c);
+
 /* vs_port_info and vs_gid_pick on behalf of call (errors name it). */
 int vs__port_info(const struct vs_context *c, uint8_t port,
 		  struct vs_port_info *out, const char *call);

@@ -38,10 +38,8 @@ struct vs_cq {
 	uint64_t read_flags;       /* private: IBV_WC_EX_WITH_* created with */
 	uint64_t clock_khz;        /* private: hca_core_clock, 0 if unknown */
 	/*
-	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair.
-	 * rxe's ibv_next_poll stores the consumer index and unlocks when it
-	 * returns ENOENT, so the ibv_end_poll every other provider needs
-	 * after it would skip a CQE there; one per pair is right everywhere.
+	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair
+	 * (a provider quirk, lib/quirks.c); one per pair is right everywhere.
 	 */
 	bool one_per_start;
 };

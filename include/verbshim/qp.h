@@ -129,8 +129,7 @@ struct vs_qp {
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
-	 * broken (rxe: ibv_wr_set_inline_data leaves the residual length at
-	 * 0, ibv_wr_set_sge_list counts the first SGE's length n times).
+	 * broken (the quirk wr_sge_broken of lib/quirks.c).
 	 * Inline payloads and multi-SGE gathers are copied into a registered
 	 * QP-owned slot and posted as one SGE; the caller's buffer is free
 	 * after the add, as with real inline.  One slot per send-queue entry.
