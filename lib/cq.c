@@ -14,13 +14,15 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	struct vs_cq *cq;
 	bool legacy;
 	uint32_t depth;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_cq_create", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	if (ret)
+		return ret;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)

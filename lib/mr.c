@@ -62,13 +62,15 @@ static int finish(struct vs_pd *pd, struct ibv_mr *raw, void *addr,
 static int precheck(struct vs_pd *pd, size_t length, unsigned int access,
 		    struct vs_mr **out, const char *verb)
 {
-	int ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error(verb, EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
+	if (ret)
+		return ret;
 	if (!length)
 		return vs__set_error(verb, EINVAL,
 				     "length is 0: a memory region must cover at "

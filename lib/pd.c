@@ -7,13 +7,15 @@
 int vs_pd_alloc(struct vs_context *c, struct vs_pd **out)
 {
 	struct vs_pd *pd;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_pd_alloc", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
+	if (ret)
+		return ret;
 	pd = vs__handle_alloc(sizeof(*pd));
 	if (!pd)
 		return vs__set_error("vs_pd_alloc", ENOMEM, "out of memory");

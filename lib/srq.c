@@ -11,13 +11,15 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	const struct ibv_device_attr *da;
 	struct ibv_srq_init_attr ia;
 	struct vs_srq *srq;
-	int ret = vs__check_handle(pd, VS_KIND_PD, "vs_srq_create", "pd");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_srq_create", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(pd, VS_KIND_PD, "vs_srq_create", "pd");
+	if (ret)
+		return ret;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)
