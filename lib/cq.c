@@ -27,8 +27,8 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_cq_create", EINVAL,
-				     "comp_mask 0x%x has bits this version does "
-				     "not know", cfg->comp_mask);
+				     "comp_mask 0x%llx has bits this version does "
+				     "not know", (unsigned long long)cfg->comp_mask);
 	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
 	if (c->attr.orig_attr.max_cqe > 0 &&
 	    depth > (uint32_t)c->attr.orig_attr.max_cqe)

@@ -129,11 +129,22 @@ int vs__context_put(struct vs_context *c, const char *verb)
 	return 0;
 }
 
+static int device_close(struct vs_context *c, const char *call)
+{
+	int ret = vs__user_close(c, VS_KIND_CONTEXT, call, "ctx");
+
+	return ret ? ret : vs__context_put(c, call);
+}
+
+int vs_device_close(struct vs_context *c)
+{
+	return device_close(c, "vs_device_close");
+}
+
+/* the old name, kept for one release (errors name the call that was made) */
 int vs_context_close(struct vs_context *c)
 {
-	int ret = vs__user_close(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
-
-	return ret ? ret : vs__context_put(c, "vs_context_close");
+	return device_close(c, "vs_context_close");
 }
 
 struct ibv_context *vs_context_raw(const struct vs_context *c)

@@ -52,7 +52,8 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 	char g[64];
 
 	if (ep->comp_mask)
-		snprintf(why, len, "comp_mask 0x%x is not 0", ep->comp_mask);
+		snprintf(why, len, "comp_mask 0x%llx is not 0",
+			 (unsigned long long)ep->comp_mask);
 	else if (!vs__transport(ep->transport))
 		snprintf(why, len, "transport %d is not RC (1), UC (2) or UD (3)",
 			 (int)ep->transport);

@@ -24,14 +24,14 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 		   struct vs__qp_params *p, struct vs_qp *qp, const char *verb)
 {
 	const struct ibv_device_attr *da = &pd->ctx->attr.orig_attr;
-	const uint32_t known = tr->cfg;
+	const uint64_t known = tr->cfg;
 	struct vs_port_info pi;
 	int ret;
 
 	if (p->comp_mask & ~known)
 		return vs__set_error(verb, EINVAL,
-				     "comp_mask 0x%x has bits unknown for a %s QP",
-				     p->comp_mask, tr->name);
+				     "comp_mask 0x%llx has bits unknown for a %s QP",
+				     (unsigned long long)p->comp_mask, tr->name);
 	ret = vs__check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
 	if (ret)
 		return ret;

@@ -24,7 +24,8 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_srq_create", EINVAL,
-				     "comp_mask 0x%x is not 0", cfg->comp_mask);
+				     "comp_mask 0x%llx is not 0",
+				     (unsigned long long)cfg->comp_mask);
 	da = &pd->ctx->attr.orig_attr;
 	if (!da->max_srq)
 		return vs__set_error("vs_srq_create", EOPNOTSUPP,

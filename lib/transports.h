@@ -52,7 +52,7 @@ enum vs__rules { VS__RULES_RC, VS__RULES_UC, VS__RULES_UD, VS__RULES_N };
 
 /* The typed configs flattened (they share field names, not layouts). */
 struct vs__qp_params {
-	uint32_t comp_mask;
+	uint64_t comp_mask;
 	struct vs_cq *send_cq, *recv_cq;
 	struct vs_srq *srq;
 	struct vs_qp_caps caps;
@@ -75,7 +75,7 @@ struct vs__transport {
 	enum ibv_qp_type qpt;
 	uint64_t ops;
 	unsigned int access, access_default;
-	uint32_t cfg;
+	uint64_t cfg;
 	enum vs__rules rules;
 	bool datagram, reliable;
 	void (*flatten)(const void *cfg, struct vs__qp_params *p);

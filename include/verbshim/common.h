@@ -39,6 +39,8 @@
 #define VS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define VS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define VS_COLD __attribute__((cold, noinline))
+/* On creates and submits: ignoring their result loses an object or WRs. */
+#define VS_MUST_CHECK __attribute__((warn_unused_result))
 /* States an invariant the caller guarantees, so the compiler may use it. */
 #define VS_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
 #else
@@ -47,6 +49,7 @@
 #define VS_UNLIKELY(x) (x)
 #define VS_PRINTF(f, a)
 #define VS_COLD
+#define VS_MUST_CHECK
 #endif
 
 /*

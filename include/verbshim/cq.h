@@ -13,7 +13,7 @@
 VS_BEGIN_DECLS
 
 struct vs_cq_config {
-	uint32_t comp_mask;   /* must be 0 */
+	uint64_t comp_mask;   /* must be 0 */
 	uint32_t depth;       /* 0 = 256 */
 	bool legacy;          /* force ibv_create_cq / ibv_poll_cq */
 	bool timestamps;      /* hardware completion timestamps; -EOPNOTSUPP if none */
@@ -44,6 +44,7 @@ struct vs_cq {
 	bool one_per_start;
 };
 
+VS_MUST_CHECK
 int vs_cq_create(struct vs_context *ctx, const struct vs_cq_config *cfg,
 		 struct vs_cq **out);
 int vs_cq_close(struct vs_cq *cq);

@@ -33,9 +33,41 @@ struct vs_context {
 	bool attr_extended; /* attr came from ibv_query_device_ex */
 };
 
-/* Opens the device called name, or the first one when name is NULL. */
+/**
+ * vs_device_open() - open an RDMA device
+ * @name: the device ("rxe0"), or NULL for the first one
+ * @out: the new context; NULL on failure (cleared before any check)
+ *
+ * Close it with vs_device_close().  PDs and CQs keep it alive after that.
+ *
+ * Return: 0 or -errno: -EINVAL out is NULL, -ENODEV no such device (the
+ * message lists those found, or the loader's reason when libibverbs did
+ * not load), the provider's error when ibv_open_device fails.
+ */
+VS_MUST_CHECK
 int vs_device_open(const char *name, struct vs_context **out);
-/* Drops the caller's reference; the last one closes the device. */
+
+/**
+ * vs_device_close() - the user's close of what vs_device_open() opened
+ * @ctx: an open context
+ *
+ * Drops the caller's reference; the device closes when its last PD and
+ * CQ are gone too.  The handle is refused by every call after this.
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or another kind of handle;
+ * the provider's error when ibv_close_device fails (the context then
+ * stays open: close it again to retry).
+ */
+int vs_device_close(struct vs_context *ctx);
+
+/**
+ * vs_context_close() - deprecated name of vs_device_close()
+ * @ctx: an open context
+ *
+ * Kept for one release (0.2 removes it); errors name vs_context_close.
+ *
+ * Return: as vs_device_close().
+ */
 int vs_context_close(struct vs_context *ctx);
 struct ibv_context *vs_context_raw(const struct vs_context *ctx);
 
@@ -98,6 +130,7 @@ char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len);
 
 #ifdef VS__TYPE_GUARDS
 #define vs_context_close(c) vs_context_close(VS__IS(struct vs_context, c))
+#define vs_device_close(c) vs_device_close(VS__IS(struct vs_context, c))
 #define vs_context_raw(c) vs_context_raw(VS__IS_C(struct vs_context, c))
 #define vs_device_attr(c, ...) vs_device_attr(VS__IS_C(struct vs_context, c), __VA_ARGS__)
 #define vs_port_info(c, ...) vs_port_info(VS__IS_C(struct vs_context, c), __VA_ARGS__)

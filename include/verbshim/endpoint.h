@@ -18,7 +18,7 @@ enum vs_endpoint_flags {
 #define VS_EP_FLAGS_ALL (VS_EP_GID_VALID | VS_EP_ETHERNET)
 
 struct vs_endpoint {
-	uint32_t comp_mask;      /* must be 0 */
+	uint64_t comp_mask;      /* must be 0 */
 	enum vs_transport transport;
 	uint32_t flags;          /* enum vs_endpoint_flags */
 	uint32_t qpn;            /* 24 bits */
@@ -91,6 +91,7 @@ VS_INLINE int vs_uc_handshake(struct vs_uc_qp *qp, const struct vs_endpoint *rem
  * (an address handle by link layer, its QPN and qkey).  Release with
  * vs_ud_dest_release().
  */
+VS_MUST_CHECK
 int vs_ud_handshake(struct vs_ud_qp *qp, const struct vs_endpoint *remote,
 		    struct vs_ud_dest *dest);
 

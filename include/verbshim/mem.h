@@ -15,6 +15,7 @@ struct vs_pd {
 	struct vs_context *ctx;
 };
 
+VS_MUST_CHECK
 int vs_pd_alloc(struct vs_context *ctx, struct vs_pd **out);
 /* Drops the caller's reference; MRs, QPs, SRQs and AHs hold their own. */
 int vs_pd_close(struct vs_pd *pd);
@@ -35,12 +36,15 @@ struct vs_mr {
 };
 
 /* An MR over a fresh zeroed page-aligned buffer of length bytes it owns. */
+VS_MUST_CHECK
 int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
 		struct vs_mr **out);
 /* An MR over caller memory (malloc, mmap, hugepages); the caller keeps it. */
+VS_MUST_CHECK
 int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
 		   unsigned int access, struct vs_mr **out);
 /* An MR over a dmabuf (fd, offset into it, iova the device will see). */
+VS_MUST_CHECK
 int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 			  size_t length, uint64_t iova, unsigned int access,
 			  struct vs_mr **out);

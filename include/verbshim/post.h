@@ -104,6 +104,7 @@ VS_INLINE int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flag
 }
 
 /* Rings the doorbell once for everything added; the batch is then closed. */
+VS_MUST_CHECK
 VS_INLINE int vs_rc_batch_submit(struct vs_rc_batch *b)
 {
 	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_RC_QP,
@@ -160,6 +161,7 @@ VS_INLINE int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
 			     "vs_uc_write_imm");
 }
 
+VS_MUST_CHECK
 VS_INLINE int vs_uc_batch_submit(struct vs_uc_batch *b)
 {
 	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_UC_QP,
@@ -198,6 +200,7 @@ VS_INLINE int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
 			     0, imm, 0, 0, dest, "vs_ud_send_imm");
 }
 
+VS_MUST_CHECK
 VS_INLINE int vs_ud_batch_submit(struct vs_ud_batch *b)
 {
 	return vs__batch_submit(b ? &b->b : NULL, VS_KIND_UD_QP,

@@ -33,7 +33,7 @@ enum vs_qp_config_mask {
 };
 
 struct vs_rc_config {
-	uint32_t comp_mask;         /* enum vs_qp_config_mask */
+	uint64_t comp_mask;         /* enum vs_qp_config_mask */
 	struct vs_cq *send_cq;      /* required */
 	struct vs_cq *recv_cq;      /* NULL = send_cq */
 	struct vs_srq *srq;         /* optional */
@@ -56,7 +56,7 @@ struct vs_rc_config {
 };
 
 struct vs_uc_config {
-	uint32_t comp_mask;
+	uint64_t comp_mask;
 	struct vs_cq *send_cq;
 	struct vs_cq *recv_cq;
 	struct vs_srq *srq;
@@ -72,7 +72,7 @@ struct vs_uc_config {
 };
 
 struct vs_ud_config {
-	uint32_t comp_mask;
+	uint64_t comp_mask;
 	struct vs_cq *send_cq;
 	struct vs_cq *recv_cq;
 	struct vs_srq *srq;
@@ -156,6 +156,7 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb);
 int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 		  struct ibv_qp_attr *attr, int mask);
 
+VS_MUST_CHECK
 VS_INLINE int vs_rc_qp_create(struct vs_pd *pd, const struct vs_rc_config *cfg,
 			      struct vs_rc_qp **out)
 {
@@ -167,6 +168,7 @@ VS_INLINE int vs_rc_qp_create(struct vs_pd *pd, const struct vs_rc_config *cfg,
 	return ret;
 }
 
+VS_MUST_CHECK
 VS_INLINE int vs_uc_qp_create(struct vs_pd *pd, const struct vs_uc_config *cfg,
 			      struct vs_uc_qp **out)
 {
@@ -178,6 +180,7 @@ VS_INLINE int vs_uc_qp_create(struct vs_pd *pd, const struct vs_uc_config *cfg,
 	return ret;
 }
 
+VS_MUST_CHECK
 VS_INLINE int vs_ud_qp_create(struct vs_pd *pd, const struct vs_ud_config *cfg,
 			      struct vs_ud_qp **out)
 {

@@ -77,6 +77,7 @@ VS_INLINE int vs_recv_add(struct vs_recv_batch *rb, uint64_t wr_id,
 	return 0;
 }
 
+VS_MUST_CHECK
 VS_INLINE int vs_recv_submit(struct vs_recv_batch *rb)
 {
 	struct ibv_recv_wr *bad = NULL;

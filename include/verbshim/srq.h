@@ -29,12 +29,13 @@ struct vs_srq {
 };
 
 struct vs_srq_config {
-	uint32_t comp_mask; /* must be 0 */
+	uint64_t comp_mask; /* must be 0 */
 	uint32_t max_wr;    /* [256] */
 	uint32_t max_sge;   /* [4] */
 	uint32_t limit;     /* 0 = no limit event */
 };
 
+VS_MUST_CHECK
 int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 		  struct vs_srq **out);
 /* Arms the limit event (IBV_EVENT_SRQ_LIMIT_REACHED) at limit receives. */

@@ -169,7 +169,7 @@ static inline void vs_t_loop_close(struct vs_t_loop *l)
 	VS_OK(vs_mr_close(l->mr));
 	VS_OK(vs_cq_close(l->cq));
 	VS_OK(vs_pd_close(l->pd));
-	VS_OK(vs_context_close(l->ctx));
+	VS_OK(vs_device_close(l->ctx));
 }
 
 #endif /* VS_TYPED_TEST_H */

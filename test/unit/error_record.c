@@ -119,7 +119,8 @@ static void walk(void)
 	ENTRY(vs_device_list, vs_device_list(NULL, 0, NULL));
 	ENTRY(vs_device_open, vs_device_open("no-such-device", &c2));
 	ENTRY_VERB(vs_device_open, "ibv_open_device", vs_device_open("fake0", &c2));
-	ENTRY(vs_context_close, vs_context_close(NULL));
+	ENTRY(vs_device_close, vs_device_close(NULL));
+	ENTRY(vs_context_close, vs_context_close(NULL)); /* the deprecated alias */
 	ENTRY(vs_device_attr, vs_device_attr(ctx, NULL));
 	ENTRY(vs_port_info, vs_port_info(ctx, 9, &pi));
 	ENTRY(vs_gid_table, vs_gid_table(ctx, 1, NULL, 4, &n));
@@ -289,7 +290,7 @@ int main(void)
 	VS_OK(vs_mr_close(mr));
 	VS_OK(vs_cq_close(cq));
 	VS_OK(vs_pd_close(pd));
-	VS_OK(vs_context_close(ctx));
+	VS_OK(vs_device_close(ctx));
 	printf("%d failures, each naming its call (and its verb when a provider "
 	       "function failed); cut mark and loader reason checked\n", checked);
 	return 0;

@@ -26,7 +26,7 @@ static void null_handles(void)
 	struct vs_rc_qp *rc = (struct vs_rc_qp *)&closed;
 	struct vs_endpoint ep;
 
-	VS_FAILS(vs_context_close(NULL), EINVAL, "ctx is NULL");
+	VS_FAILS(vs_device_close(NULL), EINVAL, "ctx is NULL");
 	VS_FAILS(vs_pd_close(NULL), EINVAL, "pd is NULL");
 	VS_FAILS(vs_mr_close(NULL), EINVAL, "mr is NULL");
 	VS_FAILS(vs_cq_close(NULL), EINVAL, "cq is NULL");
@@ -247,8 +247,8 @@ static void references(void)
 	VS_ASSERT_EQ(p.h.refs, 1);
 	VS_OK(vs_cq_close(&q));
 	VS_ASSERT_EQ(q.h.refs, 1);
-	VS_OK(vs_context_close(&c));
-	VS_FAILS(vs_context_close(&c), EINVAL,
+	VS_OK(vs_device_close(&c));
+	VS_FAILS(vs_device_close(&c), EINVAL,
 		 "ctx is a device context the caller already closed");
 	VS_ASSERT_EQ(c.h.refs, 2);
 	VS_ASSERT_EQ(c.h.magic, VS_KIND_CONTEXT | VS__CLOSED);

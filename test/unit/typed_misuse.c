@@ -88,7 +88,7 @@ static void rig_down(struct rig *r)
 	if (r->pd)
 		VS_OK(vs_pd_close(r->pd));
 	if (r->ctx)
-		VS_OK(vs_context_close(r->ctx));
+		VS_OK(vs_device_close(r->ctx));
 	for (int i = 0; i < 7; i++)
 		if (live[i])
 			VS_FAIL("%d %s object(s) still alive after the case",
@@ -172,8 +172,8 @@ CASE(ctx_double_close)
 	struct vs_context *ctx;
 
 	VS_OK(vs_device_open(NULL, &ctx));
-	VS_OK(vs_context_close(ctx));
-	VS_FAILS(vs_context_close(ctx), EINVAL,
+	VS_OK(vs_device_close(ctx));
+	VS_FAILS(vs_device_close(ctx), EINVAL,
 		 "ctx is a device context the caller already closed");
 }
 
@@ -298,7 +298,7 @@ CASE(pd_on_closed_ctx)
 {
 	struct vs_pd *pd;
 
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 	VS_FAILS(vs_pd_alloc(r->ctx, &pd), EINVAL,
 		 "ctx is a device context the caller already closed");
 	VS_ASSERT_EQ(live[0], 1); /* the PD and CQ keep it */
@@ -309,7 +309,7 @@ CASE(cq_on_closed_ctx)
 {
 	struct vs_cq *cq;
 
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 	VS_FAILS(vs_cq_create(r->ctx, NULL, &cq), EINVAL, "ctx is a device context the caller already closed");
 	r->ctx = NULL;
 }
@@ -321,7 +321,7 @@ CASE(ctx_queries_after_close)
 	struct vs_gid_info g[4];
 	size_t n;
 
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 	VS_FAILS(vs_device_attr(r->ctx, &attr), EINVAL, "already closed");
 	VS_FAILS(vs_port_info(r->ctx, 1, &pi), EINVAL, "already closed");
 	VS_FAILS(vs_gid_table(r->ctx, 1, g, 4, &n), EINVAL, "already closed");
@@ -509,7 +509,7 @@ CASE(raw_accessors_after_close)
 
 CASE(ctx_close_first_defers)
 {
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 	VS_ASSERT_EQ(live[0], 1);
 	r->ctx = NULL;
 	/* everything else still works, and rig_down frees it all */
@@ -518,7 +518,7 @@ CASE(ctx_close_first_defers)
 
 CASE(close_everything_parents_first)
 {
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 	VS_OK(vs_pd_close(r->pd));
 	VS_OK(vs_cq_close(r->cq));
 	VS_ASSERT_EQ(live[0] + live[1] + live[3], 3);
@@ -628,8 +628,8 @@ CASE(ctx_close_fails_then_retry)
 
 	VS_OK(vs_device_open(NULL, &ctx));
 	inject("ibv_close_device", EBUSY);
-	VS_FAILS(vs_context_close(ctx), EBUSY, "the device context stays open");
-	VS_OK(vs_context_close(ctx));
+	VS_FAILS(vs_device_close(ctx), EBUSY, "the device context stays open");
+	VS_OK(vs_device_close(ctx));
 }
 
 CASE(srq_destroy_busy_then_retry)
@@ -701,7 +701,7 @@ CASE(mr_close_with_pd)
 
 CASE(ctx_close_with_pd)
 {
-	VS_FAILS(vs_context_close((struct vs_context *)r->pd), EINVAL,
+	VS_FAILS(vs_device_close((struct vs_context *)r->pd), EINVAL,
 		 "(PD, expected device context)");
 }
 
@@ -1520,7 +1520,7 @@ CASE(qp_cqs_of_two_devices)
 	VS_FAILS(vs_rc_qp_create(r->pd, &(struct vs_rc_config){ .send_cq = cq2 }, &qp),
 		 EINVAL, "the CQs and the PD belong to different devices");
 	VS_OK(vs_cq_close(cq2));
-	VS_OK(vs_context_close(c2));
+	VS_OK(vs_device_close(c2));
 }
 
 CASE(srq_limit_range)
