@@ -22,5 +22,6 @@
 #include "verbshim/batch.h"
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
+#include "verbshim/ffi.h"
 
 #endif /* VERBSHIM_H */
