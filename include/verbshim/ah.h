@@ -17,7 +17,21 @@ struct vs_ah {
 	struct vs_pd *pd;
 };
 
+/**
+ * vs_ah_close() - the user's close of an address handle
+ * @ah: an open AH
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or other-kind handle; the
+ * provider's error when the destroy fails (the object then stays open:
+ * close it again to retry).
+ */
 int vs_ah_close(struct vs_ah *ah);
+/**
+ * vs_ah_raw() - the ibv_ah behind an AH
+ * @ah: an open AH
+ *
+ * Return: it, or NULL for a NULL, closed or other-kind handle.
+ */
 struct ibv_ah *vs_ah_raw(const struct vs_ah *ah);
 
 /* Where a UD send goes: all three are always required. */

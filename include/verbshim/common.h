@@ -131,9 +131,15 @@ enum vs_handle_kind {
 	VS_KIND_UD_QP = 0x76735544,
 };
 
-/*
+/**
+ * vs_kind_name() - name of a handle kind
+ * @magic: a handle's magic
+ *
  * Returns the name of a kind ("PD", "RC QP", ...), "closed PD" (...) for
  * the magic of a closed handle, or "unknown handle".
+ *
+ * Return: "PD", "RC QP", ..., "closed PD" for a closed handle's magic,
+ * "unknown handle"; a static string.
  */
 const char *vs_kind_name(uint32_t magic);
 

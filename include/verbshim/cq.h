@@ -44,14 +44,51 @@ struct vs_cq {
 	bool one_per_start;
 };
 
+/**
+ * vs_cq_create() - create a completion queue (extended where the provider can)
+ * @ctx: an open device context
+ * @cfg: the configuration, or NULL for the defaults where allowed
+ * @out: where the result goes
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, NULL out, unknown comp_mask or
+ * depth over the device's; -EOPNOTSUPP timestamps unsupported; the error
+ * of ibv_create_cq[_ex]. *out is NULL on any failure.
+ */
 VS_MUST_CHECK
 int vs_cq_create(struct vs_context *ctx, const struct vs_cq_config *cfg,
 		 struct vs_cq **out);
+/**
+ * vs_cq_close() - the user's close of a CQ (freed when its QPs are gone)
+ * @cq: an open CQ
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or other-kind handle; the
+ * provider's error when the destroy fails (the object then stays open:
+ * close it again to retry).
+ */
 int vs_cq_close(struct vs_cq *cq);
+/**
+ * vs_cq_raw() - the ibv_cq behind a CQ
+ * @cq: an open CQ
+ *
+ * Return: it, or NULL for a NULL, closed or other-kind handle.
+ */
 struct ibv_cq *vs_cq_raw(const struct vs_cq *cq);
-/* NULL on a legacy CQ. */
+/**
+ * vs_cq_raw_ex() - the ibv_cq_ex behind an extended CQ
+ * @cq: an open CQ
+ *
+ * NULL on a legacy CQ.
+ *
+ * Return: it; NULL on a legacy CQ or a bad handle.
+ */
 struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq);
 
+/**
+ * vs_cq_is_extended() - whether the CQ polls through ibv_start_poll
+ * @cq: an open CQ
+ *
+ * Return: true for an extended CQ; false for a legacy one or a bad handle.
+ */
 VS_INLINE bool vs_cq_is_extended(const struct vs_cq *cq)
 {
 	return cq && cq->h.magic == VS_KIND_CQ && cq->cqx != NULL;
@@ -151,9 +188,17 @@ VS_INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
 	__atomic_store_n(&cq->h.gate, on, __ATOMIC_RELAXED);
 }
 
-/*
- * Polls up to max completions into wc[]; returns how many (0 = none) or
- * a negative errno (only when none was polled).
+/**
+ * vs_cq_poll() - read up to max completions, every field
+ * @cq: an open CQ
+ * @wc: the completion(s) read
+ * @max: capacity of @wc
+ *
+ * Polls up to max completions into wc[]; returns how many (0 = none) or a
+ * negative errno (only when none was polled).
+ *
+ * Return: the number read (0: none), or -errno: -EINVAL bad handle or NULL
+ * wc; the provider's error when the poll fails before any completion.
  */
 VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 {

@@ -37,6 +37,14 @@ VS_INLINE void vs__cq_iter_idle(struct vs_cq_iter *it)
 	it->cq = &vs__cq_idle;
 }
 
+/**
+ * vs_cq_iter_start() - hold the CQ and make its first completion current
+ * @cq: an open CQ
+ * @it: the iterator
+ *
+ * Return: 0 (a completion is current), -ENOENT (empty, nothing recorded),
+ * or -errno: -EINVAL bad handle or NULL it; the provider's error.
+ */
 VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 {
 	struct ibv_poll_cq_attr attr = { 0 };
@@ -61,6 +69,12 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 	return 0;
 }
 
+/**
+ * vs_cq_iter_next() - make the next completion current
+ * @it: the iterator
+ *
+ * Return: 0, -ENOENT (no more), or -errno from the provider.
+ */
 VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 {
 	struct ibv_cq_ex *x;
@@ -89,6 +103,12 @@ VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
 	return 0;
 }
 
+/**
+ * vs_cq_iter_end() - release the CQ after a successful start
+ * @it: the iterator
+ *
+ * Return: nothing.
+ */
 VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 {
 	if (VS_UNLIKELY(!it))
@@ -98,36 +118,72 @@ VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
 	vs__cq_iter_idle(it);
 }
 
-/*
- * The readers: the current completion's fields, 0 when none is current
- * (it is NULL, or the iteration ended).
+/**
+ * vs_cq_iter_wr_id() - the current completion's wr_id
+ * @it: the iterator
+ *
+ * The readers: the current completion's fields, 0 when none is current (it
+ * is NULL, or the iteration ended).
+ *
+ * Return: the field.
  */
 VS_INLINE uint64_t vs_cq_iter_wr_id(const struct vs_cq_iter *it)
 {
 	return it ? it->ops->wr_id : 0;
 }
 
+/**
+ * vs_cq_iter_status() - the current completion's status
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE enum ibv_wc_status vs_cq_iter_status(const struct vs_cq_iter *it)
 {
 	return it ? it->ops->status : IBV_WC_SUCCESS;
 }
 
+/**
+ * vs_cq_iter_opcode() - the current completion's opcode
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE enum ibv_wc_opcode vs_cq_iter_opcode(const struct vs_cq_iter *it)
 {
 	return it ? ibv_wc_read_opcode(it->ops) : IBV_WC_SEND;
 }
 
+/**
+ * vs_cq_iter_byte_len() - the current completion's byte count
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE uint32_t vs_cq_iter_byte_len(const struct vs_cq_iter *it)
 {
 	return it ? ibv_wc_read_byte_len(it->ops) : 0;
 }
 
+/**
+ * vs_cq_iter_wc_flags() - the current completion's IBV_WC_* flags
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE unsigned int vs_cq_iter_wc_flags(const struct vs_cq_iter *it)
 {
 	return it ? (unsigned int)ibv_wc_read_wc_flags(it->ops) : 0;
 }
 
-/* Host byte order; 0 when the completion carries no immediate. */
+/**
+ * vs_cq_iter_imm() - the current completion's immediate data
+ * @it: the iterator
+ *
+ * Host byte order; 0 when the completion carries no immediate.
+ *
+ * Return: host byte order; 0 without one.
+ */
 VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
 {
 	if (!it || !(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
@@ -135,17 +191,36 @@ VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
 	return ntohl(ibv_wc_read_imm_data(it->ops));
 }
 
+/**
+ * vs_cq_iter_qp_num() - the QP number of the current completion
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE uint32_t vs_cq_iter_qp_num(const struct vs_cq_iter *it)
 {
 	return it ? ibv_wc_read_qp_num(it->ops) : 0;
 }
 
+/**
+ * vs_cq_iter_src_qp() - the source QP of the current (UD) completion
+ * @it: the iterator
+ *
+ * Return: the field.
+ */
 VS_INLINE uint32_t vs_cq_iter_src_qp(const struct vs_cq_iter *it)
 {
 	return it ? ibv_wc_read_src_qp(it->ops) : 0;
 }
 
-/* Raw hardware timestamp; 0 unless the CQ was created with timestamps. */
+/**
+ * vs_cq_iter_timestamp() - the raw hardware timestamp of the current completion
+ * @it: the iterator
+ *
+ * Raw hardware timestamp; 0 unless the CQ was created with timestamps.
+ *
+ * Return: it; 0 unless the CQ was created with timestamps.
+ */
 VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 {
 	if (!it || !(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
@@ -153,7 +228,15 @@ VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
 	return ibv_wc_read_completion_ts(it->ops);
 }
 
-/* The whole current completion (what vs_cq_poll would have given). */
+/**
+ * vs_cq_iter_read() - the whole current completion
+ * @it: the iterator
+ * @wc: the completion(s) read
+ *
+ * The whole current completion (what vs_cq_poll would have given).
+ *
+ * Return: nothing; @wc holds what vs_cq_poll() would have given.
+ */
 VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 {
 	if (it && wc)

@@ -29,27 +29,69 @@ int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		    long bad_index, const char *verb) VS_COLD;
 
-/* A receive batch on a QP without an SRQ (UD buffers need VS_UD_GRH_BYTES more). */
+/**
+ * vs_rc_recv_start() - open a receive batch on an RC QP without an SRQ
+ * @qp: an open QP of this transport
+ * @rb: the receive batch
+ *
+ * A receive batch on a QP without an SRQ (UD buffers need VS_UD_GRH_BYTES
+ * more).
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, NULL batch, QP with an SRQ or
+ * in RESET/ERR; -EBUSY a receive batch is open.
+ */
 VS_INLINE int vs_rc_recv_start(struct vs_rc_qp *qp, struct vs_recv_batch *rb)
 {
 	return vs__recv_start(rb, qp, VS_KIND_RC_QP, "vs_rc_recv_start");
 }
 
+/**
+ * vs_uc_recv_start() - open a receive batch on a UC QP without an SRQ
+ * @qp: an open QP of this transport
+ * @rb: the receive batch
+ *
+ * Return: as vs_rc_recv_start().
+ */
 VS_INLINE int vs_uc_recv_start(struct vs_uc_qp *qp, struct vs_recv_batch *rb)
 {
 	return vs__recv_start(rb, qp, VS_KIND_UC_QP, "vs_uc_recv_start");
 }
 
+/**
+ * vs_ud_recv_start() - open a receive batch on a UD QP (buffers need VS_UD_GRH_BYTES more)
+ * @qp: an open QP of this transport
+ * @rb: the receive batch
+ *
+ * Return: as vs_rc_recv_start().
+ */
 VS_INLINE int vs_ud_recv_start(struct vs_ud_qp *qp, struct vs_recv_batch *rb)
 {
 	return vs__recv_start(rb, qp, VS_KIND_UD_QP, "vs_ud_recv_start");
 }
 
+/**
+ * vs_srq_recv_start() - open a receive batch on an SRQ
+ * @srq: an open SRQ
+ * @rb: the receive batch
+ *
+ * Return: 0 or -errno: -EINVAL bad handle or NULL batch; -EBUSY a receive
+ * batch is open.
+ */
 VS_INLINE int vs_srq_recv_start(struct vs_srq *srq, struct vs_recv_batch *rb)
 {
 	return vs__recv_start(rb, srq, VS_KIND_SRQ, "vs_srq_recv_start");
 }
 
+/**
+ * vs_recv_add() - add a receive
+ * @rb: the receive batch
+ * @wr_id: the caller's id, given back in the completion
+ * @sgl: the gather list (copied at add time)
+ * @num_sge: entries in @sgl
+ *
+ * Return: 0 or -errno: -EINVAL bad batch or SGEs; -ENOSPC the batch is
+ * full (the queue's size).
+ */
 VS_INLINE int vs_recv_add(struct vs_recv_batch *rb, uint64_t wr_id,
 			  const struct ibv_sge *sgl, size_t num_sge)
 {
@@ -77,6 +119,13 @@ VS_INLINE int vs_recv_add(struct vs_recv_batch *rb, uint64_t wr_id,
 	return 0;
 }
 
+/**
+ * vs_recv_submit() - post the receives with one call; the batch is then closed
+ * @rb: the receive batch
+ *
+ * Return: 0 or -errno: -EINVAL a batch not started; the provider's error
+ * (batch_posted says how many went out).
+ */
 VS_MUST_CHECK
 VS_INLINE int vs_recv_submit(struct vs_recv_batch *rb)
 {
@@ -101,6 +150,12 @@ VS_INLINE int vs_recv_submit(struct vs_recv_batch *rb)
 	return 0;
 }
 
+/**
+ * vs_recv_abort() - drop the receive batch; nothing is posted
+ * @rb: the receive batch
+ *
+ * Return: nothing.
+ */
 VS_INLINE void vs_recv_abort(struct vs_recv_batch *rb)
 {
 	if (!rb || !rb->store)
