@@ -76,6 +76,6 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("%d event%s\n", seen, seen == 1 ? "" : "s");
-	ex_check(vs_context_close(ctx), "vs_context_close");
+	ex_check(vs_device_close(ctx), "vs_device_close");
 	return 0;
 }

@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 	ex_check(vs_mr_close(mr), "vs_mr_close");
 	ex_check(vs_cq_close(cq), "vs_cq_close");
 	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_context_close(ctx), "vs_context_close");
+	ex_check(vs_device_close(ctx), "vs_device_close");
 	printf("doorbell: all writes checked\n");
 	return 0;
 }

@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 	report("fetch-and-add +5", t0, 8);
 
 	/* Close in "wrong" order on purpose: the references keep it right. */
-	ex_check(vs_context_close(ctx), "vs_context_close");
+	ex_check(vs_device_close(ctx), "vs_device_close");
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	ex_check(vs_cq_close(cq), "vs_cq_close");
 	ex_check(vs_mr_close(mr), "vs_mr_close");

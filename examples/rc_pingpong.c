@@ -194,6 +194,6 @@ int main(int argc, char **argv)
 	ex_check(vs_mr_close(p.mr), "vs_mr_close");
 	ex_cq_close(&p.cq);
 	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_context_close(ctx), "vs_context_close");
+	ex_check(vs_device_close(ctx), "vs_device_close");
 	return 0;
 }

@@ -59,7 +59,7 @@ static void show(const char *name)
 		else
 			printf("    no usable GID: %s\n", vs_last_error()->message);
 	}
-	ex_check(vs_context_close(ctx), "vs_context_close");
+	ex_check(vs_device_close(ctx), "vs_device_close");
 }
 
 int main(int argc, char **argv)

@@ -8,23 +8,26 @@
 #ifndef VERBSHIM_H
 #define VERBSHIM_H
 
-#if defined(__has_include)
-#if __has_include("verbshim/loader.h")
 #include "verbshim/loader.h"
-#endif
-#else
-#include "verbshim/loader.h"
-#endif
-
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"
 #include "verbshim/names.h"
 #include "verbshim/mem.h"
 #include "verbshim/cq.h"
+#include "verbshim/cq_iter.h"
+#include "verbshim/srq.h"
+#include "verbshim/qp_config.h"
 #include "verbshim/qp.h"
+#include "verbshim/ah.h"
 #include "verbshim/endpoint.h"
+#include "verbshim/batch.h"
+#include "verbshim/post_rc.h"
+#include "verbshim/post_uc.h"
+#include "verbshim/post_ud.h"
 #include "verbshim/post.h"
+#include "verbshim/recv.h"
+#include "verbshim/ffi.h"
 #include "verbshim/event.h"
 
 #endif /* VERBSHIM_H */

@@ -4,6 +4,24 @@
  */
 #include "vs_internal.h"
 
+void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
+		      struct ibv_ah_attr *ah)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->port_num = qp->port;
+	ah->dlid = remote->lid;
+	ah->sl = 0;
+	/* RoCE has no LIDs: every packet carries a GRH. */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+		ah->is_global = 1;
+		ah->grh.dgid = remote->gid;
+		ah->grh.sgid_index = (uint8_t)qp->gid_index;
+		ah->grh.hop_limit = 64;
+		ah->grh.traffic_class = 0;
+		ah->grh.flow_label = 0;
+	}
+}
+
 int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 		      const struct vs_endpoint *remote, struct vs_ah **out,
 		      const char *verb)
@@ -24,9 +42,9 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 
 		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
 			vs__describe_route(qp, &remote->gid, route, sizeof(route));
-		ret = vs__set_error("ibv_create_ah", vs__errno_or(EINVAL),
-				    "%s: cannot create an address handle toward "
-				    "qpn 0x%06x%s%s", verb, remote->qpn,
+		ret = vs__verb_error(verb, "ibv_create_ah", vs__errno_or(EINVAL),
+				    "cannot create an address handle toward "
+				    "qpn 0x%06x%s%s", remote->qpn,
 				    route[0] ? ": " : "", route);
 		vs__handle_unpublish(ah, sizeof(*ah));
 		return ret;
@@ -47,9 +65,9 @@ int vs__ah_put(struct vs_ah *ah, const char *verb)
 	err = ibv_destroy_ah(ah->ah);
 	if (err) {
 		vs__handle_reopen(&ah->h, VS_KIND_AH);
-		return vs__set_error("ibv_destroy_ah", err,
-				     "%s: cannot destroy the AH; it stays open: "
-				     "close it again to retry", verb);
+		return vs__verb_error(verb, "ibv_destroy_ah", err,
+				     "cannot destroy the AH; it stays open: "
+				     "close it again to retry");
 	}
 	return vs__pd_put(ah->pd, verb);
 }

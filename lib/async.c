@@ -57,22 +57,26 @@ const char *vs_async_event_name(enum ibv_event_type type)
 	return i < 0 ? "unknown event" : events[i].name;
 }
 
-int vs_async_fd(struct vs_context *ctx)
+static int async_fd(struct vs_context *ctx, const char *call)
 {
-	int flags, fd, ret = vs__check_handle(ctx, VS_KIND_CONTEXT,
-					      "vs_async_fd", "ctx");
+	int flags, fd, ret = vs__check_handle(ctx, VS_KIND_CONTEXT, call, "ctx");
 
 	if (ret)
 		return ret;
 	fd = ctx->ctx->async_fd;
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0)
-		return vs__set_error("fcntl", errno, "the device's async fd %d "
-				     "is not usable", fd);
+		return vs__set_error(call, errno, "fcntl: the device's async "
+				     "fd %d is not usable", fd);
 	if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		return vs__set_error("fcntl", errno, "cannot make the device's "
-				     "async fd %d non-blocking", fd);
+		return vs__set_error(call, errno, "fcntl cannot make the "
+				     "device's async fd %d non-blocking", fd);
 	return fd;
+}
+
+int vs_async_fd(struct vs_context *ctx)
+{
+	return async_fd(ctx, "vs_async_fd");
 }
 
 /* The handle of kind (one of kinds[]) at p whose raw object is obj, else NULL. */
@@ -137,7 +141,7 @@ int vs_async_next(struct vs_context *ctx, int timeout_ms,
 		  struct vs_async_event *ev)
 {
 	int64_t deadline = vs__deadline(timeout_ms);
-	int fd = vs_async_fd(ctx), ret;
+	int fd = async_fd(ctx, "vs_async_next"), ret;
 
 	if (fd < 0)
 		return fd;
@@ -152,9 +156,11 @@ int vs_async_next(struct vs_context *ctx, int timeout_ms,
 			return 0;
 		}
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
-			return vs__set_error("ibv_get_async_event", vs__errno_or(EIO),
-					     "reading the async events of %s failed",
-					     ctx->name);
+			return vs__verb_error("vs_async_next",
+					      "ibv_get_async_event",
+					      vs__errno_or(EIO),
+					      "reading the async events of %s failed",
+					      ctx->name);
 		ret = vs__wait_fd(fd, timeout_ms, deadline, "vs_async_next");
 		if (ret)
 			return ret;

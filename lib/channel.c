@@ -3,13 +3,9 @@
  * Completion channels: many CQs on one ibv_comp_channel, and the
  * race-free wait (docs/API.md, "Events").
  *
- * The channel keeps its CQs in a list under one lock.  Everything that
- * reads events, acks them or destroys a CQ of the channel holds that
- * lock, so an event read for a CQ is acked before that CQ's
- * ibv_destroy_cq (which would otherwise wait for the ack for ever), and
- * a CQ is never touched after its destroy (the kernel drops the events
- * of a destroyed CQ from the channel).  The lock is not held while
- * sleeping in poll().
+ * The channel's CQ list and its lock are lib/channel_cqs.c (cq.c attaches
+ * and destroys through it).  The lock is not held while sleeping in
+ * poll().
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -18,12 +14,6 @@
 
 /* Events acked per ibv_ack_cq_events call (it takes a mutex each time). */
 #define ACK_BATCH 64
-
-struct vs__channel_cqs {
-	pthread_mutex_t lock;
-	struct vs_cq *head, *tail;
-	int n;
-};
 
 int vs_channel_create(struct vs_context *ctx, struct vs_channel **out)
 {
@@ -48,17 +38,18 @@ int vs_channel_create(struct vs_context *ctx, struct vs_channel **out)
 	errno = 0;
 	ch->ch = ibv_create_comp_channel(ctx->ctx);
 	if (!ch->ch) {
-		ret = vs__set_error("ibv_create_comp_channel", vs__errno_or(ENOMEM),
-				    "cannot create a completion channel on %s",
-				    ctx->name);
+		ret = vs__verb_error("vs_channel_create", "ibv_create_comp_channel",
+				     vs__errno_or(ENOMEM),
+				     "cannot create a completion channel on %s",
+				     ctx->name);
 		goto fail;
 	}
 	/* non-blocking: the fd may go straight into an event loop */
 	flags = fcntl(ch->ch->fd, F_GETFL);
 	if (flags < 0 || fcntl(ch->ch->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		ret = vs__set_error("fcntl", errno,
-				    "cannot make the completion channel's fd %d "
-				    "non-blocking", ch->ch->fd);
+		ret = vs__set_error("vs_channel_create", errno,
+				    "fcntl cannot make the completion channel's "
+				    "fd %d non-blocking", ch->ch->fd);
 		ibv_destroy_comp_channel(ch->ch);
 		goto fail;
 	}
@@ -72,27 +63,6 @@ fail:
 	free(ch->cqs);
 	vs__handle_unpublish(ch, sizeof(*ch));
 	return ret;
-}
-
-int vs__channel_put(struct vs_channel *ch, const char *verb)
-{
-	int err;
-
-	if (!vs__ref_put(&ch->h))
-		return 0;
-	err = ibv_destroy_comp_channel(ch->ch);
-	if (err) {
-		vs__handle_reopen(&ch->h, VS_KIND_CHANNEL);
-		return vs__set_error("ibv_destroy_comp_channel", err,
-				     "%s: cannot destroy the completion channel "
-				     "(a CQ created through a raw handle still "
-				     "uses it?); it stays open: close it again to "
-				     "retry", verb);
-	}
-	pthread_mutex_destroy(&ch->cqs->lock);
-	free(ch->cqs);
-	ch->cqs = NULL;
-	return vs__context_put(ch->ctx, verb);
 }
 
 int vs_channel_close(struct vs_channel *ch)
@@ -145,73 +115,6 @@ void *vs_cq_context(const struct vs_cq *cq)
 	return cq && cq->h.magic == VS_KIND_CQ ? cq->user_context : NULL;
 }
 
-static void list_remove(struct vs__channel_cqs *l, struct vs_cq *cq)
-{
-	if (cq->ch_prev)
-		cq->ch_prev->ch_next = cq->ch_next;
-	else
-		l->head = cq->ch_next;
-	if (cq->ch_next)
-		cq->ch_next->ch_prev = cq->ch_prev;
-	else
-		l->tail = cq->ch_prev;
-	cq->ch_prev = cq->ch_next = NULL;
-	l->n--;
-}
-
-static void list_append(struct vs__channel_cqs *l, struct vs_cq *cq)
-{
-	cq->ch_next = NULL;
-	cq->ch_prev = l->tail;
-	if (l->tail)
-		l->tail->ch_next = cq;
-	else
-		l->head = cq;
-	l->tail = cq;
-	l->n++;
-}
-
-int vs__channel_attach(struct vs_channel *ch, struct vs_cq *cq, const char *verb)
-{
-	struct vs__channel_cqs *l = ch->cqs;
-	int err;
-
-	pthread_mutex_lock(&l->lock);
-	if (__atomic_load_n(&ch->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CHANNEL) {
-		pthread_mutex_unlock(&l->lock);
-		return vs__check_handle(ch, VS_KIND_CHANNEL, verb, "cfg->channel");
-	}
-	/* armed before anything can complete on it: no first event is lost */
-	err = ibv_req_notify_cq(cq->cq, cq->solicited_only);
-	if (err) {
-		pthread_mutex_unlock(&l->lock);
-		return vs__set_error("ibv_req_notify_cq", err,
-				     "%s: cannot arm the new CQ", verb);
-	}
-	cq->channel = ch;
-	list_append(l, cq);
-	vs__ref_get(&ch->h);
-	pthread_mutex_unlock(&l->lock);
-	return 0;
-}
-
-int vs__channel_cq_destroy(struct vs_cq *cq)
-{
-	struct vs__channel_cqs *l = cq->channel->cqs;
-	int err;
-
-	pthread_mutex_lock(&l->lock);
-	if (cq->unacked) {
-		ibv_ack_cq_events(cq->cq, cq->unacked);
-		cq->unacked = 0;
-	}
-	err = ibv_destroy_cq(cq->cq);
-	if (!err)
-		list_remove(l, cq);
-	pthread_mutex_unlock(&l->lock);
-	return err;
-}
-
 /* The CQ of an event, if it is one of this channel's (never trusts ctx blindly). */
 static struct vs_cq *cq_of_event(struct vs__channel_cqs *l, struct ibv_cq *icq)
 {
@@ -251,8 +154,8 @@ static int poll_ready(struct vs__channel_cqs *l, struct vs_cq *only,
 		/* a full wc[] may have left more: poll it again before sleeping */
 		cq->ev_pending = n == max;
 		if (n) {
-			list_remove(l, cq);
-			list_append(l, cq); /* the others go first next time */
+			vs__channel_cqs_remove(l, cq);
+			vs__channel_cqs_append(l, cq); /* the others go first next time */
 			*from = cq;
 			return n;
 		}
@@ -279,9 +182,10 @@ static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *ve
 		if (ibv_get_cq_event(ch->ch, &icq, &ctx)) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return got;
-			return vs__set_error("ibv_get_cq_event", vs__errno_or(EIO),
-					     "%s: reading the completion channel "
-					     "(fd %d) failed", verb, ch->ch->fd);
+			return vs__verb_error(verb, "ibv_get_cq_event",
+					      vs__errno_or(EIO),
+					      "reading the completion channel "
+					      "(fd %d) failed", ch->ch->fd);
 		}
 		cq = cq_of_event(l, icq);
 		if (!cq) {
@@ -298,8 +202,8 @@ static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *ve
 		/* re-armed before it is polled: a later completion raises an event */
 		err = ibv_req_notify_cq(icq, cq->solicited_only);
 		if (err)
-			return vs__set_error("ibv_req_notify_cq", err,
-					     "%s: cannot re-arm the CQ", verb);
+			return vs__verb_error(verb, "ibv_req_notify_cq", err,
+					      "cannot re-arm the CQ");
 		cq->ev_pending = true;
 		if (!only || cq == only)
 			got++;

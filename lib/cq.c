@@ -14,19 +14,21 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	struct vs_cq *cq;
 	bool legacy;
 	uint32_t depth;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_cq_create", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
+	if (ret)
+		return ret;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_cq_create", EINVAL,
-				     "comp_mask 0x%x has bits this version does "
-				     "not know", cfg->comp_mask);
+				     "comp_mask 0x%llx has bits this version does "
+				     "not know", (unsigned long long)cfg->comp_mask);
 	depth = cfg->depth ? cfg->depth : VS_CQ_DEFAULT_DEPTH;
 	if (c->attr.orig_attr.max_cqe > 0 &&
 	    depth > (uint32_t)c->attr.orig_attr.max_cqe)
@@ -68,14 +70,13 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			cq->cq = ibv_cq_ex_to_cq(cq->cqx);
 			cq->read_flags = ia.wc_flags;
 			cq->clock_khz = c->attr.hca_core_clock;
-			/* rxe (vendor 0xffffff): see one_per_start in cq.h */
-			cq->one_per_start = c->attr.orig_attr.vendor_id == 0xffffff;
+			cq->one_per_start = vs__quirks(c)->cq_one_per_start;
 		} else {
 			int err = vs__errno_or(EOPNOTSUPP);
 
 			if (cfg->timestamps) {
 				vs__handle_unpublish(cq, sizeof(*cq));
-				return vs__set_error("ibv_create_cq_ex", err,
+				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex", err,
 						     "%s cannot create a CQ with "
 						     "completion timestamps%s",
 						     c->name, err == EOPNOTSUPP ?
@@ -83,7 +84,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
 				vs__handle_unpublish(cq, sizeof(*cq));
-				return vs__set_error("ibv_create_cq_ex", err,
+				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex", err,
 						     "cannot create a CQ of depth %u on %s",
 						     depth, c->name);
 			}
@@ -96,7 +97,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 				       cfg->channel ? cfg->channel->ch : NULL,
 				       cfg->comp_vector);
 		if (!cq->cq) {
-			ret = vs__set_error("ibv_create_cq", vs__errno_or(ENOMEM),
+			ret = vs__verb_error("vs_cq_create", "ibv_create_cq", vs__errno_or(ENOMEM),
 					    "cannot create a CQ of depth %u on %s",
 					    depth, c->name);
 			vs__handle_unpublish(cq, sizeof(*cq));
@@ -141,11 +142,10 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 	err = cq->channel ? vs__channel_cq_destroy(cq) : ibv_destroy_cq(cq->cq);
 	if (err) {
 		vs__handle_reopen(&cq->h, VS_KIND_CQ);
-		return vs__set_error("ibv_destroy_cq", err,
-				     "%s: cannot destroy the CQ (a QP created "
+		return vs__verb_error(verb, "ibv_destroy_cq", err,
+				     "cannot destroy the CQ (a QP created "
 				     "through the raw handle still uses it?); the "
-				     "CQ stays open: close it again to retry",
-				     verb);
+				     "CQ stays open: close it again to retry");
 	}
 	vs__legacy_cq_free(cq->legacy);
 	cq->legacy = NULL;
@@ -187,11 +187,11 @@ int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 	return ret ? ret : vs__set_error(verb, EINVAL, "%s is NULL", out_name);
 }
 
-int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err)
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err, const char *call)
 {
 	bool legacy = vs__legacy_cq_is(ops);
 
-	return vs__set_error(legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
+	return vs__verb_error(call, legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
 			     "polling the %s CQ failed (CQ overrun or device "
 			     "error)", legacy ? "legacy" : "extended");
 }

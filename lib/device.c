@@ -3,17 +3,23 @@
  * Devices: list, open, attributes, ports.
  */
 #include "vs_internal.h"
+#include "verbshim/loader.h"
 
 /* ibv_get_device_list with the error that says what to check. */
-static int device_list(struct ibv_device ***list, int *n)
+static int device_list(struct ibv_device ***list, int *n, const char *call)
 {
+	char why[VS_ERROR_MSG_MAX / 2];
+
 	errno = 0;
 	*list = ibv_get_device_list(n);
-	if (!*list)
-		return vs__set_error("ibv_get_device_list", vs__errno_or(ENODEV),
-				     "cannot list RDMA devices (is rdma-core "
-				     "installed and the kernel's RDMA support loaded?)");
-	return 0;
+	if (*list)
+		return 0;
+	if (vs__library_reason(VS_LIB_IBVERBS, why, sizeof(why)))
+		return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENOSYS),
+				      "cannot list RDMA devices: %s", why);
+	return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENODEV),
+			      "cannot list RDMA devices (is the kernel's RDMA "
+			      "support loaded?)");
 }
 
 int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
@@ -27,7 +33,7 @@ int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 		return vs__set_error("vs_device_list", EINVAL,
 				     "entries is NULL but cap is %zu", cap);
 	*count = 0;
-	ret = device_list(&list, &n);
+	ret = device_list(&list, &n, "vs_device_list");
 	if (ret)
 		return ret;
 	for (int i = 0; i < n && (size_t)i < cap; i++) {
@@ -57,7 +63,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 	if (!out)
 		return vs__set_error("vs_device_open", EINVAL, "out is NULL");
 	*out = NULL;
-	ret = device_list(&list, &n);
+	ret = device_list(&list, &n, "vs_device_open");
 	if (ret)
 		return ret;
 	for (int i = 0; i < n; i++) {
@@ -88,7 +94,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 	c->ctx = ibv_open_device(dev);
 	ibv_free_device_list(list);
 	if (!c->ctx) {
-		ret = vs__set_error("ibv_open_device", vs__errno_or(ENODEV),
+		ret = vs__verb_error("vs_device_open", "ibv_open_device", vs__errno_or(ENODEV),
 				    "cannot open %s (permissions on "
 				    "/dev/infiniband/uverbs*?)", c->name);
 		vs__handle_unpublish(c, sizeof(*c));
@@ -97,7 +103,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 	c->attr_extended = verbs_get_ctx_op(c->ctx, query_device_ex) != NULL;
 	ret = ibv_query_device_ex(c->ctx, NULL, &c->attr);
 	if (ret) {
-		ret = vs__set_error("ibv_query_device_ex", ret,
+		ret = vs__verb_error("vs_device_open", "ibv_query_device_ex", ret,
 				    "cannot query the attributes of %s", c->name);
 		ibv_close_device(c->ctx);
 		vs__handle_unpublish(c, sizeof(*c));
@@ -116,19 +122,29 @@ int vs__context_put(struct vs_context *c, const char *verb)
 		int err = vs__errno_or(EIO);
 
 		vs__handle_reopen(&c->h, VS_KIND_CONTEXT);
-		return vs__set_error("ibv_close_device", err,
-				     "%s: cannot close %s; the device context "
-				     "stays open: close it again to retry",
-				     verb, c->name);
+		return vs__verb_error(verb, "ibv_close_device", err,
+				     "cannot close %s; the device context "
+				     "stays open: close it again to retry", c->name);
 	}
 	return 0;
 }
 
+static int device_close(struct vs_context *c, const char *call)
+{
+	int ret = vs__user_close(c, VS_KIND_CONTEXT, call, "ctx");
+
+	return ret ? ret : vs__context_put(c, call);
+}
+
+int vs_device_close(struct vs_context *c)
+{
+	return device_close(c, "vs_device_close");
+}
+
+/* the old name, kept for one release (errors name the call that was made) */
 int vs_context_close(struct vs_context *c)
 {
-	int ret = vs__user_close(c, VS_KIND_CONTEXT, "vs_context_close", "ctx");
-
-	return ret ? ret : vs__context_put(c, "vs_context_close");
+	return device_close(c, "vs_context_close");
 }
 
 struct ibv_context *vs_context_raw(const struct vs_context *c)
@@ -177,23 +193,24 @@ static uint32_t width_lanes(uint8_t width)
 	}
 }
 
-int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *out)
+int vs__port_info(const struct vs_context *c, uint8_t port,
+		   struct vs_port_info *out, const char *call)
 {
 	struct ibv_port_attr pa;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_port_info", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, call, "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error("vs_port_info", EINVAL, "out is NULL");
+		return vs__set_error(call, EINVAL, "out is NULL");
 	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt)
-		return vs__set_error("vs_port_info", EINVAL,
+		return vs__set_error(call, EINVAL,
 				     "port %u does not exist on %s (ports 1..%u)",
 				     port, c->name, c->attr.orig_attr.phys_port_cnt);
 	memset(&pa, 0, sizeof(pa));
 	ret = ibv_query_port(c->ctx, port, &pa);
 	if (ret)
-		return vs__set_error("ibv_query_port", ret,
+		return vs__verb_error(call, "ibv_query_port", ret,
 				     "cannot query port %u of %s", port, c->name);
 	memset(out, 0, sizeof(*out));
 	out->port = port;
@@ -208,4 +225,9 @@ int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *
 	out->rate_mbps = lane_mbps(pa.active_speed) * width_lanes(pa.active_width);
 	out->raw = pa;
 	return 0;
+}
+
+int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *out)
+{
+	return vs__port_info(c, port, out, "vs_port_info");
 }

@@ -52,8 +52,9 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 	char g[64];
 
 	if (ep->comp_mask)
-		snprintf(why, len, "comp_mask 0x%x is not 0", ep->comp_mask);
-	else if (ep->transport < VS_TRANSPORT_RC || ep->transport > VS_TRANSPORT_UD)
+		snprintf(why, len, "comp_mask 0x%llx is not 0",
+			 (unsigned long long)ep->comp_mask);
+	else if (!vs__transport(ep->transport))
 		snprintf(why, len, "transport %d is not RC (1), UC (2) or UD (3)",
 			 (int)ep->transport);
 	else if (ep->flags & ~(uint32_t)VS_EP_FLAGS_ALL)
@@ -69,7 +70,7 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 			 (int)ep->mtu);
 	else if (!ep->port || ep->port > 2)
 		snprintf(why, len, "port %u is not 1 or 2", ep->port);
-	else if (ep->transport != VS_TRANSPORT_UD && ep->qkey)
+	else if (!vs__transport(ep->transport)->datagram && ep->qkey)
 		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD "
 			 "endpoints carry a Q_Key (it must be 0)", ep->qkey,
 			 vs_transport_name(ep->transport));
@@ -193,7 +194,7 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	out->transport = qp->transport;
 	out->qpn = qp->qp->qp_num;
 	out->psn = qp->psn;
-	out->qkey = qp->transport == VS_TRANSPORT_UD ? qp->qkey : 0;
+	out->qkey = vs__transport(qp->transport)->datagram ? qp->qkey : 0;
 	out->lid = qp->lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
@@ -229,7 +230,8 @@ char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len)
 		 vs_transport_name(ep->transport), ep->qpn, ep->psn, ep->lid,
 		 ep->port, mtu, gid,
 		 ep->flags & VS_EP_ETHERNET ? " (RoCE)" : "",
-		 ep->transport == VS_TRANSPORT_UD ? " +qkey" : "",
+		 vs__transport(ep->transport) &&
+		 vs__transport(ep->transport)->datagram ? " +qkey" : "",
 		 bad ? " [invalid: " : "", bad ? bad : "", bad ? "]" : "");
 	return buf;
 }

@@ -4,32 +4,64 @@
  * the only state of the typed API besides the shim's tables.
  */
 #include "vs_internal.h"
+#include "verbshim/loader.h"
 
 static _Thread_local struct vs_error last_error;
 
-int vs__set_errorv(const char *verb, int err, const char *fmt, va_list ap)
+int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
+	       va_list ap)
 {
+	char *m = last_error.message;
+	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
+	int n;
+
 	if (err <= 0)
 		err = EINVAL;
-	last_error.verb = verb ? verb : "verbshim";
+	last_error.call = call ? call : "verbshim";
+	last_error.verb = verb;
 	last_error.err = err;
 	last_error.batch_posted = 0;
-	vsnprintf(last_error.message, sizeof(last_error.message), fmt, ap);
-	if (!last_error.message[0])
-		snprintf(last_error.message, sizeof(last_error.message), "%s",
-			 strerror(err));
+	n = vsnprintf(m, VS_ERROR_MSG_MAX, fmt, ap);
+	if (n >= VS_ERROR_MSG_MAX) /* cut: say so */
+		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
+	if (!m[0])
+		snprintf(m, VS_ERROR_MSG_MAX, "%s", strerror(err));
 	return -err;
 }
 
-int vs__set_error(const char *verb, int err, const char *fmt, ...)
+int vs__set_error(const char *call, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = vs__set_errorv(verb, err, fmt, ap);
+	ret = vs__errorv(call, NULL, err, fmt, ap);
 	va_end(ap);
 	return ret;
+}
+
+int vs__verb_error(const char *call, const char *verb, int err,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vs__errorv(call, verb, err, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+const char *vs__library_reason(int lib, char *buf, size_t len)
+{
+	struct vs_library_info info;
+
+	buf[0] = 0;
+	if (vs_library_query((enum vs_library)lib, &info) || info.loaded)
+		return NULL;
+	snprintf(buf, len, "%s did not load: %s", info.name,
+		 info.error ? info.error : strerror(info.load_errno));
+	return buf;
 }
 
 /* After vs__set_error: what a failed batch submit posted anyway. */
@@ -55,7 +87,8 @@ char *vs_format_error(const struct vs_error *e, char *buf, size_t len)
 	if (!e || !e->err)
 		snprintf(buf, len, "no error");
 	else
-		snprintf(buf, len, "%s: %s: %s", e->verb ? e->verb : "verbshim",
+		snprintf(buf, len, "%s: %s%s%s: %s", e->call ? e->call : "verbshim",
+			 e->verb ? e->verb : "", e->verb ? ": " : "",
 			 strerror(e->err), e->message);
 	return buf;
 }

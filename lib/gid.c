@@ -158,7 +158,7 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 	ssize_t got;
 	int ret;
 
-	ret = vs_port_info(c, port, &pi);
+	ret = vs__port_info(c, port, &pi, verb);
 	if (ret)
 		return ret;
 	*link_layer = pi.link_layer;
@@ -239,20 +239,21 @@ static int pick_rank(const struct vs_gid_info *g)
 	return 0;
 }
 
-int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
+int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
+		 const char *call)
 {
 	struct vs_gid_info *tmp;
 	const struct vs_gid_info *best = NULL;
 	char seen[256] = "";
 	size_t n, used = 0;
 	uint8_t ll;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_gid_pick", "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, call, "ctx");
 
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error("vs_gid_pick", EINVAL, "out is NULL");
-	ret = collect(c, port, &tmp, &n, &ll, "vs_gid_pick");
+		return vs__set_error(call, EINVAL, "out is NULL");
+	ret = collect(c, port, &tmp, &n, &ll, call);
 	if (ret)
 		return ret;
 	if (ll != IBV_LINK_LAYER_ETHERNET) {
@@ -282,7 +283,7 @@ int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
 		}
 	}
 	if (!best) {
-		ret = vs__set_error("vs_gid_pick", ENOENT,
+		ret = vs__set_error(call, ENOENT,
 				    "no routable GID on %s port %u: RoCE needs a "
 				    "RoCE v2 GID with an IPv4-mapped or global IPv6 "
 				    "address on an up netdev; the table has: %s",
@@ -293,4 +294,9 @@ int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
 	*out = *best;
 	free(tmp);
 	return 0;
+}
+
+int vs_gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out)
+{
+	return vs__gid_pick(c, port, out, "vs_gid_pick");
 }

@@ -87,33 +87,6 @@ bool vs__handle_in_arena(const void *p, size_t size)
 	return found;
 }
 
-static const struct {
-	uint32_t kind;
-	const char *name, *closed;
-} kinds[] = {
-	{ VS_KIND_CONTEXT, "device context", "closed device context" },
-	{ VS_KIND_PD, "PD", "closed PD" },
-	{ VS_KIND_MR, "MR", "closed MR" },
-	{ VS_KIND_CQ, "CQ", "closed CQ" },
-	{ VS_KIND_SRQ, "SRQ", "closed SRQ" },
-	{ VS_KIND_AH, "AH", "closed AH" },
-	{ VS_KIND_RC_QP, "RC QP", "closed RC QP" },
-	{ VS_KIND_UC_QP, "UC QP", "closed UC QP" },
-	{ VS_KIND_UD_QP, "UD QP", "closed UD QP" },
-	{ VS_KIND_CHANNEL, "completion channel", "closed completion channel" },
-};
-
-const char *vs_kind_name(uint32_t magic)
-{
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (magic == kinds[i].kind)
-			return kinds[i].name;
-		if (magic == (kinds[i].kind | VS__CLOSED))
-			return kinds[i].closed;
-	}
-	return "unknown handle";
-}
-
 int vs__check_handle(const void *h, uint32_t kind, const char *verb,
 		     const char *what)
 {

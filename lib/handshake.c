@@ -3,52 +3,7 @@
  * One-call bring-up: INIT -> RTR -> RTS toward a remote endpoint, with
  * LID or GRH addressing chosen by the port's link layer.
  */
-#include <net/if.h>
-
 #include "vs_internal.h"
-
-void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
-		      struct ibv_ah_attr *ah)
-{
-	memset(ah, 0, sizeof(*ah));
-	ah->port_num = qp->port;
-	ah->dlid = remote->lid;
-	ah->sl = 0;
-	/* RoCE has no LIDs: every packet carries a GRH. */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
-		ah->is_global = 1;
-		ah->grh.dgid = remote->gid;
-		ah->grh.sgid_index = (uint8_t)qp->gid_index;
-		ah->grh.hop_limit = 64;
-		ah->grh.traffic_class = 0;
-		ah->grh.flow_label = 0;
-	}
-}
-
-void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-			char *buf, size_t len)
-{
-	struct ibv_gid_entry e;
-	char d[64], s[64], ndev[IF_NAMESIZE + 1] = "?";
-	const char *type = "unknown type";
-	bool ll = dgid->raw[0] == 0xfe && (dgid->raw[1] & 0xc0) == 0x80;
-
-	memset(&e, 0, sizeof(e));
-	if (!ibv_query_gid_ex(qp->pd->ctx->ctx, qp->port, qp->gid_index, &e, 0)) {
-		type = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
-		       e.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB";
-		if (!e.ndev_ifindex || !if_indextoname(e.ndev_ifindex, ndev))
-			snprintf(ndev, sizeof(ndev), "none");
-	}
-	snprintf(buf, len,
-		 "no RoCE route to dgid %s from sgid index %u (%s, %s, netdev "
-		 "%s); the dgid is %slink-local%s",
-		 vs_gid_to_str(dgid, d, sizeof(d)), qp->gid_index,
-		 vs_gid_to_str(&qp->gid, s, sizeof(s)), type, ndev,
-		 ll ? "" : "not ",
-		 ll ? " (link-local needs both ends on one L2 segment and RoCE v1 "
-		      "or the same netdev)" : "");
-}
 
 static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 			const char *verb)
@@ -80,23 +35,15 @@ static int step(struct vs_qp *qp, struct ibv_qp_attr *a, int mask,
 		const struct vs_endpoint *remote, const char *verb)
 {
 	enum ibv_qp_state to = a->qp_state;
-	char why[700], route[400] = "";
 	int ret = ibv_modify_qp(qp->qp, a, mask);
 
 	if (!ret) {
 		vs__qp_set_state(qp, to);
 		return 0;
 	}
-	if (to == IBV_QPS_RTR && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
-		vs__describe_route(qp, &remote->gid, route, sizeof(route));
-	if (ret == EINVAL &&
-	    vs_qp_check_mask(qp->transport, qp->state, to, mask, why, sizeof(why)))
-		return vs__set_error("ibv_modify_qp", ret, "%s: %s", verb, why);
-	return vs__set_error("ibv_modify_qp", ret,
-			     "%s: %s %s->%s toward qpn 0x%06x failed%s%s", verb,
-			     vs_transport_name(qp->transport),
-			     vs_qp_state_name(qp->state), vs_qp_state_name(to),
-			     remote ? remote->qpn : 0, route[0] ? ": " : "", route);
+	return vs__modify_failed(qp, verb, ret, qp->state, to, mask,
+				 remote ? &remote->gid : NULL,
+				 remote ? remote->qpn : 0);
 }
 
 static int to_init_again(struct vs_qp *qp, const char *verb)
@@ -147,7 +94,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	vs__fill_ah_attr(qp, remote, &a.ah_attr);
 	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 	       IBV_QP_RQ_PSN;
-	if (qp->transport == VS_TRANSPORT_RC) {
+	if (vs__transport(qp->transport)->reliable) {
 		a.max_dest_rd_atomic = qp->max_dest_rd_atomic;
 		a.min_rnr_timer = qp->min_rnr_timer;
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
@@ -160,7 +107,7 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = qp->psn;
 	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
-	if (qp->transport == VS_TRANSPORT_RC) {
+	if (vs__transport(qp->transport)->reliable) {
 		a.timeout = qp->timeout;
 		a.retry_cnt = qp->retry_cnt;
 		a.rnr_retry = qp->rnr_retry;

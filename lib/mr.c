@@ -62,13 +62,15 @@ static int finish(struct vs_pd *pd, struct ibv_mr *raw, void *addr,
 static int precheck(struct vs_pd *pd, size_t length, unsigned int access,
 		    struct vs_mr **out, const char *verb)
 {
-	int ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error(verb, EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
+	if (ret)
+		return ret;
 	if (!length)
 		return vs__set_error(verb, EINVAL,
 				     "length is 0: a memory region must cover at "
@@ -105,7 +107,7 @@ int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
 	if (!raw) {
 		int err = vs__errno_or(ENOMEM);
 
-		ret = vs__set_error("ibv_reg_mr", err,
+		ret = vs__verb_error("vs_mr_alloc", "ibv_reg_mr", err,
 				    "cannot register %zu bytes with access 0x%x%s",
 				    length, access, reg_hint(err));
 		free(buf);
@@ -135,7 +137,7 @@ int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
 	if (!raw) {
 		int err = vs__errno_or(ENOMEM);
 
-		return vs__set_error("ibv_reg_mr", err,
+		return vs__verb_error("vs_mr_register", "ibv_reg_mr", err,
 				     "cannot register %zu bytes at %p with access "
 				     "0x%x%s", length, addr, access, reg_hint(err));
 	}
@@ -170,13 +172,13 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 		int err = vs__errno_or(EOPNOTSUPP);
 
 		if (err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT)
-			return vs__set_error("ibv_reg_dmabuf_mr", EOPNOTSUPP,
+			return vs__verb_error("vs_mr_register_dmabuf", "ibv_reg_dmabuf_mr", EOPNOTSUPP,
 					     "dmabuf memory regions are not "
 					     "supported here: they need rdma-core "
 					     ">= 34, kernel >= 5.12 and a provider "
 					     "that implements them (%s does not)",
 					     pd->ctx->name);
-		return vs__set_error("ibv_reg_dmabuf_mr", err,
+		return vs__verb_error("vs_mr_register_dmabuf", "ibv_reg_dmabuf_mr", err,
 				     "cannot register %zu bytes of dmabuf fd %d at "
 				     "offset %llu%s", length, fd,
 				     (unsigned long long)offset, reg_hint(err));
@@ -204,13 +206,13 @@ int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
 	sge.lkey = mr->mr->lkey;
 	ret = ibv_advise_mr(mr->pd->pd, advice, flags, &sge, 1);
 	if (ret == EOPNOTSUPP || ret == ENOSYS)
-		return vs__set_error("ibv_advise_mr", EOPNOTSUPP,
+		return vs__verb_error("vs_mr_advise", "ibv_advise_mr", EOPNOTSUPP,
 				     "%s cannot take memory advice: the provider "
 				     "has no advise_mr or the MR is not an "
 				     "on-demand-paging MR (IBV_ACCESS_ON_DEMAND)",
 				     mr->pd->ctx->name);
 	if (ret)
-		return vs__set_error("ibv_advise_mr", ret,
+		return vs__verb_error("vs_mr_advise", "ibv_advise_mr", ret,
 				     "advice %d on [%zu, +%zu) failed",
 				    (int)advice, offset, length);
 	return 0;
@@ -227,8 +229,8 @@ int vs_mr_close(struct vs_mr *mr)
 	err = ibv_dereg_mr(mr->mr);
 	if (err) {
 		vs__handle_reopen(&mr->h, VS_KIND_MR);
-		return vs__set_error("ibv_dereg_mr", err,
-				     "vs_mr_close: cannot deregister the MR (bound "
+		return vs__verb_error("vs_mr_close", "ibv_dereg_mr", err,
+				     "cannot deregister the MR (bound "
 				     "to a memory window?); it stays open: close "
 				     "it again to retry");
 	}

@@ -7,20 +7,22 @@
 int vs_pd_alloc(struct vs_context *c, struct vs_pd **out)
 {
 	struct vs_pd *pd;
-	int ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_pd_alloc", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
+	if (ret)
+		return ret;
 	pd = vs__handle_alloc(sizeof(*pd));
 	if (!pd)
 		return vs__set_error("vs_pd_alloc", ENOMEM, "out of memory");
 	errno = 0;
 	pd->pd = ibv_alloc_pd(c->ctx);
 	if (!pd->pd) {
-		ret = vs__set_error("ibv_alloc_pd", vs__errno_or(ENOMEM),
+		ret = vs__verb_error("vs_pd_alloc", "ibv_alloc_pd", vs__errno_or(ENOMEM),
 				    "cannot allocate a PD on %s", c->name);
 		vs__handle_unpublish(pd, sizeof(*pd));
 		return ret;
@@ -41,11 +43,10 @@ int vs__pd_put(struct vs_pd *pd, const char *verb)
 	err = ibv_dealloc_pd(pd->pd);
 	if (err) {
 		vs__handle_reopen(&pd->h, VS_KIND_PD);
-		return vs__set_error("ibv_dealloc_pd", err,
-				     "%s: cannot free the PD (objects created on "
+		return vs__verb_error(verb, "ibv_dealloc_pd", err,
+				     "cannot free the PD (objects created on "
 				     "it through the raw handle still exist?); "
-				     "the PD stays open: close it again to retry",
-				     verb);
+				     "the PD stays open: close it again to retry");
 	}
 	return vs__context_put(pd->ctx, verb);
 }

@@ -123,7 +123,7 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 					     "bytes fit; use one SGE, or .legacy = true",
 					     total, num_sge, qp->bounce_slot_size);
 	}
-	if (qp->transport == VS_TRANSPORT_UD) {
+	if (vs__transport(qp->transport)->datagram) {
 		if (!dest)
 			return vs__set_error(verb, EINVAL,
 					     "a UD send needs a destination (dest is NULL)");
@@ -166,19 +166,19 @@ int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb)
 	 * ENOSPC from rxe's ibv_wr_*: one errno for it whichever way posted.
 	 */
 	if (err == ENOMEM || (err == ENOSPC && !qp->legacy))
-		ret = vs__set_error(raw, ENOMEM,
-				    "%s: the send queue is full (max_send_wr %u): poll "
+		ret = vs__verb_error(verb, raw, ENOMEM,
+				    "the send queue is full (max_send_wr %u): poll "
 				    "completions, or signal more often so the "
-				    "queue drains%s", verb, qp->caps.max_send_wr,
+				    "queue drains%s", qp->caps.max_send_wr,
 				    note);
 	else if (posted >= 0 && qp->legacy)
-		ret = vs__set_error(raw, err,
-				    "%s: the provider refused WR #%ld of the batch; "
-				    "none from it on was posted%s", verb, posted,
+		ret = vs__verb_error(verb, raw, err,
+				    "the provider refused WR #%ld of the batch; "
+				    "none from it on was posted%s", posted,
 				    note);
 	else
-		ret = vs__set_error(raw, err, "%s: the provider refused the "
-				    "batch%s", verb, note);
+		ret = vs__verb_error(verb, raw, err, "the provider refused the "
+				    "batch%s", note);
 	vs__error_set_batch_posted(posted);
 	return ret;
 }
@@ -236,29 +236,6 @@ void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl, size_t num_sge)
 		bufs[i].length = sgl[i].length;
 	}
 	ibv_wr_set_inline_data_list(x, num_sge, bufs);
-}
-
-int vs__recv_store_init(struct vs__recv_store *st, uint32_t cap, uint32_t max_sge)
-{
-	memset(st, 0, sizeof(*st));
-	if (!cap)
-		return 0;
-	st->wr = calloc(cap, sizeof(*st->wr));
-	st->sge = calloc((size_t)cap * (max_sge ? max_sge : 1), sizeof(*st->sge));
-	if (!st->wr || !st->sge) {
-		vs__recv_store_free(st);
-		return -ENOMEM;
-	}
-	st->cap = cap;
-	st->max_sge = max_sge;
-	return 0;
-}
-
-void vs__recv_store_free(struct vs__recv_store *st)
-{
-	free(st->wr);
-	free(st->sge);
-	memset(st, 0, sizeof(*st));
 }
 
 int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
@@ -331,17 +308,17 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		err = -err;
 	posted_note(note, sizeof(note), bad_index);
 	if (err == ENOMEM)
-		ret = vs__set_error(raw, err,
-				    "%s: the receive queue is full: fewer "
-				    "receives, or wait for completions%s", verb,
+		ret = vs__verb_error(verb, raw, err,
+				    "the receive queue is full: fewer "
+				    "receives, or wait for completions%s",
 				    note);
 	else if (bad_index >= 0)
-		ret = vs__set_error(raw, err,
-				    "%s: the provider refused receive #%ld of the "
-				    "batch%s", verb, bad_index, note);
+		ret = vs__verb_error(verb, raw, err,
+				    "the provider refused receive #%ld of the "
+				    "batch%s", bad_index, note);
 	else
-		ret = vs__set_error(raw, err, "%s: the provider refused the "
-				    "batch%s", verb, note);
+		ret = vs__verb_error(verb, raw, err, "the provider refused the "
+				    "batch%s", note);
 	vs__error_set_batch_posted(bad_index);
 	return ret;
 }

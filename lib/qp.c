@@ -10,91 +10,6 @@
 #define VS_QP_DEFAULT_SGE 4
 #define VS_QP_DEFAULT_INLINE 64
 
-/* The typed configs flattened (they share field names, not layouts). */
-struct qp_params {
-	uint32_t comp_mask;
-	struct vs_cq *send_cq, *recv_cq;
-	struct vs_srq *srq;
-	struct vs_qp_caps caps;
-	uint8_t port;
-	uint32_t gid_index, psn;
-	enum ibv_mtu mtu;
-	unsigned int access;
-	uint32_t max_batch;
-	bool legacy, sq_sig_all;
-	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
-	uint8_t max_rd_atomic, max_dest_rd_atomic;
-	uint32_t qkey;
-};
-
-#define COPY_COMMON(p, c)                                                     \
-	do {                                                                  \
-		(p)->comp_mask = (c)->comp_mask;                              \
-		(p)->send_cq = (c)->send_cq;                                  \
-		(p)->recv_cq = (c)->recv_cq;                                  \
-		(p)->srq = (c)->srq;                                          \
-		(p)->caps = (c)->caps;                                        \
-		(p)->port = (c)->port;                                        \
-		(p)->gid_index = (c)->gid_index;                              \
-		(p)->psn = (c)->psn;                                          \
-		(p)->max_batch = (c)->max_batch;                              \
-		(p)->legacy = (c)->legacy;                                    \
-		(p)->sq_sig_all = (c)->sq_sig_all;                            \
-	} while (0)
-
-static void flatten(enum vs_transport t, const void *cfg, struct qp_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	if (t == VS_TRANSPORT_RC) {
-		const struct vs_rc_config *c = cfg;
-
-		COPY_COMMON(p, c);
-		p->mtu = c->mtu;
-		p->access = c->access;
-		p->timeout = c->timeout;
-		p->retry_cnt = c->retry_cnt;
-		p->rnr_retry = c->rnr_retry;
-		p->min_rnr_timer = c->min_rnr_timer;
-		p->max_rd_atomic = c->max_rd_atomic;
-		p->max_dest_rd_atomic = c->max_dest_rd_atomic;
-	} else if (t == VS_TRANSPORT_UC) {
-		const struct vs_uc_config *c = cfg;
-
-		COPY_COMMON(p, c);
-		p->mtu = c->mtu;
-		p->access = c->access;
-	} else {
-		const struct vs_ud_config *c = cfg;
-
-		COPY_COMMON(p, c);
-		p->qkey = c->qkey;
-	}
-}
-
-static uint32_t kind_of(enum vs_transport t)
-{
-	return t == VS_TRANSPORT_RC ? VS_KIND_RC_QP :
-	       t == VS_TRANSPORT_UC ? VS_KIND_UC_QP : VS_KIND_UD_QP;
-}
-
-static const char *create_verb(enum vs_transport t)
-{
-	return t == VS_TRANSPORT_RC ? "vs_rc_qp_create" :
-	       t == VS_TRANSPORT_UC ? "vs_uc_qp_create" : "vs_ud_qp_create";
-}
-
-static uint64_t send_ops(enum vs_transport t)
-{
-	uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
-
-	if (t != VS_TRANSPORT_UD)
-		ops |= IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
-	if (t == VS_TRANSPORT_RC)
-		ops |= IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
-		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
-	return ops;
-}
-
 static uint32_t random_psn(void)
 {
 	uint32_t v = 0;
@@ -105,19 +20,18 @@ static uint32_t random_psn(void)
 }
 
 /* Validates the config and fills the QP's fixed fields. */
-static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
-		   struct vs_qp *qp, const char *verb)
+static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
+		   struct vs__qp_params *p, struct vs_qp *qp, const char *verb)
 {
 	const struct ibv_device_attr *da = &pd->ctx->attr.orig_attr;
-	const uint32_t known = VS_QP_CFG_GID_INDEX | VS_QP_CFG_PSN |
-			       (t == VS_TRANSPORT_RC ? VS_QP_CFG_RETRY : 0);
+	const uint64_t known = tr->cfg;
 	struct vs_port_info pi;
 	int ret;
 
 	if (p->comp_mask & ~known)
 		return vs__set_error(verb, EINVAL,
-				     "comp_mask 0x%x has bits unknown for a %s QP",
-				     p->comp_mask, vs_transport_name(t));
+				     "comp_mask 0x%llx has bits unknown for a %s QP",
+				     (unsigned long long)p->comp_mask, tr->name);
 	ret = vs__check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
 	if (ret)
 		return ret;
@@ -163,7 +77,7 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
-	ret = vs_port_info(pd->ctx, p->port, &pi);
+	ret = vs__port_info(pd->ctx, p->port, &pi, verb);
 	if (ret)
 		return ret;
 	if (p->comp_mask & VS_QP_CFG_PSN) {
@@ -188,14 +102,14 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 					     pi.gid_tbl_len);
 		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
-			return vs__set_error("ibv_query_gid", vs__errno_or(EINVAL),
+			return vs__verb_error(verb, "ibv_query_gid", vs__errno_or(EINVAL),
 					     "cannot read GID %u of port %u",
 					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
 	} else {
 		struct vs_gid_info g;
 
-		ret = vs_gid_pick(pd->ctx, p->port, &g);
+		ret = vs__gid_pick(pd->ctx, p->port, &g, verb);
 		if (ret && pi.link_layer == IBV_LINK_LAYER_ETHERNET)
 			return ret;
 		if (!ret) {
@@ -204,25 +118,20 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 		}
 	}
 	qp->psn = p->psn;
-	qp->transport = t;
-	if (t == VS_TRANSPORT_UD) {
+	qp->transport = tr->t;
+	if (tr->datagram) {
 		qp->qkey = p->qkey ? p->qkey : VS_DEFAULT_QKEY;
 	} else {
-		unsigned int allowed = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-				       (t == VS_TRANSPORT_RC ? IBV_ACCESS_REMOTE_READ |
-					IBV_ACCESS_REMOTE_ATOMIC : 0);
-
 		if (!p->access)
-			p->access = t == VS_TRANSPORT_RC ? VS_ACCESS_DEFAULT :
-				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-		if (p->access & ~allowed)
+			p->access = tr->access_default;
+		if (p->access & ~tr->access)
 			return vs__set_error(verb, EINVAL,
 					     "access 0x%x has bits a %s QP cannot "
 					     "grant (allowed: 0x%x)", p->access,
-					     vs_transport_name(t), allowed);
+					     tr->name, tr->access);
 		qp->access = p->access;
 	}
-	if (t == VS_TRANSPORT_RC) {
+	if (tr->reliable) {
 		uint8_t dev_rd = (uint8_t)(da->max_qp_rd_atom > 16 ? 16 : da->max_qp_rd_atom);
 		uint8_t dev_dest = (uint8_t)(da->max_qp_init_rd_atom > 16 ? 16 :
 					     da->max_qp_init_rd_atom);
@@ -249,11 +158,10 @@ static int prepare(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
 	return 0;
 }
 
-static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p,
-		      struct vs_qp *qp, const char *verb)
+static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
+		      struct vs__qp_params *p, struct vs_qp *qp, const char *verb)
 {
-	enum ibv_qp_type type = t == VS_TRANSPORT_RC ? IBV_QPT_RC :
-				t == VS_TRANSPORT_UC ? IBV_QPT_UC : IBV_QPT_UD;
+	enum ibv_qp_type type = tr->qpt;
 	struct ibv_qp_cap cap = {
 		.max_send_wr = p->caps.max_send_wr,
 		.max_recv_wr = p->caps.max_recv_wr,
@@ -275,7 +183,7 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 			.comp_mask = IBV_QP_INIT_ATTR_PD |
 				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 			.pd = pd->pd,
-			.send_ops_flags = send_ops(t),
+			.send_ops_flags = tr->ops,
 		};
 
 		errno = 0;
@@ -290,10 +198,10 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 		}
 		err = vs__errno_or(EOPNOTSUPP);
 		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
-			return vs__set_error("ibv_create_qp_ex", err,
+			return vs__verb_error(verb, "ibv_create_qp_ex", err,
 					     "cannot create a %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u)",
-					     vs_transport_name(t), cap.max_send_wr,
+					     tr->name, cap.max_send_wr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		/* No extended QPs for this (provider, transport): legacy. */
@@ -312,17 +220,16 @@ static int create_raw(struct vs_pd *pd, enum vs_transport t, struct qp_params *p
 		errno = 0;
 		qp->qp = ibv_create_qp(pd->pd, &ia);
 		if (!qp->qp)
-			return vs__set_error("ibv_create_qp", vs__errno_or(EINVAL),
+			return vs__verb_error(verb, "ibv_create_qp", vs__errno_or(EINVAL),
 					     "cannot create a %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u: lower "
 					     "them if the device cannot)",
-					     vs_transport_name(t), cap.max_send_wr,
+					     tr->name, cap.max_send_wr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;
 	}
 created:
-	(void)verb;
 	qp->caps.max_send_wr = cap.max_send_wr;
 	qp->caps.max_recv_wr = cap.max_recv_wr;
 	qp->caps.max_send_sge = cap.max_send_sge;
@@ -340,7 +247,7 @@ int vs__qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a)
 	a->qp_state = IBV_QPS_INIT;
 	a->pkey_index = 0;
 	a->port_num = qp->port;
-	if (qp->transport == VS_TRANSPORT_UD) {
+	if (vs__transport(qp->transport)->datagram) {
 		a->qkey = qp->qkey;
 		mask |= IBV_QP_QKEY;
 	} else {
@@ -357,23 +264,16 @@ static int to_init(struct vs_qp *qp, const char *verb)
 	int ret = ibv_modify_qp(qp->qp, &a, mask);
 
 	if (ret)
-		return vs__set_error("ibv_modify_qp", ret,
-				     "%s: RESET->INIT of the new %s QP failed",
-				     verb, vs_transport_name(qp->transport));
+		return vs__verb_error(verb, "ibv_modify_qp", ret,
+				     "RESET->INIT of the new %s QP failed", vs_transport_name(qp->transport));
 	vs__qp_set_state(qp, IBV_QPS_INIT);
 	return 0;
 }
 
-/*
- * rxe (vendor 0xffffff): its ibv_wr_set_inline_data leaves the WQE's
- * residual length at 0 (the WR fails or sends nothing) and its
- * ibv_wr_set_sge_list sums the first SGE's length num_sge times (fixed
- * upstream only in 2025); see struct vs_qp's bounce ring.
- */
+/* lib/quirks.c: providers whose ibv_wr_set_* need the bounce ring */
 static bool inline_is_broken(const struct vs_pd *pd)
 {
-	return pd->ctx->attr.orig_attr.vendor_id == 0xffffff &&
-	       !getenv("VERBSHIM_TRUST_WR_SGE");
+	return vs__quirks(pd->ctx)->wr_sge_broken && !getenv("VERBSHIM_TRUST_WR_SGE");
 }
 
 static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
@@ -388,9 +288,9 @@ static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
 	qp->bounce_mr = ibv_reg_mr(pd->pd, buf, size, IBV_ACCESS_LOCAL_WRITE);
 	if (!qp->bounce_mr) {
 		free(buf);
-		return vs__set_error("ibv_reg_mr", vs__errno_or(ENOMEM),
-				     "%s: cannot register the %zu-byte inline bounce "
-				     "ring", verb, size);
+		return vs__verb_error(verb, "ibv_reg_mr", vs__errno_or(ENOMEM),
+				     "cannot register the %zu-byte inline bounce "
+				     "ring", size);
 	}
 	qp->bounce = buf;
 	qp->bounce_slot_size = slot;
@@ -414,11 +314,15 @@ static void free_qp_parts(struct vs_qp *qp)
 int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		  struct vs_qp **out)
 {
-	const char *verb = create_verb(t);
-	struct qp_params p;
+	const struct vs__transport *tr = vs__transport(t);
+	const char *verb = tr ? tr->create : "vs__qp_create";
+	struct vs__qp_params p;
 	struct vs_qp *qp;
 	int ret;
 
+	if (!tr)
+		return vs__set_error(verb, EINVAL, "transport %d is not RC, UC or UD",
+				     (int)t);
 	if (!out)
 		return vs__set_error(verb, EINVAL, "out is NULL");
 	*out = NULL;
@@ -428,14 +332,15 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	if (!cfg)
 		return vs__set_error(verb, EINVAL,
 				     "cfg is NULL (it names the CQs, at least send_cq)");
-	flatten(t, cfg, &p);
+	memset(&p, 0, sizeof(p));
+	tr->flatten(cfg, &p);
 	qp = vs__handle_alloc(sizeof(*qp));
 	if (!qp)
 		return vs__set_error(verb, ENOMEM, "out of memory");
-	ret = prepare(pd, t, &p, qp, verb);
+	ret = prepare(pd, tr, &p, qp, verb);
 	if (ret)
 		goto fail;
-	ret = create_raw(pd, t, &p, qp, verb);
+	ret = create_raw(pd, tr, &p, qp, verb);
 	if (ret)
 		goto fail;
 	qp->max_batch = p.max_batch ? p.max_batch : qp->caps.max_send_wr;
@@ -477,7 +382,7 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	ret = to_init(qp, verb);
 	if (ret)
 		goto fail_qp;
-	vs__handle_init(&qp->h, kind_of(t));
+	vs__handle_init(&qp->h, tr->kind);
 	qp->pd = pd;
 	qp->send_cq = p.send_cq;
 	qp->recv_cq = p.recv_cq;
@@ -521,9 +426,9 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 	if (err) {
 		vs__handle_reopen(&qp->h, kind);
 		vs__qp_set_state(qp, qp->state); /* reopens the send gate */
-		return vs__set_error("ibv_destroy_qp", err,
-				     "%s: cannot destroy the %s QP %u; it stays "
-				     "open: close it again to retry", verb,
+		return vs__verb_error(verb, "ibv_destroy_qp", err,
+				     "cannot destroy the %s QP %u; it stays "
+				     "open: close it again to retry",
 				     vs_transport_name(qp->transport),
 				     qp->qp->qp_num);
 	}
@@ -533,17 +438,4 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 	if (qp->srq)
 		ret = vs__first_err(ret, vs__srq_put(qp->srq, verb));
 	return vs__first_err(ret, vs__pd_put(qp->pd, verb));
-}
-
-const char *vs_transport_name(enum vs_transport t)
-{
-	switch (t) {
-	case VS_TRANSPORT_RC:
-		return "RC";
-	case VS_TRANSPORT_UC:
-		return "UC";
-	case VS_TRANSPORT_UD:
-		return "UD";
-	}
-	return "unknown transport";
 }

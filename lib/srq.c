@@ -11,18 +11,21 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	const struct ibv_device_attr *da;
 	struct ibv_srq_init_attr ia;
 	struct vs_srq *srq;
-	int ret = vs__check_handle(pd, VS_KIND_PD, "vs_srq_create", "pd");
+	int ret;
 
-	if (ret)
-		return ret;
+	/* the one *out rule (docs/API.md): cleared before any check */
 	if (!out)
 		return vs__set_error("vs_srq_create", EINVAL, "out is NULL");
 	*out = NULL;
+	ret = vs__check_handle(pd, VS_KIND_PD, "vs_srq_create", "pd");
+	if (ret)
+		return ret;
 	if (!cfg)
 		cfg = &defaults;
 	if (cfg->comp_mask)
 		return vs__set_error("vs_srq_create", EINVAL,
-				     "comp_mask 0x%x is not 0", cfg->comp_mask);
+				     "comp_mask 0x%llx is not 0",
+				     (unsigned long long)cfg->comp_mask);
 	da = &pd->ctx->attr.orig_attr;
 	if (!da->max_srq)
 		return vs__set_error("vs_srq_create", EOPNOTSUPP,
@@ -50,7 +53,7 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	errno = 0;
 	srq->srq = ibv_create_srq(pd->pd, &ia);
 	if (!srq->srq) {
-		ret = vs__set_error("ibv_create_srq", vs__errno_or(EINVAL),
+		ret = vs__verb_error("vs_srq_create", "ibv_create_srq", vs__errno_or(EINVAL),
 				    "cannot create an SRQ of %u x %u SGE on %s",
 				    ia.attr.max_wr, ia.attr.max_sge, pd->ctx->name);
 		vs__handle_unpublish(srq, sizeof(*srq));
@@ -85,7 +88,7 @@ int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit)
 	a.srq_limit = limit;
 	ret = ibv_modify_srq(srq->srq, &a, IBV_SRQ_LIMIT);
 	if (ret)
-		return vs__set_error("ibv_modify_srq", ret,
+		return vs__verb_error("vs_srq_set_limit", "ibv_modify_srq", ret,
 				     "cannot arm the SRQ limit at %u", limit);
 	return 0;
 }
@@ -99,9 +102,9 @@ int vs__srq_put(struct vs_srq *srq, const char *verb)
 	err = ibv_destroy_srq(srq->srq);
 	if (err) {
 		vs__handle_reopen(&srq->h, VS_KIND_SRQ);
-		return vs__set_error("ibv_destroy_srq", err,
-				     "%s: cannot destroy the SRQ; it stays open: "
-				     "close it again to retry", verb);
+		return vs__verb_error(verb, "ibv_destroy_srq", err,
+				     "cannot destroy the SRQ; it stays open: "
+				     "close it again to retry");
 	}
 	vs__recv_store_free(&srq->recv);
 	return vs__pd_put(srq->pd, verb);

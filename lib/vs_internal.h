@@ -5,27 +5,50 @@
 #ifndef VS_INTERNAL_H
 #define VS_INTERNAL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /* the definitions below are the functions, not the type-guard macros */
 #define VS__NO_TYPE_GUARDS
+
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"
 #include "verbshim/mem.h"
 #include "verbshim/cq.h"
+#include "verbshim/cq_iter.h"
+#include "verbshim/srq.h"
+#include "verbshim/qp_config.h"
 #include "verbshim/qp.h"
+#include "verbshim/ah.h"
 #include "verbshim/endpoint.h"
+#include "verbshim/batch.h"
+#include "verbshim/post_rc.h"
+#include "verbshim/post_uc.h"
+#include "verbshim/post_ud.h"
 #include "verbshim/post.h"
+#include "verbshim/recv.h"
+#include "transports.h"
 #include "verbshim/event.h"
 
-/* Records the thread's last error; returns -err. */
-int vs__set_error(const char *verb, int err, const char *fmt, ...)
+/*
+ * Records the thread's last error (lib/error.c); returns -err.  call is
+ * the vs_ call that failed, always; vs__verb_error also names the
+ * provider function (verb) that failed inside it.
+ */
+int vs__set_error(const char *call, int err, const char *fmt, ...)
 	VS_PRINTF(3, 4);
-/* Same with a va_list. */
-int vs__set_errorv(const char *verb, int err, const char *fmt, va_list ap);
+int vs__verb_error(const char *call, const char *verb, int err,
+		   const char *fmt, ...) VS_PRINTF(4, 5);
+int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
+	       va_list ap);
+/*
+ * When library lib (enum vs_library) did not load: "libibverbs did not
+ * load: <the loader's reason, with the path>" into buf, returned; else NULL.
+ */
+const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
@@ -84,6 +107,22 @@ int vs__user_close(void *handle, uint32_t kind, const char *verb,
  */
 void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
 
+/* What a provider needs done differently (lib/quirks.c, keyed by vendor). */
+struct vs__quirks {
+	uint32_t vendor_id;
+	const char *name;
+	bool cq_one_per_start; /* one completion per start/end poll pair */
+	bool wr_sge_broken;    /* ibv_wr_set_inline_data / _sge_list wrong */
+};
+/* The quirks of c's device; all false for a provider without any. */
+const struct vs__quirks *vs__quirks(const struct vs_context *c);
+
+/* vs_port_info and vs_gid_pick on behalf of call (errors name it). */
+int vs__port_info(const struct vs_context *c, uint8_t port,
+		  struct vs_port_info *out, const char *call);
+int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
+		 const char *call);
+
 /* Internal drops used by dependants (no user-visible reference check). */
 int vs__context_put(struct vs_context *ctx, const char *verb);
 int vs__pd_put(struct vs_pd *pd, const char *verb);
@@ -121,14 +160,22 @@ bool vs__legacy_cq_is(const struct ibv_cq_ex *ops);
 void vs__legacy_cq_free(struct vs__legacy_cq *l);
 
 /*
- * lib/channel.c: a CQ joins its channel at creation (arming it; the
- * channel gains a reference) and leaves it at its destroy, which acks the
- * CQ's outstanding events first, under the channel's lock, so
- * ibv_destroy_cq never waits for an acknowledgement.
+ * lib/channel_cqs.c: the CQs of a channel.  A CQ joins its channel at
+ * creation (arming it; the channel gains a reference) and leaves it at its
+ * destroy, which acks the CQ's outstanding events first, under the
+ * channel's lock, so ibv_destroy_cq never waits for an acknowledgement.
  */
-int vs__channel_attach(struct vs_channel *ch, struct vs_cq *cq, const char *verb);
+struct vs__channel_cqs {
+	pthread_mutex_t lock;
+	struct vs_cq *head, *tail;
+	int n;
+};
+
+void vs__channel_cqs_append(struct vs__channel_cqs *l, struct vs_cq *cq);
+void vs__channel_cqs_remove(struct vs__channel_cqs *l, struct vs_cq *cq);
+int vs__channel_attach(struct vs_channel *ch, struct vs_cq *cq, const char *call);
 int vs__channel_cq_destroy(struct vs_cq *cq);
-int vs__channel_put(struct vs_channel *ch, const char *verb);
+int vs__channel_put(struct vs_channel *ch, const char *call);
 /*
  * lib/wait.c: the deadline of a wait of timeout_ms (0 and -1: none), and
  * one sleep on fd until it is readable or the deadline: 0 (look again),
@@ -136,7 +183,7 @@ int vs__channel_put(struct vs_channel *ch, const char *verb);
  * recorded as an error: they are answers), or poll's errno.
  */
 int64_t vs__deadline(int timeout_ms);
-int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *verb);
+int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call);
 /* lib/legacy_cq.c: completions polled from the provider, not yet consumed */
 bool vs__legacy_cq_buffered(struct vs__legacy_cq *l);
 /* lib/handle.c: p points at a handle of the arena (safe to read its magic) */
@@ -173,5 +220,15 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 /* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
 void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 			char *buf, size_t len);
+
+/*
+ * Records the error of a failed ibv_modify_qp(from -> to, mask) that call
+ * made (err: its positive errno): a wrong mask names the missing and the
+ * extra bits, a complete one says a value is out of range, a RoCE RTR
+ * toward dgid (NULL: none known) names the route.  Returns -err.
+ */
+int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
+		      enum ibv_qp_state from, enum ibv_qp_state to, int mask,
+		      const union ibv_gid *dgid, uint32_t dest_qpn);
 
 #endif /* VS_INTERNAL_H */

@@ -29,7 +29,7 @@ int64_t vs__deadline(int timeout_ms)
 	return timeout_ms > 0 ? now_ms() + timeout_ms : 0;
 }
 
-int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *verb)
+int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	int left = -1;
@@ -44,7 +44,7 @@ int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *verb)
 		left = d > 0x7fffffff ? 0x7fffffff : (int)d;
 	}
 	if (poll(&pfd, 1, left) < 0 && errno != EINTR)
-		return vs__set_error("poll", errno, "%s: waiting on fd %d failed",
-				     verb, fd);
+		return vs__set_error(call, errno, "poll: waiting on fd %d failed",
+				     fd);
 	return 0;
 }

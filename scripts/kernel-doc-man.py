@@ -74,6 +74,10 @@ def scan(path):
     # Macros alone on their line (VS_BEGIN_DECLS): no statement of their own.
     for m in re.finditer(r"^[ \t]*[A-Z_][A-Z0-9_]*[ \t]*$", code, re.M):
         code = blank(code, m.start(), m.end())
+    # Macro invocations alone on their line (VS__QP_ACCESSORS(rc, ...)):
+    # they expand to definitions and end no statement with ';'.
+    for m in re.finditer(r"^[ \t]*[A-Z_][A-Z0-9_]*\([^;\n]*\)[ \t]*$", code, re.M):
+        code = blank(code, m.start(), m.end())
     decls, depth, stmt_start, i = [], 0, None, 0
     aggregate = False   # the statement has a struct/enum/initializer body
     while i < len(code):
@@ -328,7 +332,10 @@ def collect(headers, root=None):
         for start, line, name, proto, params, is_void in decls:
             doc = None
             for k, (cs, ce, raw, cl) in enumerate(comments):
-                if ce <= start and not text[ce:start].strip():
+                # only attribute macros alone on their lines (VS_MUST_CHECK)
+                # may stand between a comment and its declaration
+                if ce <= start and re.fullmatch(r"(?:\s*[A-Z_][A-Z0-9_]*)*\s*",
+                                                text[ce:start]):
                     used.add(k)
                     try:
                         doc = parse_comment(raw, cl, where)

@@ -39,6 +39,8 @@
 #define VS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define VS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define VS_COLD __attribute__((cold, noinline))
+/* On creates and submits: ignoring their result loses an object or WRs. */
+#define VS_MUST_CHECK __attribute__((warn_unused_result))
 /* States an invariant the caller guarantees, so the compiler may use it. */
 #define VS_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
 #else
@@ -47,6 +49,7 @@
 #define VS_UNLIKELY(x) (x)
 #define VS_PRINTF(f, a)
 #define VS_COLD
+#define VS_MUST_CHECK
 #endif
 
 /*
@@ -80,6 +83,9 @@ static inline int vs__neg(int r)
 	VS_ASSUME(r < 0);
 	return r;
 }
+
+/* private: the error of a batch used before its start or after its end */
+int vs__not_started(const char *verb) VS_COLD;
 
 /* Transports of the typed queue pairs. */
 enum vs_transport {
@@ -126,9 +132,15 @@ enum vs_handle_kind {
 	VS_KIND_CHANNEL = 0x76734348, /* "vsCH" */
 };
 
-/*
+/**
+ * vs_kind_name() - name of a handle kind
+ * @magic: a handle's magic
+ *
  * Returns the name of a kind ("PD", "RC QP", ...), "closed PD" (...) for
  * the magic of a closed handle, or "unknown handle".
+ *
+ * Return: "PD", "RC QP", ..., "closed PD" for a closed handle's magic,
+ * "unknown handle"; a static string.
  */
 const char *vs_kind_name(uint32_t magic);
 

@@ -15,7 +15,7 @@ VS_BEGIN_DECLS
 struct vs_channel; /* verbshim/event.h */
 
 struct vs_cq_config {
-	uint32_t comp_mask;   /* must be 0 */
+	uint64_t comp_mask;   /* must be 0 */
 	uint32_t depth;       /* 0 = 256 */
 	bool legacy;          /* force ibv_create_cq / ibv_poll_cq */
 	bool timestamps;      /* hardware completion timestamps; -EOPNOTSUPP if none */
@@ -46,10 +46,8 @@ struct vs_cq {
 	uint64_t read_flags;       /* private: IBV_WC_EX_WITH_* created with */
 	uint64_t clock_khz;        /* private: hca_core_clock, 0 if unknown */
 	/*
-	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair.
-	 * rxe's ibv_next_poll stores the consumer index and unlocks when it
-	 * returns ENOENT, so the ibv_end_poll every other provider needs
-	 * after it would skip a CQE there; one per pair is right everywhere.
+	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair
+	 * (a provider quirk, lib/quirks.c); one per pair is right everywhere.
 	 */
 	bool one_per_start;
 	/* events (lib/channel.c; the list and counts under the channel's lock) */
@@ -61,13 +59,51 @@ struct vs_cq {
 	bool ev_pending;           /* private: may hold completions to poll */
 };
 
+/**
+ * vs_cq_create() - create a completion queue (extended where the provider can)
+ * @ctx: an open device context
+ * @cfg: the configuration, or NULL for the defaults where allowed
+ * @out: where the result goes
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, NULL out, unknown comp_mask or
+ * depth over the device's; -EOPNOTSUPP timestamps unsupported; the error
+ * of ibv_create_cq[_ex]. *out is NULL on any failure.
+ */
+VS_MUST_CHECK
 int vs_cq_create(struct vs_context *ctx, const struct vs_cq_config *cfg,
 		 struct vs_cq **out);
+/**
+ * vs_cq_close() - the user's close of a CQ (freed when its QPs are gone)
+ * @cq: an open CQ
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or other-kind handle; the
+ * provider's error when the destroy fails (the object then stays open:
+ * close it again to retry).
+ */
 int vs_cq_close(struct vs_cq *cq);
+/**
+ * vs_cq_raw() - the ibv_cq behind a CQ
+ * @cq: an open CQ
+ *
+ * Return: it, or NULL for a NULL, closed or other-kind handle.
+ */
 struct ibv_cq *vs_cq_raw(const struct vs_cq *cq);
-/* NULL on a legacy CQ. */
+/**
+ * vs_cq_raw_ex() - the ibv_cq_ex behind an extended CQ
+ * @cq: an open CQ
+ *
+ * NULL on a legacy CQ.
+ *
+ * Return: it; NULL on a legacy CQ or a bad handle.
+ */
 struct ibv_cq_ex *vs_cq_raw_ex(const struct vs_cq *cq);
 
+/**
+ * vs_cq_is_extended() - whether the CQ polls through ibv_start_poll
+ * @cq: an open CQ
+ *
+ * Return: true for an extended CQ; false for a legacy one or a bad handle.
+ */
 VS_INLINE bool vs_cq_is_extended(const struct vs_cq *cq)
 {
 	return cq && cq->h.magic == VS_KIND_CQ && cq->cqx != NULL;
@@ -142,7 +178,7 @@ VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
 }
 
 /* private: the out-of-line halves */
-int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err) VS_COLD;
+int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err, const char *call) VS_COLD;
 int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb) VS_COLD;
 int vs__cq_iter_null(const char *verb) VS_COLD;
 
@@ -167,9 +203,17 @@ VS_INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
 	__atomic_store_n(&cq->h.gate, on, __ATOMIC_RELAXED);
 }
 
-/*
- * Polls up to max completions into wc[]; returns how many (0 = none) or
- * a negative errno (only when none was polled).
+/**
+ * vs_cq_poll() - read up to max completions, every field
+ * @cq: an open CQ
+ * @wc: the completion(s) read
+ * @max: capacity of @wc
+ *
+ * Polls up to max completions into wc[]; returns how many (0 = none) or a
+ * negative errno (only when none was polled).
+ *
+ * Return: the number read (0: none), or -errno: -EINVAL bad handle or NULL
+ * wc; the provider's error when the poll fails before any completion.
  */
 VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 {
@@ -188,7 +232,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 			if (ret == ENOENT)
 				break;
 			if (VS_UNLIKELY(ret))
-				return vs__cq_poll_failed(x, ret);
+				return vs__cq_poll_failed(x, ret, "vs_cq_poll");
 			vs__wc_read(cq, x, &wc[n++]);
 			ibv_end_poll(x);
 		}
@@ -198,7 +242,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	if (ret == ENOENT)
 		return 0;
 	if (VS_UNLIKELY(ret))
-		return vs__cq_poll_failed(x, ret);
+		return vs__cq_poll_failed(x, ret, "vs_cq_poll");
 	for (;;) {
 		vs__wc_read(cq, x, &wc[n++]);
 		if (n == max)
@@ -212,154 +256,6 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	return n;
 }
 
-/*
- * Lazy iteration: the fields are read only when asked for.
- *
- *	if (vs_cq_iter_start(cq, &it) == 0) {
- *		do { use vs_cq_iter_wr_id(&it) ... } while (vs_cq_iter_next(&it) == 0);
- *		vs_cq_iter_end(&it);
- *	}
- *
- * start/next return 0 when a completion is current, -ENOENT when the CQ is
- * empty, another negative errno on failure.  After a successful start
- * call vs_cq_iter_end once, whatever next returned; after a failed start
- * vs_cq_iter_end does nothing.  While an iteration is open the CQ is held
- * (as between ibv_start_poll and ibv_end_poll).
- */
-struct vs_cq_iter {
-	struct ibv_cq_ex *ops; /* private: cq->poll_ops while active, else vs__cq_idle_ops */
-	struct vs_cq *cq;      /* private: the CQ while active, else vs__cq_idle */
-};
-
-/* private */
-VS_INLINE void vs__cq_iter_idle(struct vs_cq_iter *it)
-{
-	it->ops = (struct ibv_cq_ex *)&vs__cq_idle_ops;
-	it->cq = &vs__cq_idle;
-}
-
-VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
-{
-	struct ibv_poll_cq_attr attr = { 0 };
-	struct ibv_cq_ex *x;
-	int ret;
-
-	if (VS_UNLIKELY(!it || !cq || cq->h.magic != VS_KIND_CQ)) {
-		if (it)
-			vs__cq_iter_idle(it);
-		return vs__neg(vs__cq_bad(cq, "it", "vs_cq_iter_start"));
-	}
-	x = cq->poll_ops;
-	ret = ibv_start_poll(x, &attr);
-	if (VS_UNLIKELY(ret)) {
-		vs__cq_iter_idle(it);
-		return ret == ENOENT ? -ENOENT : vs__cq_poll_failed(x, ret);
-	}
-	vs__cq_iterating(cq, 1);
-	it->cq = cq;
-	it->ops = x;
-	return 0;
-}
-
-VS_INLINE int vs_cq_iter_next(struct vs_cq_iter *it)
-{
-	struct ibv_cq_ex *x;
-	int ret;
-
-	if (VS_UNLIKELY(!it))
-		return vs__cq_iter_null("vs_cq_iter_next");
-	x = it->ops;
-	if (VS_UNLIKELY(it->cq->one_per_start)) {
-		struct ibv_poll_cq_attr attr = { 0 };
-
-		vs__cq_iterating(it->cq, 0);
-		ibv_end_poll(x);
-		ret = ibv_start_poll(x, &attr);
-		if (ret)
-			vs__cq_iter_idle(it); /* nothing held any more */
-		else
-			vs__cq_iterating(it->cq, 1);
-	} else {
-		ret = ibv_next_poll(x);
-	}
-	if (ret == ENOENT)
-		return -ENOENT;
-	if (VS_UNLIKELY(ret))
-		return vs__cq_poll_failed(x, ret);
-	return 0;
-}
-
-VS_INLINE void vs_cq_iter_end(struct vs_cq_iter *it)
-{
-	if (VS_UNLIKELY(!it))
-		return;
-	vs__cq_iterating(it->cq, 0);
-	ibv_end_poll(it->ops);
-	vs__cq_iter_idle(it);
-}
-
-/*
- * The readers: the current completion's fields, 0 when none is current
- * (it is NULL, or the iteration ended).
- */
-VS_INLINE uint64_t vs_cq_iter_wr_id(const struct vs_cq_iter *it)
-{
-	return it ? it->ops->wr_id : 0;
-}
-
-VS_INLINE enum ibv_wc_status vs_cq_iter_status(const struct vs_cq_iter *it)
-{
-	return it ? it->ops->status : IBV_WC_SUCCESS;
-}
-
-VS_INLINE enum ibv_wc_opcode vs_cq_iter_opcode(const struct vs_cq_iter *it)
-{
-	return it ? ibv_wc_read_opcode(it->ops) : IBV_WC_SEND;
-}
-
-VS_INLINE uint32_t vs_cq_iter_byte_len(const struct vs_cq_iter *it)
-{
-	return it ? ibv_wc_read_byte_len(it->ops) : 0;
-}
-
-VS_INLINE unsigned int vs_cq_iter_wc_flags(const struct vs_cq_iter *it)
-{
-	return it ? (unsigned int)ibv_wc_read_wc_flags(it->ops) : 0;
-}
-
-/* Host byte order; 0 when the completion carries no immediate. */
-VS_INLINE uint32_t vs_cq_iter_imm(const struct vs_cq_iter *it)
-{
-	if (!it || !(vs_cq_iter_wc_flags(it) & IBV_WC_WITH_IMM))
-		return 0;
-	return ntohl(ibv_wc_read_imm_data(it->ops));
-}
-
-VS_INLINE uint32_t vs_cq_iter_qp_num(const struct vs_cq_iter *it)
-{
-	return it ? ibv_wc_read_qp_num(it->ops) : 0;
-}
-
-VS_INLINE uint32_t vs_cq_iter_src_qp(const struct vs_cq_iter *it)
-{
-	return it ? ibv_wc_read_src_qp(it->ops) : 0;
-}
-
-/* Raw hardware timestamp; 0 unless the CQ was created with timestamps. */
-VS_INLINE uint64_t vs_cq_iter_timestamp(const struct vs_cq_iter *it)
-{
-	if (!it || !(it->cq->read_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP))
-		return 0;
-	return ibv_wc_read_completion_ts(it->ops);
-}
-
-/* The whole current completion (what vs_cq_poll would have given). */
-VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
-{
-	if (it && wc)
-		vs__wc_read(it->cq, it->ops, wc);
-}
-
 #ifdef VS__TYPE_GUARDS
 #define vs_cq_create(c, ...) vs_cq_create(VS__IS(struct vs_context, c), __VA_ARGS__)
 #define vs_cq_close(cq) vs_cq_close(VS__IS(struct vs_cq, cq))
@@ -367,19 +263,6 @@ VS_INLINE void vs_cq_iter_read(const struct vs_cq_iter *it, struct vs_wc *wc)
 #define vs_cq_raw_ex(cq) vs_cq_raw_ex(VS__IS_C(struct vs_cq, cq))
 #define vs_cq_is_extended(cq) vs_cq_is_extended(VS__IS_C(struct vs_cq, cq))
 #define vs_cq_poll(cq, ...) vs_cq_poll(VS__IS(struct vs_cq, cq), __VA_ARGS__)
-#define vs_cq_iter_start(cq, it) vs_cq_iter_start(VS__IS(struct vs_cq, cq), VS__IS(struct vs_cq_iter, it))
-#define vs_cq_iter_next(it) vs_cq_iter_next(VS__IS(struct vs_cq_iter, it))
-#define vs_cq_iter_end(it) vs_cq_iter_end(VS__IS(struct vs_cq_iter, it))
-#define vs_cq_iter_wr_id(it) vs_cq_iter_wr_id(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_status(it) vs_cq_iter_status(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_opcode(it) vs_cq_iter_opcode(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_byte_len(it) vs_cq_iter_byte_len(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_wc_flags(it) vs_cq_iter_wc_flags(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_imm(it) vs_cq_iter_imm(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_qp_num(it) vs_cq_iter_qp_num(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_src_qp(it) vs_cq_iter_src_qp(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_timestamp(it) vs_cq_iter_timestamp(VS__IS_C(struct vs_cq_iter, it))
-#define vs_cq_iter_read(it, ...) vs_cq_iter_read(VS__IS_C(struct vs_cq_iter, it), __VA_ARGS__)
 #endif
 
 VS_END_DECLS

@@ -18,9 +18,18 @@ struct vs_device_entry {
 	enum ibv_transport_type transport_type;
 };
 
-/*
+/**
+ * vs_device_list() - list the RDMA devices
+ * @entries: where the devices go
+ * @cap: capacity of @out
+ * @count: how many there are
+ *
  * Fills up to cap entries; *count receives the number of devices present
- * (may exceed cap).  No device is not an error: *count = 0.
+ * (may exceed cap). No device is not an error: *count = 0.
+ *
+ * Return: 0 (count 0 is not an error) or -errno: -EINVAL NULL count or
+ * entries with cap > 0; the error of ibv_get_device_list, with the
+ * loader's reason when libibverbs did not load.
  */
 int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count);
 
@@ -33,13 +42,59 @@ struct vs_context {
 	bool attr_extended; /* attr came from ibv_query_device_ex */
 };
 
-/* Opens the device called name, or the first one when name is NULL. */
+/**
+ * vs_device_open() - open an RDMA device
+ * @name: the device ("rxe0"), or NULL for the first one
+ * @out: the new context; NULL on failure (cleared before any check)
+ *
+ * Close it with vs_device_close().  PDs and CQs keep it alive after that.
+ *
+ * Return: 0 or -errno: -EINVAL out is NULL, -ENODEV no such device (the
+ * message lists those found, or the loader's reason when libibverbs did
+ * not load), the provider's error when ibv_open_device fails.
+ */
+VS_MUST_CHECK
 int vs_device_open(const char *name, struct vs_context **out);
-/* Drops the caller's reference; the last one closes the device. */
+
+/**
+ * vs_device_close() - the user's close of what vs_device_open() opened
+ * @ctx: an open context
+ *
+ * Drops the caller's reference; the device closes when its last PD and
+ * CQ are gone too.  The handle is refused by every call after this.
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or another kind of handle;
+ * the provider's error when ibv_close_device fails (the context then
+ * stays open: close it again to retry).
+ */
+int vs_device_close(struct vs_context *ctx);
+
+/**
+ * vs_context_close() - deprecated name of vs_device_close()
+ * @ctx: an open context
+ *
+ * Kept for one release (0.2 removes it); errors name vs_context_close.
+ *
+ * Return: as vs_device_close().
+ */
 int vs_context_close(struct vs_context *ctx);
+/**
+ * vs_context_raw() - the ibv_context behind a context
+ * @ctx: an open device context
+ *
+ * Return: it, or NULL for a NULL, closed or other-kind handle.
+ */
 struct ibv_context *vs_context_raw(const struct vs_context *ctx);
 
-/* Device attributes (extended where the provider has them). */
+/**
+ * vs_device_attr() - the device attributes
+ * @ctx: an open device context
+ * @out: where the result goes
+ *
+ * Device attributes (extended where the provider has them).
+ *
+ * Return: 0 or -errno: -EINVAL bad handle or NULL out.
+ */
 int vs_device_attr(const struct vs_context *ctx, struct ibv_device_attr_ex *out);
 
 struct vs_port_info {
@@ -56,6 +111,15 @@ struct vs_port_info {
 	struct ibv_port_attr raw;
 };
 
+/**
+ * vs_port_info() - one port's state, MTU, speed, width, link layer and LID
+ * @ctx: an open device context
+ * @port: the port number (1..)
+ * @out: where the result goes
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, NULL out or no such port; the
+ * error of ibv_query_port. @out untouched on failure.
+ */
 int vs_port_info(const struct vs_context *ctx, uint8_t port, struct vs_port_info *out);
 
 enum vs_gid_type {
@@ -76,28 +140,62 @@ struct vs_gid_info {
 	char ip[48];              /* a.b.c.d for IPv4-mapped, IPv6 text otherwise */
 };
 
-/* Short name of a GID type: "IB", "RoCE v1", "RoCE v2". */
+/**
+ * vs_gid_type_name() - name of a GID type
+ * @type: an ibv_gid_type
+ *
+ * Short name of a GID type: "IB", "RoCE v1", "RoCE v2".
+ *
+ * Return: "IB", "RoCE v1", "RoCE v2" or "unknown"; a static string.
+ */
 const char *vs_gid_type_name(enum vs_gid_type type);
 
-/*
- * The valid (non-zero) GIDs of one port, in index order.  *count receives
+/**
+ * vs_gid_table() - the valid GIDs of a port, with type, netdev and address
+ * @ctx: an open device context
+ * @port: the port number (1..)
+ * @out: where the result goes
+ * @cap: capacity of @out
+ * @count: how many there are
+ *
+ * The valid (non-zero) GIDs of one port, in index order. *count receives
  * how many there are (may exceed cap).
+ *
+ * Return: 0 or -errno: -EINVAL bad handle or NULL out/count; -ENOMEM.
  */
 int vs_gid_table(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out,
 		 size_t cap, size_t *count);
 
-/*
- * The GID a QP on this port should use: on RoCE the first RoCE v2 GID
- * with an IPv4-mapped (preferred) or global IPv6 address whose netdev is
- * up; on IB index 0.  -ENOENT, with the table in the message, when none.
+/**
+ * vs_gid_pick() - the GID a QP on this port should use
+ * @ctx: an open device context
+ * @port: the port number (1..)
+ * @out: where the result goes
+ *
+ * The GID a QP on this port should use: on RoCE the first RoCE v2 GID with
+ * an IPv4-mapped (preferred) or global IPv6 address whose netdev is up; on
+ * IB index 0. -ENOENT, with the table in the message, when none.
+ *
+ * Return: 0 or -errno: -ENOENT no routable RoCE GID (the message lists the
+ * table); -EINVAL bad handle or NULL out.
  */
 int vs_gid_pick(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out);
 
-/* Text form of a GID ("fe80::1", "::ffff:10.0.0.1"); returns buf. */
+/**
+ * vs_gid_to_str() - a GID as text (IPv4 when mapped, else IPv6)
+ * @gid: the GID
+ * @buf: the output buffer
+ * @len: size of @buf
+ *
+ * Text form of a GID ("fe80::1", "::ffff:10.0.0.1"); returns buf.
+ *
+ * Return: @buf.
+ */
 char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len);
 
 #ifdef VS__TYPE_GUARDS
 #define vs_context_close(c) vs_context_close(VS__IS(struct vs_context, c))
+#define vs_device_close(c) vs_device_close(VS__IS(struct vs_context, c))
 #define vs_context_raw(c) vs_context_raw(VS__IS_C(struct vs_context, c))
 #define vs_device_attr(c, ...) vs_device_attr(VS__IS_C(struct vs_context, c), __VA_ARGS__)
 #define vs_port_info(c, ...) vs_port_info(VS__IS_C(struct vs_context, c), __VA_ARGS__)

@@ -7,6 +7,7 @@
 #define VERBSHIM_ENDPOINT_H
 
 #include "verbshim/qp.h"
+#include "verbshim/ah.h"
 
 VS_BEGIN_DECLS
 
@@ -17,7 +18,7 @@ enum vs_endpoint_flags {
 #define VS_EP_FLAGS_ALL (VS_EP_GID_VALID | VS_EP_ETHERNET)
 
 struct vs_endpoint {
-	uint32_t comp_mask;      /* must be 0 */
+	uint64_t comp_mask;      /* must be 0 */
 	enum vs_transport transport;
 	uint32_t flags;          /* enum vs_endpoint_flags */
 	uint32_t qpn;            /* 24 bits */
@@ -39,12 +40,28 @@ struct vs_endpoint {
 #define VS_ENDPOINT_WIRE_VERSION 1
 #define VS_ENDPOINT_WIRE_SIZE 40
 
+/**
+ * vs_endpoint_to_bytes() - the 40-byte wire form of an endpoint
+ * @ep: the endpoint
+ * @out: where the result goes
+ *
+ * Return: 0 or -errno: -EINVAL an endpoint the rules refuse (the message
+ * names the field).
+ */
 int vs_endpoint_to_bytes(const struct vs_endpoint *ep,
 			 uint8_t out[VS_ENDPOINT_WIRE_SIZE]);
-/*
+/**
+ * vs_endpoint_from_bytes() - parse the wire form
+ * @buf: the output buffer
+ * @len: size of @buf
+ * @out: where the result goes
+ *
  * Parses and checks a wire form: wrong magic, version, length, transport,
  * MTU, flags, reserved bits or out-of-range QPN/PSN give -EINVAL (-EPROTO
  * for a newer version) with the reason.
+ *
+ * Return: 0 or -errno: -EINVAL bad magic, length or a refused field;
+ * -EPROTO a newer version. @out untouched on failure.
  */
 int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out);
 
@@ -54,65 +71,101 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 		     const struct vs_endpoint *remote);
 
-/* The local endpoint of a created QP, to send to the peer. */
+/**
+ * vs_rc_endpoint() - what the peer needs to reach this RC QP
+ * @qp: an open QP of this transport
+ * @out: where the result goes
+ *
+ * The local endpoint of a created QP, to send to the peer.
+ *
+ * Return: 0 or -errno: -EINVAL bad handle or NULL out.
+ */
 VS_INLINE int vs_rc_endpoint(const struct vs_rc_qp *qp, struct vs_endpoint *out)
 {
 	return vs__qp_endpoint((const struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_endpoint", out);
 }
 
+/**
+ * vs_uc_endpoint() - what the peer needs to reach this UC QP
+ * @qp: an open QP of this transport
+ * @out: where the result goes
+ *
+ * Return: as vs_rc_endpoint().
+ */
 VS_INLINE int vs_uc_endpoint(const struct vs_uc_qp *qp, struct vs_endpoint *out)
 {
 	return vs__qp_endpoint((const struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_endpoint", out);
 }
 
+/**
+ * vs_ud_endpoint() - what the peer needs to reach this UD QP (with its Q_Key)
+ * @qp: an open QP of this transport
+ * @out: where the result goes
+ *
+ * Return: as vs_rc_endpoint().
+ */
 VS_INLINE int vs_ud_endpoint(const struct vs_ud_qp *qp, struct vs_endpoint *out)
 {
 	return vs__qp_endpoint((const struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_endpoint", out);
 }
 
-/*
+/**
+ * vs_rc_handshake() - bring an RC QP to RTS toward remote
+ * @qp: an open QP of this transport
+ * @remote: the remote buffer (vs_mr_remote() on the peer)
+ *
  * INIT -> RTR -> RTS toward remote in one call; LID or GRH addressing by
- * the port's link layer.  The remote endpoint must be of the same
- * transport.  A QP may be handshaken with its own endpoint (loopback).
+ * the port's link layer. The remote endpoint must be of the same
+ * transport. A QP may be handshaken with its own endpoint (loopback).
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, refused or mismatched endpoint,
+ * QP past INIT; -EBUSY batch open; the explained error of ibv_modify_qp.
  */
 VS_INLINE int vs_rc_handshake(struct vs_rc_qp *qp, const struct vs_endpoint *remote)
 {
 	return vs__qp_handshake((struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_handshake", remote);
 }
 
+/**
+ * vs_uc_handshake() - bring a UC QP to RTS toward remote
+ * @qp: an open QP of this transport
+ * @remote: the remote buffer (vs_mr_remote() on the peer)
+ *
+ * Return: as vs_rc_handshake().
+ */
 VS_INLINE int vs_uc_handshake(struct vs_uc_qp *qp, const struct vs_endpoint *remote)
 {
 	return vs__qp_handshake((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_handshake", remote);
 }
 
-/* An address handle (reference counted, keeps its PD). */
-struct vs_ah {
-	struct vs_handle h; /* private */
-	struct ibv_ah *ah;
-	struct vs_pd *pd;
-};
-
-int vs_ah_close(struct vs_ah *ah);
-struct ibv_ah *vs_ah_raw(const struct vs_ah *ah);
-
-/* Where a UD send goes: all three are always required. */
-struct vs_ud_dest {
-	struct vs_ah *ah;
-	uint32_t remote_qpn;
-	uint32_t remote_qkey;
-};
-
-/*
- * Brings the UD QP to RTS (once) and fills dest for sending to remote
- * (an address handle by link layer, its QPN and qkey).  Release with
+/**
+ * vs_ud_handshake() - bring a UD QP to RTS and make a destination toward remote
+ * @qp: an open QP of this transport
+ * @remote: the remote buffer (vs_mr_remote() on the peer)
+ * @dest: the UD destination (vs_ud_handshake())
+ *
+ * Brings the UD QP to RTS (once) and fills dest for sending to remote (an
+ * address handle by link layer, its QPN and qkey). Release with
  * vs_ud_dest_release().
+ *
+ * Return: 0 or -errno as vs_rc_handshake(); the error of ibv_create_ah
+ * with the route.
  */
+VS_MUST_CHECK
 int vs_ud_handshake(struct vs_ud_qp *qp, const struct vs_endpoint *remote,
 		    struct vs_ud_dest *dest);
-/* Closes dest->ah and clears dest. */
-int vs_ud_dest_release(struct vs_ud_dest *dest);
 
-/* One line describing an endpoint (for logs); returns buf. */
+/**
+ * vs_endpoint_to_str() - one line describing an endpoint (for logs)
+ * @ep: the endpoint
+ * @buf: the output buffer
+ * @len: size of @buf
+ *
+ * One line describing an endpoint (for logs); returns buf.
+ *
+ * Return: @buf; defined for every bit pattern, "[invalid: why]" at the end
+ * when the rules refuse it.
+ */
 char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
 
 #ifdef VS__TYPE_GUARDS
@@ -122,9 +175,6 @@ char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
 #define vs_rc_handshake(qp, ...) vs_rc_handshake(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
 #define vs_uc_handshake(qp, ...) vs_uc_handshake(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
 #define vs_ud_handshake(qp, ...) vs_ud_handshake(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
-#define vs_ah_close(ah) vs_ah_close(VS__IS(struct vs_ah, ah))
-#define vs_ah_raw(ah) vs_ah_raw(VS__IS_C(struct vs_ah, ah))
-#define vs_ud_dest_release(dest) vs_ud_dest_release(VS__IS(struct vs_ud_dest, dest))
 #endif
 
 VS_END_DECLS

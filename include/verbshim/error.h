@@ -12,12 +12,28 @@ VS_BEGIN_DECLS
 
 #define VS_ERROR_MSG_MAX 384
 
+/* Ends a message that did not fit VS_ERROR_MSG_MAX and was cut. */
+#define VS_ERROR_CUT " [cut]"
+
+/*
+ * The record of the calling thread's last failure.
+ */
 struct vs_error {
-	/* The vs_ call or verb that failed ("vs_mr_register", "ibv_modify_qp"). */
+	/* The vs_ call that failed ("vs_mr_register"); set by every failure. */
+	const char *call;
+	/*
+	 * The provider function that failed inside it ("ibv_reg_mr"), or NULL
+	 * when the call refused its arguments or state by itself.
+	 */
 	const char *verb;
 	/* Positive errno value; 0 when nothing has failed on this thread. */
 	int err;
-	/* One or more sentences saying what was wrong, never empty on error. */
+	/*
+	 * One or more sentences saying what was wrong, never empty on error.
+	 * When rdma-core did not load, the loader's reason (the path it tried
+	 * and the dlerror() text) is part of it.  A message longer than the
+	 * buffer ends in VS_ERROR_CUT.
+	 */
 	char message[VS_ERROR_MSG_MAX];
 	/*
 	 * After a failed batch submit (send or receive): how many of the
@@ -28,16 +44,33 @@ struct vs_error {
 	long batch_posted;
 };
 
-/*
- * The calling thread's last failure.  Never NULL; err == 0 and an empty
- * message when nothing failed yet.  Successful calls do not clear it.
+/**
+ * vs_last_error() - the calling thread's last failure
+ *
+ * Successful calls do not clear it.
+ *
+ * Return: never NULL; a record with err == 0, call == NULL and an empty
+ * message when nothing failed on this thread yet.  It belongs to the
+ * thread and is overwritten by its next failure.
  */
 const struct vs_error *vs_last_error(void);
 
-/* Forget the calling thread's last failure. */
+/**
+ * vs_clear_error() - forget the calling thread's last failure
+ */
 void vs_clear_error(void);
 
-/* "verb: strerror(err): message" into buf (always terminated); returns buf. */
+/**
+ * vs_format_error() - one line for a log
+ * @e: a record (vs_last_error()), or NULL
+ * @buf: where to write; always terminated when @len > 0
+ * @len: size of @buf
+ *
+ * Writes "call: verb: strerror(err): message" (", verb" only when a
+ * provider function failed), or "no error".
+ *
+ * Return: @buf.
+ */
 char *vs_format_error(const struct vs_error *e, char *buf, size_t len);
 
 VS_END_DECLS

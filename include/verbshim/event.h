@@ -27,23 +27,58 @@ struct vs_channel {
 	struct vs__channel_cqs *cqs; /* private: the CQs on it, lock, counts */
 };
 
+/**
+ * vs_channel_create() - create a completion channel on a device
+ * @ctx: an open device context
+ * @out: where the channel goes (cleared first)
+ *
+ * The channel's fd is non-blocking. CQs join it through
+ * vs_cq_config.channel; each holds a reference on it.
+ *
+ * Return: 0, or -EINVAL (bad @ctx or NULL @out), -ENOMEM, or the errno of
+ * ibv_create_comp_channel; the error record names the call and the verb.
+ */
+VS_MUST_CHECK
 int vs_channel_create(struct vs_context *ctx, struct vs_channel **out);
-/*
- * -EBUSY naming them while CQs the caller has not closed are on it.  CQs
- * the caller closed that QPs still keep alive do not stop the close: the
- * channel goes with the last of them (docs/API.md, Lifetimes, rule 4).
+/**
+ * vs_channel_close() - close a completion channel
+ * @ch: the channel
+ *
+ * CQs the caller closed that QPs still keep alive do not stop the close:
+ * the channel goes with the last of them (docs/API.md, Lifetimes, rule 4).
+ *
+ * Return: 0, -EINVAL for a NULL, closed or other-kind handle, -EBUSY
+ * naming the CQs the caller has not closed that are still on it, or the
+ * errno of ibv_destroy_comp_channel (the channel stays open: retry).
  */
 int vs_channel_close(struct vs_channel *ch);
-/* The fd to watch (-1 for a NULL, closed or other-kind handle). */
+/**
+ * vs_channel_fd() - the fd to watch for completions
+ * @ch: the channel
+ *
+ * Readable means vs_channel_wait(@ch, 0, ...) has work.
+ *
+ * Return: the non-blocking fd, or -1 for a NULL, closed or other-kind
+ * handle (nothing recorded).
+ */
 int vs_channel_fd(const struct vs_channel *ch);
+/**
+ * vs_channel_raw() - the underlying ibv_comp_channel
+ * @ch: the channel
+ *
+ * Return: the raw channel (owned by @ch), or NULL for a bad handle.
+ */
 struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
 
-/*
- * Waits for completions on any CQ of the channel and polls up to max of
- * them, all from one CQ, into wc[]; *cq_out is that CQ (its user context:
- * vs_cq_context).  Returns how many (>= 1), -EAGAIN when timeout_ms is 0
- * and nothing is there, -ETIMEDOUT after timeout_ms (> 0) without any, or
- * another negative errno.  timeout_ms -1 waits for ever.
+/**
+ * vs_channel_wait() - wait for completions on any CQ of a channel
+ * @ch: the channel
+ * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
+ * @cq_out: the CQ they came from (its user context: vs_cq_context())
+ * @wc: where the completions go
+ * @max: room in @wc (at least 1)
+ *
+ * Polls up to @max completions, all from one CQ, into @wc.
  *
  * Race-free by construction: a CQ on a channel is armed at creation;
  * when its event arrives it is acknowledged (counted, acked in batches),
@@ -53,17 +88,34 @@ struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
  * legacy CQ with completions buffered in the library) is polled again by
  * the next wait before it sleeps, so nothing is left behind, whatever
  * max is.  Completions are never lost to another CQ's wait.
+ *
+ * Return: how many (>= 1), -EAGAIN when @timeout_ms is 0 and nothing is
+ * there, -ETIMEDOUT after @timeout_ms without any (neither recorded), or
+ * another negative errno (-EINVAL for bad arguments).
  */
 int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
 		    struct vs_cq **cq_out, struct vs_wc *wc, int max);
 
-/*
- * The same for one CQ (which must have a channel): events of other CQs
- * on the channel met while waiting are kept for their own waits.
+/**
+ * vs_cq_wait() - wait for completions on one CQ of a channel
+ * @cq: a CQ created with a channel
+ * @timeout_ms: as vs_channel_wait()
+ * @wc: where the completions go
+ * @max: room in @wc (at least 1)
+ *
+ * Events of other CQs on the channel met while waiting are kept for their
+ * own waits.
+ *
+ * Return: as vs_channel_wait(); -EINVAL when @cq has no channel.
  */
 int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max);
 
-/* The user context given at creation (vs_cq_config.user_context). */
+/**
+ * vs_cq_context() - the user context given at the CQ's creation
+ * @cq: the CQ
+ *
+ * Return: vs_cq_config.user_context, or NULL for a bad handle.
+ */
 void *vs_cq_context(const struct vs_cq *cq);
 
 /* ---- asynchronous device events ---- */
@@ -97,21 +149,37 @@ struct vs_async_event {
 	struct ibv_async_event raw; /* already acknowledged: do not ack again */
 };
 
-/*
- * The context's async event fd, switched to non-blocking at the first
- * call; -EINVAL for a bad handle.
+/**
+ * vs_async_fd() - the device's async event fd, to watch in an event loop
+ * @ctx: an open device context
+ *
+ * The fd is switched to non-blocking at the first call.
+ *
+ * Return: the fd, -EINVAL for a bad handle, or fcntl's errno.
  */
 int vs_async_fd(struct vs_context *ctx);
 
-/*
- * The next async event of the device, mapped to its typed handle and
- * acknowledged before return (so a close never waits for it).  0, or
- * -EAGAIN (timeout 0), -ETIMEDOUT, another negative errno.
+/**
+ * vs_async_next() - the next async event of a device
+ * @ctx: an open device context
+ * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
+ * @ev: where the event goes
+ *
+ * The event is mapped to the typed handle it concerns and acknowledged
+ * before return, so a close never waits for it.
+ *
+ * Return: 0, -EAGAIN (@timeout_ms 0, none there), -ETIMEDOUT, or another
+ * negative errno (-EINVAL for bad arguments).
  */
 int vs_async_next(struct vs_context *ctx, int timeout_ms,
 		  struct vs_async_event *ev);
 
-/* "IBV_EVENT_QP_FATAL", ...; "unknown event" otherwise. */
+/**
+ * vs_async_event_name() - the name of an async event type
+ * @type: the event type
+ *
+ * Return: "IBV_EVENT_QP_FATAL", ...; "unknown event" otherwise.
+ */
 const char *vs_async_event_name(enum ibv_event_type type);
 
 #ifdef VS__TYPE_GUARDS

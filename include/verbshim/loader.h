@@ -40,30 +40,51 @@ struct vs_library_info {
 	unsigned int symbols_resolved;	/* of those, found in the library */
 };
 
-/* Load the library now (it is otherwise loaded at its first call).
- * 0, or -errno: -ENOENT not found, -ELIBBAD found but not usable (not the
+/**
+ * vs_library_load() - load an rdma-core library now
+ * @lib: which library
+ *
+ * A library is otherwise loaded at its first call.  Any drop-in called
+ * back from inside the load fails in its own convention with EDEADLK
+ * ("libibverbs called back into ibv_* while loading" in
+ * vs_library_query()'s error); other threads wait for the load.
+ *
+ * Return: 0, or -ENOENT not found, -ELIBBAD found but not usable (not the
  * expected library, missing dependency), -EINVAL unknown library,
  * -EDEADLK called from inside that load (a constructor of the library
- * calling back: it is refused rather than waiting for itself).
- *
- * Any drop-in called back that way fails in its own convention with
- * EDEADLK ("libibverbs called back into ibv_* while loading" in
- * vs_library_query's error); other threads wait for the load. */
+ * calling back: refused rather than waiting for itself).
+ */
 int vs_library_load(enum vs_library lib);
 
-/* Describe a library, loading it first if needed.  Strings live as long
- * as the process.  0 whether or not it loaded (see info->loaded), or
- * -EINVAL for a NULL info or an unknown library.  From inside the load:
- * loaded 0, load_errno EDEADLK, error says who called back. */
+/**
+ * vs_library_query() - describe a library, loading it first if needed
+ * @lib: which library
+ * @info: where the description goes (strings live as long as the process)
+ *
+ * From inside the load: loaded 0, load_errno EDEADLK, error says who
+ * called back.
+ *
+ * Return: 0 whether or not it loaded (see @info->loaded), or -EINVAL for a
+ * NULL @info or an unknown library.
+ */
 int vs_library_query(enum vs_library lib, struct vs_library_info *info);
 
-/* Whether an exported rdma-core function resolved at run time: 1 yes,
- * 0 no (old library, or none), -ENOENT not a symbol this build of
- * verbshim knows (misspelt, or absent from the headers it was built with),
- * -EINVAL NULL name, -EDEADLK from inside its library's load. */
+/**
+ * vs_symbol_resolved() - whether an rdma-core function resolved at run time
+ * @name: the function's name ("ibv_post_send")
+ *
+ * Return: 1 yes, 0 no (old library, or none), -ENOENT not a symbol this
+ * build of verbshim knows (misspelt, or absent from the headers it was
+ * built with), -EINVAL NULL @name, -EDEADLK from inside its library's load.
+ */
 int vs_symbol_resolved(const char *name);
 
-/* The version node a symbol is pinned to ("IBVERBS_1.1"), or NULL. */
+/**
+ * vs_symbol_node() - the version node a symbol is pinned to
+ * @name: the function's name
+ *
+ * Return: the node ("IBVERBS_1.1"), or NULL for an unknown name.
+ */
 const char *vs_symbol_node(const char *name);
 
 /* What this copy of verbshim was built with: the version nodes whose
@@ -77,7 +98,12 @@ struct vs_build_info {
 	const char *nodes_out;		/* left out */
 };
 
-/* Fill *info (static strings).  0, or -EINVAL for a NULL info. */
+/**
+ * vs_build_query() - what this copy of verbshim was built with
+ * @info: where the answer goes (static strings)
+ *
+ * Return: 0, or -EINVAL for a NULL @info.
+ */
 int vs_build_query(struct vs_build_info *info);
 
 #ifdef __cplusplus

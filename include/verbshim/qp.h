@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Queue pairs typed by transport, shared receive queues, address handles.
+ * Queue pairs typed by transport (SRQs: srq.h; AHs and destinations: ah.h).
  *
  * struct vs_rc_qp, vs_uc_qp and vs_ud_qp are distinct types: an operation
  * that does not exist on a transport has no function taking that type, so
@@ -12,115 +12,10 @@
 
 #include "verbshim/cq.h"
 #include "verbshim/mem.h"
+#include "verbshim/srq.h"
+#include "verbshim/qp_config.h"
 
 VS_BEGIN_DECLS
-
-/* Queue sizes; 0 in any field means the default in brackets. */
-struct vs_qp_caps {
-	uint32_t max_send_wr;     /* [128] */
-	uint32_t max_recv_wr;     /* [128] */
-	uint32_t max_send_sge;    /* [4] */
-	uint32_t max_recv_sge;    /* [4] */
-	uint32_t max_inline_data; /* [64]; the QP may get more */
-};
-
-/* Which optional config fields hold a value (comp_mask bits). */
-enum vs_qp_config_mask {
-	VS_QP_CFG_GID_INDEX = 1u << 0, /* gid_index as given, no auto-pick */
-	VS_QP_CFG_PSN = 1u << 1,       /* psn as given, not random */
-	VS_QP_CFG_RETRY = 1u << 2,     /* RC: timeout/retry_cnt/rnr_retry literal, 0 included */
-};
-
-struct vs_rc_config {
-	uint32_t comp_mask;         /* enum vs_qp_config_mask */
-	struct vs_cq *send_cq;      /* required */
-	struct vs_cq *recv_cq;      /* NULL = send_cq */
-	struct vs_srq *srq;         /* optional */
-	struct vs_qp_caps caps;
-	uint8_t port;               /* 0 = 1 */
-	uint32_t gid_index;         /* with VS_QP_CFG_GID_INDEX */
-	uint32_t psn;               /* with VS_QP_CFG_PSN */
-	enum ibv_mtu mtu;           /* 0 = the port's active MTU */
-	unsigned int access;        /* remote access; 0 = VS_ACCESS_DEFAULT */
-	uint32_t max_batch;         /* WRs per doorbell batch; 0 = max_send_wr */
-	bool legacy;                /* force ibv_post_send instead of ibv_wr_* */
-	bool sq_sig_all;
-	/* RC only */
-	uint8_t timeout;            /* [14] 4.096us * 2^timeout */
-	uint8_t retry_cnt;          /* [7] */
-	uint8_t rnr_retry;          /* [7] = infinite */
-	uint8_t min_rnr_timer;      /* [12] */
-	uint8_t max_rd_atomic;      /* [min(16, device max)] */
-	uint8_t max_dest_rd_atomic; /* [min(16, device max)] */
-};
-
-struct vs_uc_config {
-	uint32_t comp_mask;
-	struct vs_cq *send_cq;
-	struct vs_cq *recv_cq;
-	struct vs_srq *srq;
-	struct vs_qp_caps caps;
-	uint8_t port;
-	uint32_t gid_index;
-	uint32_t psn;
-	enum ibv_mtu mtu;
-	unsigned int access;        /* 0 = local write | remote write */
-	uint32_t max_batch;
-	bool legacy;
-	bool sq_sig_all;
-};
-
-struct vs_ud_config {
-	uint32_t comp_mask;
-	struct vs_cq *send_cq;
-	struct vs_cq *recv_cq;
-	struct vs_srq *srq;
-	struct vs_qp_caps caps;
-	uint8_t port;
-	uint32_t gid_index;
-	uint32_t psn;
-	uint32_t max_batch;
-	bool legacy;
-	bool sq_sig_all;
-	/* UD only */
-	uint32_t qkey;              /* [VS_DEFAULT_QKEY] */
-};
-
-#define VS_DEFAULT_QKEY 0x11111111u
-/* A UD receive buffer starts with this many bytes of GRH. */
-#define VS_UD_GRH_BYTES 40
-
-/* private: chained receive storage for the legacy-style receive batches */
-struct vs__recv_store {
-	struct ibv_recv_wr *wr;
-	struct ibv_sge *sge;
-	uint32_t cap;
-	uint32_t max_sge;
-	bool open;
-};
-
-struct vs_srq {
-	struct vs_handle h; /* private */
-	struct ibv_srq *srq;
-	struct vs_pd *pd;
-	uint32_t max_wr;
-	uint32_t max_sge;
-	struct vs__recv_store recv; /* private */
-};
-
-struct vs_srq_config {
-	uint32_t comp_mask; /* must be 0 */
-	uint32_t max_wr;    /* [256] */
-	uint32_t max_sge;   /* [4] */
-	uint32_t limit;     /* 0 = no limit event */
-};
-
-int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
-		  struct vs_srq **out);
-/* Arms the limit event (IBV_EVENT_SRQ_LIMIT_REACHED) at limit receives. */
-int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit);
-int vs_srq_close(struct vs_srq *srq);
-struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
 
 struct vs__legacy_sq; /* lib/legacy_sq.c */
 
@@ -160,8 +55,7 @@ struct vs_qp {
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
-	 * broken (rxe: ibv_wr_set_inline_data leaves the residual length at
-	 * 0, ibv_wr_set_sge_list counts the first SGE's length n times).
+	 * broken (the quirk wr_sge_broken of lib/quirks.c).
 	 * Inline payloads and multi-SGE gathers are copied into a registered
 	 * QP-owned slot and posted as one SGE; the caller's buffer is free
 	 * after the add, as with real inline.  One slot per send-queue entry.
@@ -188,6 +82,18 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb);
 int vs__qp_modify(struct vs_qp *qp, uint32_t kind, const char *verb,
 		  struct ibv_qp_attr *attr, int mask);
 
+/**
+ * vs_rc_qp_create() - create an RC QP, in INIT
+ * @pd: an open PD
+ * @cfg: the configuration, or NULL for the defaults where allowed
+ * @out: where the result goes
+ *
+ * Return: 0 or -errno: -EINVAL bad handle, NULL cfg or send_cq, sizes over
+ * the device's, access or knobs out of range; -ENOENT no routable RoCE
+ * GID; the error of ibv_create_qp[_ex] with the sizes. *out is NULL on any
+ * failure.
+ */
+VS_MUST_CHECK
 VS_INLINE int vs_rc_qp_create(struct vs_pd *pd, const struct vs_rc_config *cfg,
 			      struct vs_rc_qp **out)
 {
@@ -199,6 +105,15 @@ VS_INLINE int vs_rc_qp_create(struct vs_pd *pd, const struct vs_rc_config *cfg,
 	return ret;
 }
 
+/**
+ * vs_uc_qp_create() - create a UC QP, in INIT
+ * @pd: an open PD
+ * @cfg: the configuration, or NULL for the defaults where allowed
+ * @out: where the result goes
+ *
+ * Return: as vs_rc_qp_create().
+ */
+VS_MUST_CHECK
 VS_INLINE int vs_uc_qp_create(struct vs_pd *pd, const struct vs_uc_config *cfg,
 			      struct vs_uc_qp **out)
 {
@@ -210,6 +125,15 @@ VS_INLINE int vs_uc_qp_create(struct vs_pd *pd, const struct vs_uc_config *cfg,
 	return ret;
 }
 
+/**
+ * vs_ud_qp_create() - create a UD QP, in INIT
+ * @pd: an open PD
+ * @cfg: the configuration, or NULL for the defaults where allowed
+ * @out: where the result goes
+ *
+ * Return: as vs_rc_qp_create().
+ */
+VS_MUST_CHECK
 VS_INLINE int vs_ud_qp_create(struct vs_pd *pd, const struct vs_ud_config *cfg,
 			      struct vs_ud_qp **out)
 {
@@ -221,36 +145,81 @@ VS_INLINE int vs_ud_qp_create(struct vs_pd *pd, const struct vs_ud_config *cfg,
 	return ret;
 }
 
+/**
+ * vs_rc_qp_close() - the user's close of an RC QP
+ * @qp: an open QP of this transport
+ *
+ * Return: 0 or -errno: -EINVAL NULL, closed or other-kind handle; the
+ * provider's error when the destroy fails (the object then stays open:
+ * close it again to retry); -EBUSY while a send or receive batch is open.
+ */
 VS_INLINE int vs_rc_qp_close(struct vs_rc_qp *qp)
 {
 	return vs__qp_close((struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_qp_close");
 }
 
+/**
+ * vs_uc_qp_close() - the user's close of a UC QP
+ * @qp: an open QP of this transport
+ *
+ * Return: as vs_rc_qp_close().
+ */
 VS_INLINE int vs_uc_qp_close(struct vs_uc_qp *qp)
 {
 	return vs__qp_close((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_qp_close");
 }
 
+/**
+ * vs_ud_qp_close() - the user's close of a UD QP
+ * @qp: an open QP of this transport
+ *
+ * Return: as vs_rc_qp_close().
+ */
 VS_INLINE int vs_ud_qp_close(struct vs_ud_qp *qp)
 {
 	return vs__qp_close((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_close");
 }
 
-/*
- * The manual path: ibv_modify_qp with a mask.  When the kernel answers
+/**
+ * vs_rc_qp_modify() - ibv_modify_qp on an RC QP, explained when refused
+ * @qp: an open QP of this transport
+ * @attr: the ibv_qp_attr to apply
+ * @mask: IBV_QP_* bits of @attr to apply
+ *
+ * The manual path: ibv_modify_qp with a mask. When the kernel answers
  * EINVAL, the error names the attributes missing and not allowed for this
  * transport and transition.
+ *
+ * Return: 0 or -errno: -EINVAL bad handle or NULL attr, and the kernel's
+ * EINVAL explained (missing and not-allowed mask bits, or a value out of
+ * range); -EBUSY while a batch is open; RoCE RTR failures name the route.
  */
 VS_INLINE int vs_rc_qp_modify(struct vs_rc_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_qp_modify", attr, mask);
 }
 
+/**
+ * vs_uc_qp_modify() - ibv_modify_qp on a UC QP, explained when refused
+ * @qp: an open QP of this transport
+ * @attr: the ibv_qp_attr to apply
+ * @mask: IBV_QP_* bits of @attr to apply
+ *
+ * Return: as vs_rc_qp_modify().
+ */
 VS_INLINE int vs_uc_qp_modify(struct vs_uc_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_qp_modify", attr, mask);
 }
 
+/**
+ * vs_ud_qp_modify() - ibv_modify_qp on a UD QP, explained when refused
+ * @qp: an open QP of this transport
+ * @attr: the ibv_qp_attr to apply
+ * @mask: IBV_QP_* bits of @attr to apply
+ *
+ * Return: as vs_rc_qp_modify().
+ */
 VS_INLINE int vs_ud_qp_modify(struct vs_ud_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	return vs__qp_modify((struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_qp_modify", attr, mask);
@@ -295,33 +264,64 @@ VS__QP_ACCESSORS(rc, VS_KIND_RC_QP)
 VS__QP_ACCESSORS(uc, VS_KIND_UC_QP)
 VS__QP_ACCESSORS(ud, VS_KIND_UD_QP)
 
-/*
+/**
+ * vs_qp_check_mask() - check a modify mask against the IB spec rules
+ * @transport: enum vs_transport
+ * @from: the current state
+ * @to: the target state
+ * @mask: IBV_QP_* bits of @attr to apply
+ * @why: where the explanation goes (may be NULL)
+ * @len: size of @buf
+ *
  * Checks a modify mask against the rules (IB spec / kernel table) for the
- * transport and the transition.  0 when it is complete and allowed, else
+ * transport and the transition. 0 when it is complete and allowed, else
  * -EINVAL and a sentence naming the missing and the not-allowed attributes
- * in why.  Needs no device.
+ * in why. Needs no device.
+ *
+ * Return: 0 when complete and allowed, else -EINVAL and the sentence in
+ * @why; records no error.
  */
 int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 		     enum ibv_qp_state to, int mask, char *why, size_t len);
 
-/* "RESET", "INIT", "RTR", ... */
+/**
+ * vs_qp_state_name() - name of a QP state
+ * @state: an ibv_qp_state
+ *
+ * "RESET", "INIT", "RTR", ...
+ *
+ * Return: "RESET", "INIT", ...; "UNKNOWN" otherwise.
+ */
 const char *vs_qp_state_name(enum ibv_qp_state state);
-/* "RC", "UC", "UD" */
+/**
+ * vs_transport_name() - name of a transport
+ * @t: enum vs_transport
+ *
+ * "RC", "UC", "UD"
+ *
+ * Return: "RC", "UC", "UD", or "unknown transport".
+ */
 const char *vs_transport_name(enum vs_transport t);
 
-/*
+/**
+ * vs_set_force_legacy() - force the legacy verbs for new CQs and QPs
+ * @on: true to force the legacy verbs
+ *
  * Process-wide knob: when on, every CQ and QP created afterwards is legacy
- * (as if .legacy were set).  Also set at start-up by VERBSHIM_FORCE_LEGACY=1
- * in the environment.
+ * (as if .legacy were set). Also set at start-up by
+ * VERBSHIM_FORCE_LEGACY=1 in the environment.
+ *
+ * Return: nothing.
  */
 void vs_set_force_legacy(bool on);
+/**
+ * vs_force_legacy() - whether the legacy verbs are forced
+ *
+ * Return: the knob (vs_set_force_legacy() or VERBSHIM_FORCE_LEGACY=1).
+ */
 bool vs_force_legacy(void);
 
 #ifdef VS__TYPE_GUARDS
-#define vs_srq_create(pd, ...) vs_srq_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
-#define vs_srq_set_limit(srq, ...) vs_srq_set_limit(VS__IS(struct vs_srq, srq), __VA_ARGS__)
-#define vs_srq_close(srq) vs_srq_close(VS__IS(struct vs_srq, srq))
-#define vs_srq_raw(srq) vs_srq_raw(VS__IS_C(struct vs_srq, srq))
 #define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
 #define vs_rc_qp_close(qp) vs_rc_qp_close(VS__IS(struct vs_rc_qp, qp))
 #define vs_rc_qp_modify(qp, ...) vs_rc_qp_modify(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)

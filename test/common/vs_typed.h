@@ -40,7 +40,31 @@ static inline const char *vs_t_err(void)
 		if (!strstr(vs_last_error()->message, (text)))                \
 			VS_FAIL("%s: message \"%s\" lacks \"%s\"", #call,     \
 				vs_last_error()->message, (text));            \
+		vs_t_check_call(#call, __FILE__, __LINE__);                   \
 	} while (0)
+
+/*
+ * The error record names the vs_ call the expression made: "vs_pd_close"
+ * for "vs_pd_close(pd)" or "(vs_pd_close)(pd)".  Expressions that are not
+ * one direct vs_ call (a helper of the test) are not checked here.
+ */
+static inline void vs_t_check_call(const char *expr, const char *file, int line)
+{
+	const char *call = vs_last_error()->call;
+	size_t n;
+
+	while (*expr == '(')
+		expr++;
+	if (strncmp(expr, "vs_", 3))
+		return;
+	n = strcspn(expr, "() ");
+	if (!call || strlen(call) != n || strncmp(call, expr, n)) {
+		fprintf(stderr, "%s:%d: %s: the error names call \"%s\", "
+			"expected \"%.*s\"\n", file, line, expr,
+			call ? call : "(null)", (int)n, expr);
+		exit(1);
+	}
+}
 
 static inline uint64_t vs_t_now_ms(void)
 {
@@ -145,7 +169,7 @@ static inline void vs_t_loop_close(struct vs_t_loop *l)
 	VS_OK(vs_mr_close(l->mr));
 	VS_OK(vs_cq_close(l->cq));
 	VS_OK(vs_pd_close(l->pd));
-	VS_OK(vs_context_close(l->ctx));
+	VS_OK(vs_device_close(l->ctx));
 }
 
 #endif /* VS_TYPED_TEST_H */

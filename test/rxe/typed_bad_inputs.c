@@ -255,7 +255,7 @@ static void run(bool legacy)
 	VS_OK(vs_pd_close(pd));
 	VS_FAILS(vs_mr_alloc(pd, 64, 0, &tmp_mr), EINVAL, "pd is a PD the caller already closed");
 	VS_FAILS(vs_pd_close(pd), EINVAL, "already closed");
-	VS_OK(vs_context_close(ctx));
+	VS_OK(vs_device_close(ctx));
 	VS_OK(vs_cq_close(cq));
 	{
 		struct vs_wc wc;

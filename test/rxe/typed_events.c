@@ -552,7 +552,7 @@ static void run(bool legacy, long count)
 	if (!legacy)
 		test_async(ctx, pd);
 	VS_OK(vs_pd_close(pd));
-	VS_OK(vs_context_close(ctx));
+	VS_OK(vs_device_close(ctx));
 }
 
 int main(void)

@@ -33,7 +33,7 @@ static void rig_close(struct rig *r)
 	VS_OK(vs_mr_close(r->mr));
 	VS_OK(vs_cq_close(r->cq));
 	VS_OK(vs_pd_close(r->pd));
-	VS_OK(vs_context_close(r->ctx));
+	VS_OK(vs_device_close(r->ctx));
 }
 
 static void order(struct vs_wc *wc, uint64_t first)

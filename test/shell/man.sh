@@ -219,7 +219,7 @@ if [ ${#pages[@]} -gt 0 ]; then
 		MANWIDTH=80 man --warnings -l "${pages[@]}" >"$tmp/man.out" 2>"$tmp/man.err" &&
 		[ ! -s "$tmp/man.err" ]; then
 		for n in $documented; do
-			grep -q "^ *$n - " "$tmp/man.out" || fail "$n: man -l shows no '$n - summary'"
+			grep -qE "^ *$n +- " "$tmp/man.out" || fail "$n: man -l shows no '$n - summary'"
 		done
 	else
 		for page in "${pages[@]}"; do

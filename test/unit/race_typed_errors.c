@@ -14,10 +14,10 @@ static void *worker(void *arg)
 	for (int i = 0; i < 2000; i++) {
 		if ((i + id) % 2) {
 			VS_FAILS(vs_pd_close(NULL), EINVAL, "pd is NULL");
-			VS_ASSERT_STREQ(vs_last_error()->verb, "vs_pd_close");
+			VS_ASSERT_STREQ(vs_last_error()->call, "vs_pd_close");
 		} else {
 			VS_FAILS(vs_cq_close(NULL), EINVAL, "cq is NULL");
-			VS_ASSERT_STREQ(vs_last_error()->verb, "vs_cq_close");
+			VS_ASSERT_STREQ(vs_last_error()->call, "vs_cq_close");
 		}
 		if (id == 0)
 			vs_set_force_legacy(i % 3 == 0);

@@ -26,7 +26,7 @@ static void null_handles(void)
 	struct vs_rc_qp *rc = (struct vs_rc_qp *)&closed;
 	struct vs_endpoint ep;
 
-	VS_FAILS(vs_context_close(NULL), EINVAL, "ctx is NULL");
+	VS_FAILS(vs_device_close(NULL), EINVAL, "ctx is NULL");
 	VS_FAILS(vs_pd_close(NULL), EINVAL, "pd is NULL");
 	VS_FAILS(vs_mr_close(NULL), EINVAL, "mr is NULL");
 	VS_FAILS(vs_cq_close(NULL), EINVAL, "cq is NULL");
@@ -36,16 +36,41 @@ static void null_handles(void)
 	VS_FAILS(vs_uc_qp_close(NULL), EINVAL, "qp is NULL");
 	VS_FAILS(vs_ud_qp_close(NULL), EINVAL, "qp is NULL");
 
+	/*
+	 * The one *out rule of every constructor (docs/API.md): a writable
+	 * out is cleared before any other check, so a failure never leaves
+	 * a stale pointer there.
+	 */
 	VS_FAILS(vs_pd_alloc(NULL, &pd), EINVAL, "ctx is NULL");
-	VS_ASSERT_PTR_EQ(pd, &fake_pd); /* a failed check leaves *out alone */
+	VS_ASSERT(pd == NULL);
 	VS_FAILS(vs_cq_create(NULL, NULL, &cq), EINVAL, "ctx is NULL");
+	VS_ASSERT(cq == NULL);
+	mr = (struct vs_mr *)&closed;
 	VS_FAILS(vs_mr_alloc(NULL, 4096, 0, &mr), EINVAL, "pd is NULL");
+	VS_ASSERT(mr == NULL);
+	mr = (struct vs_mr *)&closed;
 	VS_FAILS(vs_mr_register(NULL, &ep, sizeof(ep), 0, &mr), EINVAL, "pd is NULL");
+	VS_ASSERT(mr == NULL);
+	mr = (struct vs_mr *)&closed;
 	VS_FAILS(vs_mr_register_dmabuf(NULL, 3, 0, 4096, 0, 0, &mr), EINVAL,
 		 "pd is NULL");
+	VS_ASSERT(mr == NULL);
+	{
+		struct vs_srq *srq = (struct vs_srq *)&closed;
+		struct vs_uc_qp *uc = (struct vs_uc_qp *)&closed;
+		struct vs_ud_qp *ud = (struct vs_ud_qp *)&closed;
+
+		VS_FAILS(vs_srq_create(NULL, NULL, &srq), EINVAL, "pd is NULL");
+		VS_ASSERT(srq == NULL);
+		VS_FAILS(vs_device_open(NULL, NULL), EINVAL, "out is NULL");
+		VS_FAILS(vs_uc_qp_create(NULL, NULL, &uc), EINVAL, "pd is NULL");
+		VS_ASSERT(uc == NULL);
+		VS_FAILS(vs_ud_qp_create(NULL, NULL, &ud), EINVAL, "pd is NULL");
+		VS_ASSERT(ud == NULL);
+	}
 	VS_FAILS(vs_mr_advise(NULL, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, 0, 1),
 		 EINVAL, "mr is NULL");
-	VS_FAILS(vs_srq_create(NULL, NULL, NULL), EINVAL, "pd is NULL");
+	VS_FAILS(vs_srq_create(NULL, NULL, NULL), EINVAL, "out is NULL");
 	VS_FAILS(vs_srq_set_limit(NULL, 1), EINVAL, "srq is NULL");
 	VS_FAILS(vs_rc_qp_create(NULL, NULL, &rc), EINVAL, "pd is NULL");
 	VS_ASSERT(rc == NULL); /* out is cleared once it is known to be writable */
@@ -222,8 +247,8 @@ static void references(void)
 	VS_ASSERT_EQ(p.h.refs, 1);
 	VS_OK(vs_cq_close(&q));
 	VS_ASSERT_EQ(q.h.refs, 1);
-	VS_OK(vs_context_close(&c));
-	VS_FAILS(vs_context_close(&c), EINVAL,
+	VS_OK(vs_device_close(&c));
+	VS_FAILS(vs_device_close(&c), EINVAL,
 		 "ctx is a device context the caller already closed");
 	VS_ASSERT_EQ(c.h.refs, 2);
 	VS_ASSERT_EQ(c.h.magic, VS_KIND_CONTEXT | VS__CLOSED);

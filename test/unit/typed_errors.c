@@ -28,7 +28,7 @@ static void thread_local_errors(void)
 	VS_ASSERT_EQ(pthread_join(t, NULL), 0);
 	VS_ASSERT_EQ(seen, 0);
 	/* the other thread's failure did not touch ours */
-	VS_ASSERT_STREQ(vs_last_error()->verb, "vs_cq_close");
+	VS_ASSERT_STREQ(vs_last_error()->call, "vs_cq_close");
 	VS_ASSERT_STREQ(vs_last_error()->message, "cq is NULL");
 }
 

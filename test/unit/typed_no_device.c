@@ -17,7 +17,7 @@ int main(void)
 		VS_SKIP("there is a device in the VM");
 	ret = vs_device_open(NULL, &ctx);
 	if (ret == 0) {
-		VS_OK(vs_context_close(ctx));
+		VS_OK(vs_device_close(ctx));
 		VS_SKIP("this host has an RDMA device");
 	}
 	VS_ASSERT(ctx == NULL);

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The send batch engine (private: read only by the operations of
+ * include/verbshim/post.h).  One batch is one doorbell: extended QPs post
+ * through ibv_wr_start/ibv_wr_* /ibv_wr_complete, legacy QPs as one
+ * chained ibv_post_send, with the same results both ways.  The batch
+ * types and the WR flags are public; everything named vs__ is not.
+ */
+#ifndef VERBSHIM_BATCH_H
+#define VERBSHIM_BATCH_H
+
+#include "verbshim/qp.h"
+#include "verbshim/ah.h"
+
+VS_BEGIN_DECLS
+
+/* Work request modifiers; the values are the IBV_SEND_* bits. */
+enum vs_wr_flags {
+	VS_WR_FENCE = IBV_SEND_FENCE,
+	VS_WR_SIGNALED = IBV_SEND_SIGNALED,
+	VS_WR_SOLICITED = IBV_SEND_SOLICITED,
+	VS_WR_INLINE = IBV_SEND_INLINE, /* copy the payload into the WQE */
+};
+#define VS_WR_FLAGS_ALL                                                       \
+	(VS_WR_FENCE | VS_WR_SIGNALED | VS_WR_SOLICITED | VS_WR_INLINE)
+
+/*
+ * private.  The limits are copied at start so that, with the batch on the
+ * caller's stack and never handed out of line, the compiler keeps them in
+ * registers across the provider's indirect calls.
+ */
+struct vs__send_batch {
+	struct vs_qp *qp;
+	struct ibv_qp_ex *ops; /* qp->post_ops */
+	uint32_t count;
+	uint32_t max_batch;
+	uint32_t max_sge;
+};
+
+struct vs_rc_batch { struct vs__send_batch b; };
+struct vs_uc_batch { struct vs__send_batch b; };
+struct vs_ud_batch { struct vs__send_batch b; };
+
+/* private */
+enum vs__op {
+	VS__SEND,
+	VS__SEND_IMM,
+	VS__WRITE,
+	VS__WRITE_IMM,
+	VS__READ,
+	VS__CAS,
+	VS__FAA,
+};
+
+/* private: the out-of-line halves (error reports, inline payloads) */
+int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
+			   const char *verb) VS_COLD;
+int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
+			 unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge,
+			 uint64_t remote_addr, const struct vs_ud_dest *dest,
+			 const char *verb) VS_COLD;
+int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD;
+void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
+		    size_t num_sge);
+
+VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
+			      uint32_t kind, const char *verb)
+{
+	/* one compare: this kind, open, in RTS, no batch open (vs_handle) */
+	if (VS_UNLIKELY(!b || !qp || qp->h.gate != kind)) {
+		if (b) {
+			b->qp = NULL;
+			b->ops = NULL;
+			b->count = 0;
+			b->max_batch = 0;
+			b->max_sge = 0;
+		}
+		return vs__neg(vs__batch_start_failed(b != NULL, qp, kind, verb));
+	}
+	qp->h.gate = VS__GATE_BATCH;
+	b->qp = qp;
+	b->ops = qp->post_ops;
+	b->count = 0;
+	b->max_batch = qp->max_batch;
+	b->max_sge = qp->caps.max_send_sge;
+	/* vs__qp_create refuses QPs without room for one WR of one SGE */
+	VS_ASSUME(b->max_batch >= 1);
+	VS_ASSUME(b->max_sge >= 1);
+	ibv_wr_start(b->ops);
+	return 0;
+}
+
+/*
+ * private: s is the poisoned entry of a failed vs_mr_sge (length and lkey
+ * both 0: one 8-byte compare).
+ */
+VS_INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
+{
+	uint64_t w;
+
+	memcpy(&w, &s->length, sizeof(w));
+	return w == 0;
+}
+
+/*
+ * private: the checks of an add; true when the WR may be added.  Only a
+ * started batch has room (max_batch 0 otherwise), so b->qp is valid past
+ * the first test.
+ */
+VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
+				enum vs_transport t, enum vs__op op,
+				unsigned int flags, const struct ibv_sge *sgl,
+				size_t num_sge, uint64_t raddr,
+				const struct vs_ud_dest *dest)
+{
+	const struct vs_qp *qp = b->qp;
+
+	/* max_sge >= 1: written so that one SGE needs no load */
+	if (VS_UNLIKELY(b->count >= b->max_batch ||
+			(num_sge > 1 && num_sge > b->max_sge) ||
+			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
+			(num_sge && !sgl)))
+		return false;
+	for (size_t i = 0; i < num_sge; i++)
+		if (VS_UNLIKELY(vs__sge_poisoned(&sgl[i])))
+			return false;
+	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
+		size_t total = 0;
+
+		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
+			return false;
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (total > qp->caps.max_inline_data || num_sge > 16)
+			return false;
+	}
+	if ((op == VS__CAS || op == VS__FAA) &&
+	    VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
+		return false;
+	if (VS_UNLIKELY(num_sge > 1 && qp->bounce != NULL &&
+			!(flags & VS_WR_INLINE))) {
+		/* the provider's SGE lists are broken: gathers are copied */
+		size_t total = 0;
+
+		for (size_t i = 0; i < num_sge; i++)
+			total += sgl[i].length;
+		if (op == VS__READ || total > qp->bounce_slot_size)
+			return false;
+	}
+	if (t == VS_TRANSPORT_UD &&
+	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
+		return false;
+	return true;
+}
+
+/*
+ * One WR through the ibv_wr_* ops: the provider's on an extended QP, the
+ * chain builder of lib/legacy_sq.c on a legacy one.
+ */
+VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
+			    enum vs__op op,
+			    uint64_t wr_id, unsigned int flags,
+			    const struct ibv_sge *sgl, size_t num_sge,
+			    uint64_t raddr, uint32_t rkey, uint32_t imm,
+			    uint64_t compare_add, uint64_t swap,
+			    const struct vs_ud_dest *dest, const char *verb)
+{
+	struct ibv_qp_ex *x;
+
+	/* a batch not started has max_batch 0: the room check covers it */
+	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
+						raddr, dest))) {
+		if (!b || !b->qp)
+			return vs__neg(vs__not_started(verb));
+		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
+						    flags, sgl, num_sge, raddr,
+						    dest, verb));
+	}
+	x = b->ops;
+	x->wr_id = wr_id;
+	x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
+	switch (op) {
+	case VS__SEND:
+		ibv_wr_send(x);
+		break;
+	case VS__SEND_IMM:
+		ibv_wr_send_imm(x, htonl(imm));
+		break;
+	case VS__WRITE:
+		ibv_wr_rdma_write(x, rkey, raddr);
+		break;
+	case VS__WRITE_IMM:
+		ibv_wr_rdma_write_imm(x, rkey, raddr, htonl(imm));
+		break;
+	case VS__READ:
+		ibv_wr_rdma_read(x, rkey, raddr);
+		break;
+	case VS__CAS:
+		ibv_wr_atomic_cmp_swp(x, rkey, raddr, compare_add, swap);
+		break;
+	case VS__FAA:
+		ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
+		break;
+	}
+	if (t == VS_TRANSPORT_UD)
+		ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
+				   dest->remote_qkey);
+	if (VS_UNLIKELY(flags & VS_WR_INLINE))
+		vs__set_inline(b->qp, sgl, num_sge);
+	else if (VS_LIKELY(num_sge == 1))
+		ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
+	else if (VS_UNLIKELY(b->qp->bounce != NULL))
+		vs__set_inline(b->qp, sgl, num_sge);
+	else
+		ibv_wr_set_sge_list(x, num_sge, sgl);
+	b->count++;
+	return 0;
+}
+
+/*
+ * private: closes an open batch.  The QP was in RTS at start and an open
+ * batch blocks state changes, so its gate reopens to its kind; the batch
+ * is left "not started" (max_batch 0, see vs__batch_add_ok).
+ */
+VS_INLINE struct vs_qp *vs__batch_close(struct vs__send_batch *b,
+					uint32_t kind)
+{
+	struct vs_qp *qp = b->qp;
+
+	qp->h.gate = kind;
+	b->qp = NULL;
+	b->max_batch = 0;
+	return qp;
+}
+
+VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
+			       const char *verb)
+{
+	struct vs_qp *qp;
+	int ret;
+
+	if (VS_UNLIKELY(!b || !b->qp))
+		return vs__neg(vs__not_started(verb));
+	qp = vs__batch_close(b, kind);
+	if (VS_UNLIKELY(!b->count)) {
+		ibv_wr_abort(b->ops);
+		return 0;
+	}
+	ret = ibv_wr_complete(b->ops);
+	if (VS_UNLIKELY(ret))
+		return vs__neg(vs__batch_submit_failed(qp, ret, verb));
+	return 0;
+}
+
+/* Drops the WRs added so far; nothing is posted. */
+VS_INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
+{
+	if (!b || !b->qp)
+		return;
+	ibv_wr_abort(b->ops);
+	vs__batch_close(b, kind);
+}
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_BATCH_H */

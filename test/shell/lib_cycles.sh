@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# No cycles among the archive's lib/ objects (docs/ARCHITECTURE.md): from
+# `nm` of each lib/ member, an edge A -> B when A uses a global B defines.
+# Any cycle fails the test and is printed ("a.o -> b.o -> a.o").  Objects of
+# shim/ are the layer below and are left out: lib/ may use them, never the
+# other way round (hygiene.sh and the layout keep that).
+#
+#   test/shell/lib_cycles.sh [ARCHIVE]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+archive=${1:-lib/libverbshim.a}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# lib/ members: the object names of lib/*.c
+members=$(for f in lib/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
+[ -n "$members" ] || { echo "no lib/ sources"; exit 1; }
+nm -A "$archive" >"$tmp/nm" 2>/dev/null || { echo "nm $archive failed"; exit 1; }
+
+# edges "from to symbol" (the first symbol that makes each, for the report)
+awk -v members="$members" -F'[: ]+' '
+	BEGIN { split(members, m, "\n"); for (i in m) lib[m[i]] = 1 }
+	# archive:member: [value] type name
+	!($2 in lib) { next }
+	{ seen[$2] = 1 }
+	$(NF-1) == "U" { use[$2, $NF] = 1; uses[$2] = uses[$2] " " $NF; next }
+	NF >= 4 && $(NF-1) ~ /^[TDBRVWGS]$/ { def[$NF] = $2 }
+	END {
+		for (i in m) if (!(m[i] in seen)) { print "missing " m[i]; bad = 1 }
+		if (bad) exit 1
+		for (a in uses) {
+			n = split(uses[a], u, " ")
+			for (j = 1; j <= n; j++) {
+				b = def[u[j]]
+				if (b != "" && b != a && !((a, b) in done)) {
+					done[a, b] = 1; print a, b, u[j]
+				}
+			}
+		}
+	}' "$tmp/nm" >"$tmp/edges" || { grep missing "$tmp/edges"; echo "(not in $archive)"; exit 1; }
+
+# depth-first search for a back edge; prints the first cycle found
+awk '
+	{ n[$1]++; to[$1, n[$1]] = $2; why[$1, $2] = $3; nodes[$1]; nodes[$2] }
+	function dfs(v,    i, w, j, s) {
+		color[v] = 1; stack[++sp] = v
+		for (i = 1; i <= n[v]; i++) {
+			w = to[v, i]
+			if (color[w] == 1) {
+				s = ""
+				for (j = 1; j <= sp; j++) if (stack[j] == w) break
+				for (; j <= sp; j++)
+					s = s stack[j] " -(" why[stack[j], (j < sp ? stack[j+1] : w)] ")-> "
+				print "cycle: " s w
+				found = 1
+				return
+			}
+			if (!color[w]) { dfs(w); if (found) return }
+		}
+		color[v] = 2; sp--
+	}
+	END {
+		for (v in nodes) if (!color[v] && !found) dfs(v)
+		exit found
+	}' "$tmp/edges" || exit 1
+echo "0 cycles among $(echo "$members" | wc -l) lib/ objects ($(wc -l <"$tmp/edges") edges)"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Creates and submits are warn_unused_result (VS_MUST_CHECK): a call whose
+# result is dropped warns, with gcc and clang, as C and as C++.  Each call
+# is compiled alone with -Werror=unused-result and must fail; the same call
+# with its result used must compile.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+calls=(
+	'vs_device_open("x", &ctx)'
+	'vs_pd_alloc(ctx, &pd)'
+	'vs_mr_alloc(pd, 64, 0, &mr)'
+	'vs_mr_register(pd, buf, 64, 0, &mr)'
+	'vs_mr_register_dmabuf(pd, 3, 0, 64, 0, 0, &mr)'
+	'vs_cq_create(ctx, NULL, &cq)'
+	'vs_srq_create(pd, NULL, &srq)'
+	'vs_rc_qp_create(pd, NULL, &rc)'
+	'vs_uc_qp_create(pd, NULL, &uc)'
+	'vs_ud_qp_create(pd, NULL, &ud)'
+	'vs_ud_handshake(ud, &ep, &dest)'
+	'vs_rc_batch_submit(&rb)'
+	'vs_uc_batch_submit(&ub)'
+	'vs_ud_batch_submit(&db)'
+	'vs_recv_submit(&recv)'
+)
+compilers=()
+for cc in gcc clang; do command -v $cc >/dev/null && compilers+=("$cc"); done
+[ ${#compilers[@]} -gt 0 ] || { echo "no compiler"; exit 77; }
+checked=0
+for cc in "${compilers[@]}"; do
+	for lang in c c++; do
+		keep=
+		for call in "${calls[@]}"; do keep="$keep if ($call) return 1;"; done
+		for call in "${calls[@]}" keep; do
+			use=drop stmt="$call;"
+			[ "$call" = keep ] && use=keep stmt=$keep
+				cat >"$tmp/t.c" <<-EOT
+				#include <verbshim.h>
+				int f(void);
+				int f(void)
+				{
+					static char buf[64];
+					struct vs_context *ctx = 0; struct vs_pd *pd = 0;
+					struct vs_mr *mr = 0; struct vs_cq *cq = 0;
+					struct vs_srq *srq = 0; struct vs_rc_qp *rc = 0;
+					struct vs_uc_qp *uc = 0; struct vs_ud_qp *ud = 0;
+					struct vs_endpoint ep; struct vs_ud_dest dest;
+					struct vs_rc_batch rb; struct vs_uc_batch ub;
+					struct vs_ud_batch db; struct vs_recv_batch recv;
+					(void)buf; (void)ctx; (void)pd; (void)mr; (void)cq;
+					(void)srq; (void)rc; (void)uc; (void)ud; (void)ep;
+					(void)dest; (void)rb; (void)ub; (void)db; (void)recv;
+					$stmt
+					return 0;
+				}
+				EOT
+				std=-std=c11
+				[ $lang = c++ ] && std=-std=c++17
+				if $cc -x $lang $std -D_GNU_SOURCE -Iinclude -Wall -Werror=unused-result \
+					-Wno-uninitialized -Wno-maybe-uninitialized -Wno-unknown-warning-option \
+					-c -o "$tmp/t.o" "$tmp/t.c" 2>"$tmp/err"; then
+					[ $use = keep ] || { echo "FAIL ($cc $lang): dropping $call compiles"; exit 1; }
+				else
+					[ $use = drop ] || { echo "FAIL ($cc $lang): $call with its result used:"; cat "$tmp/err"; exit 1; }
+					grep -q 'unused-result\|warn_unused_result\|ignoring return value' "$tmp/err" ||
+						{ echo "FAIL ($cc $lang): $call: not the unused-result diagnostic:"; cat "$tmp/err"; exit 1; }
+				fi
+			checked=$((checked + 1))
+		done
+	done
+done
+echo "must-check: ${#calls[@]} creates and submits, $checked compiles (${compilers[*]}, C and C++)"
