@@ -18,6 +18,7 @@
 #include "verbshim/cq_iter.h"
 #include "verbshim/srq.h"
 #include "verbshim/qp_config.h"
+#include "verbshim/qp_rules.h"
 #include "verbshim/qp.h"
 #include "verbshim/ah.h"
 #include "verbshim/endpoint.h"

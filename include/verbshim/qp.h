@@ -14,6 +14,7 @@
 #include "verbshim/mem.h"
 #include "verbshim/srq.h"
 #include "verbshim/qp_config.h"
+#include "verbshim/qp_rules.h"
 
 VS_BEGIN_DECLS
 
@@ -263,63 +264,6 @@ VS_INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
 VS__QP_ACCESSORS(rc, VS_KIND_RC_QP)
 VS__QP_ACCESSORS(uc, VS_KIND_UC_QP)
 VS__QP_ACCESSORS(ud, VS_KIND_UD_QP)
-
-/**
- * vs_qp_check_mask() - check a modify mask against the IB spec rules
- * @transport: enum vs_transport
- * @from: the current state
- * @to: the target state
- * @mask: IBV_QP_* bits of @attr to apply
- * @why: where the explanation goes (may be NULL)
- * @len: size of @buf
- *
- * Checks a modify mask against the rules (IB spec / kernel table) for the
- * transport and the transition. 0 when it is complete and allowed, else
- * -EINVAL and a sentence naming the missing and the not-allowed attributes
- * in why. Needs no device.
- *
- * Return: 0 when complete and allowed, else -EINVAL and the sentence in
- * @why; records no error.
- */
-int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
-		     enum ibv_qp_state to, int mask, char *why, size_t len);
-
-/**
- * vs_qp_state_name() - name of a QP state
- * @state: an ibv_qp_state
- *
- * "RESET", "INIT", "RTR", ...
- *
- * Return: "RESET", "INIT", ...; "UNKNOWN" otherwise.
- */
-const char *vs_qp_state_name(enum ibv_qp_state state);
-/**
- * vs_transport_name() - name of a transport
- * @t: enum vs_transport
- *
- * "RC", "UC", "UD"
- *
- * Return: "RC", "UC", "UD", or "unknown transport".
- */
-const char *vs_transport_name(enum vs_transport t);
-
-/**
- * vs_set_force_legacy() - force the legacy verbs for new CQs and QPs
- * @on: true to force the legacy verbs
- *
- * Process-wide knob: when on, every CQ and QP created afterwards is legacy
- * (as if .legacy were set). Also set at start-up by
- * VERBSHIM_FORCE_LEGACY=1 in the environment.
- *
- * Return: nothing.
- */
-void vs_set_force_legacy(bool on);
-/**
- * vs_force_legacy() - whether the legacy verbs are forced
- *
- * Return: the knob (vs_set_force_legacy() or VERBSHIM_FORCE_LEGACY=1).
- */
-bool vs_force_legacy(void);
 
 #ifdef VS__TYPE_GUARDS
 #define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)

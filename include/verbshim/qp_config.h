@@ -87,6 +87,24 @@ struct vs_ud_config {
 /* A UD receive buffer starts with this many bytes of GRH. */
 #define VS_UD_GRH_BYTES 40
 
+/**
+ * vs_set_force_legacy() - force the legacy verbs for new CQs and QPs
+ * @on: true to force the legacy verbs
+ *
+ * Process-wide knob: when on, every CQ and QP created afterwards is legacy
+ * (as if .legacy were set). Also set at start-up by
+ * VERBSHIM_FORCE_LEGACY=1 in the environment.
+ *
+ * Return: nothing.
+ */
+void vs_set_force_legacy(bool on);
+/**
+ * vs_force_legacy() - whether the legacy verbs are forced
+ *
+ * Return: the knob (vs_set_force_legacy() or VERBSHIM_FORCE_LEGACY=1).
+ */
+bool vs_force_legacy(void);
+
 VS_END_DECLS
 
 #endif /* VERBSHIM_QP_CONFIG_H */
