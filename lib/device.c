@@ -164,35 +164,6 @@ int vs_device_attr(const struct vs_context *c, struct ibv_device_attr_ex *out)
 	return 0;
 }
 
-/* Per-lane rate in Mbit/s of an IB speed code. */
-static uint32_t lane_mbps(uint8_t speed)
-{
-	switch (speed) {
-	case 1: return 2500;
-	case 2: return 5000;
-	case 4: return 10000;
-	case 8: return 10000;
-	case 16: return 14000;
-	case 32: return 25000;
-	case 64: return 50000;
-	case 128: return 100000;
-	case 255: return 200000;
-	default: return 0;
-	}
-}
-
-static uint32_t width_lanes(uint8_t width)
-{
-	switch (width) {
-	case 1: return 1;
-	case 2: return 4;
-	case 4: return 8;
-	case 8: return 12;
-	case 16: return 2;
-	default: return 0;
-	}
-}
-
 int vs__port_info(const struct vs_context *c, uint8_t port,
 		   struct vs_port_info *out, const char *call)
 {
@@ -222,7 +193,7 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 	out->link_layer = pa.link_layer;
 	out->lid = pa.lid;
 	out->gid_tbl_len = pa.gid_tbl_len;
-	out->rate_mbps = lane_mbps(pa.active_speed) * width_lanes(pa.active_width);
+	out->rate_mbps = vs_rate_mbps(pa.active_speed, pa.active_width);
 	out->raw = pa;
 	return 0;
 }

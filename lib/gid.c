@@ -188,9 +188,7 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 				continue;
 			if (ents[i].ndev_ifindex)
 				if_indextoname(ents[i].ndev_ifindex, ndev);
-			type = ents[i].gid_type == IBV_GID_TYPE_ROCE_V2 ? VS_GID_ROCE_V2 :
-			       ents[i].gid_type == IBV_GID_TYPE_ROCE_V1 ? VS_GID_ROCE_V1 :
-									 VS_GID_IB;
+			type = vs_gid_type_of((enum ibv_gid_type)ents[i].gid_type);
 			fill_info(&tmp[n++], &ents[i].gid, ents[i].gid_index, port,
 				  type, ndev);
 		}

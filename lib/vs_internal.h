@@ -16,6 +16,7 @@
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"
+#include "verbshim/names.h"
 #include "verbshim/mem.h"
 #include "verbshim/cq.h"
 #include "verbshim/cq_iter.h"
