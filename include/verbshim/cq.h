@@ -257,7 +257,10 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 }
 
 #ifdef VS__TYPE_GUARDS
-#define vs_cq_create(c, ...) vs_cq_create(VS__IS(struct vs_context, c), __VA_ARGS__)
+#define vs_cq_create(c, ...)                                                  \
+	vs_cq_create(VS__OUT(struct vs_cq **, VS__CFG(struct vs_cq_config,    \
+			VS__IS(struct vs_context, c), __VA_ARGS__), __VA_ARGS__), \
+		     __VA_ARGS__)
 #define vs_cq_close(cq) vs_cq_close(VS__IS(struct vs_cq, cq))
 #define vs_cq_raw(cq) vs_cq_raw(VS__IS_C(struct vs_cq, cq))
 #define vs_cq_raw_ex(cq) vs_cq_raw_ex(VS__IS_C(struct vs_cq, cq))

@@ -194,6 +194,7 @@ int vs_gid_pick(struct vs_context *ctx, uint8_t port, struct vs_gid_info *out);
 char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len);
 
 #ifdef VS__TYPE_GUARDS
+#define vs_device_open(name, out) vs_device_open(name, VS__IS(struct vs_context *, out))
 #define vs_context_close(c) vs_context_close(VS__IS(struct vs_context, c))
 #define vs_device_close(c) vs_device_close(VS__IS(struct vs_context, c))
 #define vs_context_raw(c) vs_context_raw(VS__IS_C(struct vs_context, c))

@@ -169,12 +169,19 @@ int vs_ud_handshake(struct vs_ud_qp *qp, const struct vs_endpoint *remote,
 char *vs_endpoint_to_str(const struct vs_endpoint *ep, char *buf, size_t len);
 
 #ifdef VS__TYPE_GUARDS
-#define vs_rc_endpoint(qp, ...) vs_rc_endpoint(VS__IS_C(struct vs_rc_qp, qp), __VA_ARGS__)
-#define vs_uc_endpoint(qp, ...) vs_uc_endpoint(VS__IS_C(struct vs_uc_qp, qp), __VA_ARGS__)
-#define vs_ud_endpoint(qp, ...) vs_ud_endpoint(VS__IS_C(struct vs_ud_qp, qp), __VA_ARGS__)
-#define vs_rc_handshake(qp, ...) vs_rc_handshake(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
-#define vs_uc_handshake(qp, ...) vs_uc_handshake(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
-#define vs_ud_handshake(qp, ...) vs_ud_handshake(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
+#define vs_rc_endpoint(qp, out) \
+	vs_rc_endpoint(VS__IS_C(struct vs_rc_qp, qp), VS__IS(struct vs_endpoint, out))
+#define vs_uc_endpoint(qp, out) \
+	vs_uc_endpoint(VS__IS_C(struct vs_uc_qp, qp), VS__IS(struct vs_endpoint, out))
+#define vs_ud_endpoint(qp, out) \
+	vs_ud_endpoint(VS__IS_C(struct vs_ud_qp, qp), VS__IS(struct vs_endpoint, out))
+#define vs_rc_handshake(qp, remote) \
+	vs_rc_handshake(VS__IS(struct vs_rc_qp, qp), VS__IS_C(struct vs_endpoint, remote))
+#define vs_uc_handshake(qp, remote) \
+	vs_uc_handshake(VS__IS(struct vs_uc_qp, qp), VS__IS_C(struct vs_endpoint, remote))
+#define vs_ud_handshake(qp, remote, dest)                                    \
+	vs_ud_handshake(VS__IS(struct vs_ud_qp, qp),                          \
+			VS__IS_C(struct vs_endpoint, remote), VS__IS(struct vs_ud_dest, dest))
 #endif
 
 VS_END_DECLS

@@ -183,7 +183,8 @@ int vs_async_next(struct vs_context *ctx, int timeout_ms,
 const char *vs_async_event_name(enum ibv_event_type type);
 
 #ifdef VS__TYPE_GUARDS
-#define vs_channel_create(c, ...) vs_channel_create(VS__IS(struct vs_context, c), __VA_ARGS__)
+#define vs_channel_create(c, out) \
+	vs_channel_create(VS__IS(struct vs_context, c), VS__IS(struct vs_channel *, out))
 #define vs_channel_close(ch) vs_channel_close(VS__IS(struct vs_channel, ch))
 #define vs_channel_fd(ch) vs_channel_fd(VS__IS_C(struct vs_channel, ch))
 #define vs_channel_raw(ch) vs_channel_raw(VS__IS_C(struct vs_channel, ch))

@@ -238,9 +238,12 @@ VS_INLINE void *vs_mr_ptr(const struct vs_mr *mr, size_t offset)
 #define vs_pd_alloc(c, out) vs_pd_alloc(VS__IS(struct vs_context, c), VS__IS(struct vs_pd *, out))
 #define vs_pd_close(pd) vs_pd_close(VS__IS(struct vs_pd, pd))
 #define vs_pd_raw(pd) vs_pd_raw(VS__IS_C(struct vs_pd, pd))
-#define vs_mr_alloc(pd, ...) vs_mr_alloc(VS__IS(struct vs_pd, pd), __VA_ARGS__)
-#define vs_mr_register(pd, ...) vs_mr_register(VS__IS(struct vs_pd, pd), __VA_ARGS__)
-#define vs_mr_register_dmabuf(pd, ...) vs_mr_register_dmabuf(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_mr_alloc(pd, ...) \
+	vs_mr_alloc(VS__OUT(struct vs_mr **, VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__)
+#define vs_mr_register(pd, ...) \
+	vs_mr_register(VS__OUT(struct vs_mr **, VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__)
+#define vs_mr_register_dmabuf(pd, ...) \
+	vs_mr_register_dmabuf(VS__OUT(struct vs_mr **, VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__)
 #define vs_mr_advise(mr, ...) vs_mr_advise(VS__IS(struct vs_mr, mr), __VA_ARGS__)
 #define vs_mr_close(mr) vs_mr_close(VS__IS(struct vs_mr, mr))
 #define vs_mr_raw(mr) vs_mr_raw(VS__IS_C(struct vs_mr, mr))

@@ -266,21 +266,30 @@ VS__QP_ACCESSORS(uc, VS_KIND_UC_QP)
 VS__QP_ACCESSORS(ud, VS_KIND_UD_QP)
 
 #ifdef VS__TYPE_GUARDS
-#define vs_rc_qp_create(pd, ...) vs_rc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_rc_qp_create(pd, ...)                                              \
+	vs_rc_qp_create(VS__OUT(struct vs_rc_qp **, VS__CFG(struct vs_rc_config, \
+			VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__),     \
+			 __VA_ARGS__)
 #define vs_rc_qp_close(qp) vs_rc_qp_close(VS__IS(struct vs_rc_qp, qp))
 #define vs_rc_qp_modify(qp, ...) vs_rc_qp_modify(VS__IS(struct vs_rc_qp, qp), __VA_ARGS__)
 #define vs_rc_qp_raw(qp) vs_rc_qp_raw(VS__IS_C(struct vs_rc_qp, qp))
 #define vs_rc_qp_num(qp) vs_rc_qp_num(VS__IS_C(struct vs_rc_qp, qp))
 #define vs_rc_qp_is_extended(qp) vs_rc_qp_is_extended(VS__IS_C(struct vs_rc_qp, qp))
 #define vs_rc_qp_caps(qp) vs_rc_qp_caps(VS__IS_C(struct vs_rc_qp, qp))
-#define vs_uc_qp_create(pd, ...) vs_uc_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_uc_qp_create(pd, ...)                                              \
+	vs_uc_qp_create(VS__OUT(struct vs_uc_qp **, VS__CFG(struct vs_uc_config, \
+			VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__),     \
+			 __VA_ARGS__)
 #define vs_uc_qp_close(qp) vs_uc_qp_close(VS__IS(struct vs_uc_qp, qp))
 #define vs_uc_qp_modify(qp, ...) vs_uc_qp_modify(VS__IS(struct vs_uc_qp, qp), __VA_ARGS__)
 #define vs_uc_qp_raw(qp) vs_uc_qp_raw(VS__IS_C(struct vs_uc_qp, qp))
 #define vs_uc_qp_num(qp) vs_uc_qp_num(VS__IS_C(struct vs_uc_qp, qp))
 #define vs_uc_qp_is_extended(qp) vs_uc_qp_is_extended(VS__IS_C(struct vs_uc_qp, qp))
 #define vs_uc_qp_caps(qp) vs_uc_qp_caps(VS__IS_C(struct vs_uc_qp, qp))
-#define vs_ud_qp_create(pd, ...) vs_ud_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_ud_qp_create(pd, ...)                                              \
+	vs_ud_qp_create(VS__OUT(struct vs_ud_qp **, VS__CFG(struct vs_ud_config, \
+			VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__),     \
+			 __VA_ARGS__)
 #define vs_ud_qp_close(qp) vs_ud_qp_close(VS__IS(struct vs_ud_qp, qp))
 #define vs_ud_qp_modify(qp, ...) vs_ud_qp_modify(VS__IS(struct vs_ud_qp, qp), __VA_ARGS__)
 #define vs_ud_qp_raw(qp) vs_ud_qp_raw(VS__IS_C(struct vs_ud_qp, qp))

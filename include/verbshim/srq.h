@@ -76,7 +76,10 @@ int vs_srq_close(struct vs_srq *srq);
 struct ibv_srq *vs_srq_raw(const struct vs_srq *srq);
 
 #ifdef VS__TYPE_GUARDS
-#define vs_srq_create(pd, ...) vs_srq_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_srq_create(pd, ...)                                                \
+	vs_srq_create(VS__OUT(struct vs_srq **, VS__CFG(struct vs_srq_config, \
+			VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__),   \
+		      __VA_ARGS__)
 #define vs_srq_set_limit(srq, ...) vs_srq_set_limit(VS__IS(struct vs_srq, srq), __VA_ARGS__)
 #define vs_srq_close(srq) vs_srq_close(VS__IS(struct vs_srq, srq))
 #define vs_srq_raw(srq) vs_srq_raw(VS__IS_C(struct vs_srq, srq))

@@ -32,3 +32,56 @@ int use(struct vs_rc_qp *rc, struct vs_uc_qp *uc, struct vs_ud_qp *ud,
 	ret |= vs_ud_batch_submit(&db);
 	return ret;
 }
+
+/*
+ * Configs and out pointers of the right type, NULL, and (C only: C++ has
+ * no compound literals) literals with commas.
+ */
+int make(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	 struct vs_srq *srq, struct vs_ud_dest *dest);
+
+int make(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	 struct vs_srq *srq, struct vs_ud_dest *dest)
+{
+	const struct vs_rc_config rcfg = { .send_cq = cq, .recv_cq = cq };
+	struct vs_context *c2;
+	struct vs_cq *cq2;
+	struct vs_srq *srq2;
+	struct vs_mr *mr;
+	struct vs_rc_qp *rc;
+	struct vs_uc_qp *uc;
+	struct vs_ud_qp *ud;
+	struct vs_channel *ch;
+	struct vs_endpoint ep;
+	int ret = 0;
+
+	ret |= vs_device_open("rxe0", &c2);
+	ret |= vs_device_open("rxe0", NULL);
+	ret |= vs_channel_create(ctx, &ch);
+	ret |= vs_cq_create(ctx, NULL, &cq2);
+	ret |= vs_mr_alloc(pd, 4096, 0, &mr);
+	ret |= vs_mr_register(pd, &ep, sizeof(ep), 0, &mr);
+	ret |= vs_rc_qp_create(pd, &rcfg, &rc);
+	ret |= vs_rc_qp_create(pd, NULL, NULL);
+#ifndef __cplusplus
+	ret |= vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 64, .channel = ch,
+			    .user_context = ctx }, &cq2);
+	ret |= vs_srq_create(pd, &(const struct vs_srq_config){ .max_wr = 16,
+			     .max_sge = 1 }, &srq2);
+	ret |= vs_uc_qp_create(pd, &(struct vs_uc_config){ .send_cq = cq,
+			       .recv_cq = cq, .caps = { .max_send_wr = 4,
+			       .max_recv_wr = 4, .max_send_sge = 1,
+			       .max_recv_sge = 1 }, .psn = 1 }, &uc);
+	ret |= vs_ud_qp_create(pd, &(struct vs_ud_config){ .send_cq = cq,
+			       .recv_cq = cq, .srq = srq, .qkey = 7 }, &ud);
+#else
+	(void)srq;
+	ret |= vs_srq_create(pd, NULL, &srq2);
+	ret |= vs_uc_qp_create(pd, NULL, &uc);
+	ret |= vs_ud_qp_create(pd, NULL, &ud);
+#endif
+	ret |= vs_rc_endpoint(rc, &ep);
+	ret |= vs_rc_handshake(rc, &ep);
+	ret |= vs_ud_handshake(ud, &ep, dest);
+	return ret;
+}
