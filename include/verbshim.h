@@ -30,5 +30,6 @@
 #include "verbshim/recv.h"
 #include "verbshim/ffi.h"
 #include "verbshim/event.h"
+#include "verbshim/cm.h"
 
 #endif /* VERBSHIM_H */

@@ -114,10 +114,36 @@ int vs_device_open(const char *name, struct vs_context **out)
 	return 0;
 }
 
+int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
+		       const char *call)
+{
+	struct vs_context *c = vs__handle_alloc(sizeof(*c));
+	int ret;
+
+	*out = NULL;
+	if (!c)
+		return vs__set_error(call, ENOMEM, "out of memory");
+	snprintf(c->name, sizeof(c->name), "%s", ibv_get_device_name(raw->device));
+	c->ctx = raw;
+	c->borrowed = true;
+	c->attr_extended = verbs_get_ctx_op(raw, query_device_ex) != NULL;
+	ret = ibv_query_device_ex(raw, NULL, &c->attr);
+	if (ret) {
+		vs__handle_unpublish(c, sizeof(*c));
+		return vs__verb_error(call, "ibv_query_device_ex", ret,
+				      "cannot query the attributes of %s", c->name);
+	}
+	vs__handle_init(&c->h, VS_KIND_CONTEXT);
+	*out = c;
+	return 0;
+}
+
 int vs__context_put(struct vs_context *c, const char *verb)
 {
 	if (!vs__ref_put(&c->h))
 		return 0;
+	if (c->borrowed)
+		return 0; /* librdmacm's: it keeps its device open */
 	if (ibv_close_device(c->ctx)) {
 		int err = vs__errno_or(EIO);
 
@@ -131,7 +157,14 @@ int vs__context_put(struct vs_context *c, const char *verb)
 
 static int device_close(struct vs_context *c, const char *call)
 {
-	int ret = vs__user_close(c, VS_KIND_CONTEXT, call, "ctx");
+	int ret = vs__check_handle(c, VS_KIND_CONTEXT, call, "ctx");
+
+	if (!ret && c->borrowed)
+		return vs__set_error(call, EINVAL,
+				     "ctx is the device context of a CM id (from "
+				     "vs_cm_context): it is borrowed, never closed "
+				     "by the caller; closing the CM id releases it");
+	ret = vs__user_close(c, VS_KIND_CONTEXT, call, "ctx");
 
 	return ret ? ret : vs__context_put(c, call);
 }

@@ -20,6 +20,7 @@ static const struct {
 	{ VS_KIND_UC_QP, "UC QP", "closed UC QP" },
 	{ VS_KIND_UD_QP, "UD QP", "closed UD QP" },
 	{ VS_KIND_CHANNEL, "completion channel", "closed completion channel" },
+	{ VS_KIND_CM_ID, "CM id", "closed CM id" },
 };
 
 const char *vs_kind_name(uint32_t magic)

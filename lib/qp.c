@@ -404,7 +404,7 @@ fail:
 
 int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 {
-	int ret = vs__check_handle(qp, kind, verb, "qp"), err;
+	int ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
@@ -418,8 +418,15 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 				     "a receive batch is open on this QP: submit "
 				     "or abort it first");
 	ret = vs__user_close(qp, kind, verb, "qp");
-	if (ret)
-		return ret;
+	return ret ? ret : vs__qp_put(qp, verb);
+}
+
+/* Drops one reference (the user's, or a CM id's); destroys with the last. */
+int vs__qp_put(struct vs_qp *qp, const char *verb)
+{
+	uint32_t kind = vs__transport(qp->transport)->kind;
+	int ret, err;
+
 	if (!vs__ref_put(&qp->h))
 		return 0;
 	err = ibv_destroy_qp(qp->qp);

@@ -125,12 +125,21 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 		 const char *call);
 
+/*
+ * A context handle over librdmacm's ibv_context of a CM id (lib/cm_*.c):
+ * borrowed, so its last put never closes the device and the user's close
+ * is refused.
+ */
+int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
+		       const char *call);
+
 /* Internal drops used by dependants (no user-visible reference check). */
 int vs__context_put(struct vs_context *ctx, const char *verb);
 int vs__pd_put(struct vs_pd *pd, const char *verb);
 int vs__cq_put(struct vs_cq *cq, const char *verb);
 int vs__srq_put(struct vs_srq *srq, const char *verb);
 int vs__ah_put(struct vs_ah *ah, const char *verb);
+int vs__qp_put(struct vs_qp *qp, const char *verb);
 
 /* Records a QP state change and opens or shuts the send gate with it. */
 static inline void vs__qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)

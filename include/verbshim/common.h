@@ -210,6 +210,7 @@ enum vs_handle_kind {
 	VS_KIND_UC_QP = 0x76735543,
 	VS_KIND_UD_QP = 0x76735544,
 	VS_KIND_CHANNEL = 0x76734348, /* "vsCH" */
+	VS_KIND_CM_ID = 0x7673434d, /* "vsCM" */
 };
 
 /**

@@ -40,6 +40,8 @@ struct vs_context {
 	char name[VS_NAME_MAX];
 	struct ibv_device_attr_ex attr;
 	bool attr_extended; /* attr came from ibv_query_device_ex */
+	/* private: librdmacm's context of a CM id (vs_cm_context): never closed */
+	bool borrowed;
 };
 
 /**

@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The connection manager (librdmacm), typed: connect by address, typed
+ * QPs on CM ids, every CM event delivered with its typed id and already
+ * acknowledged, failures explained.  docs/API.md, "Connection manager".
+ *
+ * Every CM id owns its own event channel (like a socket owns its fd), so
+ * a blocking step on one id never consumes another id's events, and an
+ * event loop watches vs_cm_fd() of each id next to its completion
+ * channels.  A CM id is for one thread at a time.
+ */
+#ifndef VERBSHIM_CM_H
+#define VERBSHIM_CM_H
+
+#include <rdma/rdma_cma.h>
+
+#include "verbshim/qp.h"
+#include "verbshim/ah.h"
+
+VS_BEGIN_DECLS
+
+/* A CM id (opaque; a handle of kind VS_KIND_CM_ID). */
+struct vs_cm_id;
+
+/*
+ * How much private data each message carries (the IB CM message less the
+ * rdma_cm header of 36 bytes; librdmacm's limits).
+ */
+#define VS_CM_CONNECT_DATA_MAX 56  /* RC connect request (REQ) */
+#define VS_CM_ACCEPT_DATA_MAX 196  /* RC accept (REP) */
+#define VS_CM_REJECT_DATA_MAX 148  /* reject (REJ) */
+#define VS_CM_UD_CONNECT_DATA_MAX 180 /* UD connect request (SIDR REQ) */
+#define VS_CM_UD_ACCEPT_DATA_MAX 136  /* UD accept (SIDR REP) */
+/* Room for the private data a peer sent (any message). */
+#define VS_CM_DATA_MAX 256
+
+/* Where a CM id is, readable at any time (vs_cm_state). */
+enum vs_cm_state {
+	VS_CM_IDLE = 0,        /* created, nothing resolved */
+	VS_CM_RESOLVED = 1,    /* address and route resolved: create the QP, connect */
+	VS_CM_LISTENING = 2,   /* a listener */
+	VS_CM_REQUEST = 3,     /* a peer's connect request: accept or reject it */
+	VS_CM_CONNECTING = 4,  /* connect sent, no answer yet */
+	VS_CM_ACCEPTING = 5,   /* accept sent, the peer's ready-to-use not yet seen */
+	VS_CM_CONNECTED = 6,   /* established: the QP is in RTS */
+	VS_CM_REJECTED = 7,    /* the connect was rejected (or this side rejected) */
+	VS_CM_DISCONNECTED = 8,/* either side disconnected */
+	VS_CM_FAILED = 9,      /* a step failed: vs_cm_close() it */
+};
+
+/* Resolving or listening. */
+struct vs_cm_config {
+	uint64_t comp_mask;           /* 0 (no optional fields yet) */
+	enum vs_transport transport;  /* 0 = RC; UD for datagrams (RDMA_PS_UDP) */
+	int timeout_ms;               /* resolve: [2000] each of address, route */
+	const char *src;              /* resolve: a local address to bind, or NULL */
+	int backlog;                  /* listen: [64] */
+};
+
+/* Connecting, accepting. */
+struct vs_cm_conn_config {
+	uint64_t comp_mask;           /* 0 */
+	const void *private_data;     /* sent with the request / the accept */
+	uint8_t private_data_len;     /* at most VS_CM_*_DATA_MAX of the message */
+	/*
+	 * connect: until established; accept: until the peer's
+	 * ready-to-use.  0 = the default 5000, -1 = for ever.
+	 */
+	int timeout_ms;
+	/*
+	 * Non-blocking: send and return; the outcome arrives as an event of
+	 * vs_cm_next() (ESTABLISHED, REJECTED, ...).
+	 */
+	bool no_wait;
+};
+
+/* One CM event, typed and already acknowledged (vs_cm_next). */
+struct vs_cm_event {
+	enum rdma_cm_event_type type;
+	const char *name;             /* "RDMA_CM_EVENT_ESTABLISHED", ... */
+	/*
+	 * The id it concerns: for RDMA_CM_EVENT_CONNECT_REQUEST a new id (in
+	 * VS_CM_REQUEST, on its own event channel: watch vs_cm_fd of it),
+	 * which the caller owns and closes.
+	 */
+	struct vs_cm_id *id;
+	struct vs_cm_id *listener;    /* CONNECT_REQUEST: the listener it came to */
+	int status;                   /* the raw status (a reject reason, -errno) */
+	enum vs_cm_state state;       /* the id's state after the event */
+	int err;                      /* 0, or the errno of a failure event (explained in vs_last_error) */
+	uint8_t private_data_len;
+	uint8_t private_data[VS_CM_DATA_MAX];
+};
+
+/**
+ * vs_cm_resolve() - resolve an address and a route to it (the client's first step)
+ * @host: a name or a numeric IPv4 / IPv6 address
+ * @port: a port number or service name
+ * @cfg: transport, timeout, source address; NULL for the defaults
+ * @out: the new CM id, in VS_CM_RESOLVED (cleared first)
+ *
+ * Creates an id with its own event channel, resolves @host (rdma_getaddrinfo),
+ * its address and its route, each within @cfg->timeout_ms.  Then
+ * vs_cm_context() is the device the route goes out of: create the PD, CQs
+ * and the QP (vs_cm_rc_qp_create()) on it, then vs_cm_connect().
+ *
+ * Return: 0, or -errno with the step, the peer and the reason in
+ * vs_last_error(): -EINVAL bad arguments, -EADDRNOTAVAIL / -EHOSTUNREACH /
+ * -ENETUNREACH / -ETIMEDOUT address or route errors, errnos of librdmacm.
+ */
+VS_MUST_CHECK
+int vs_cm_resolve(const char *host, const char *port,
+		  const struct vs_cm_config *cfg, struct vs_cm_id **out);
+
+/**
+ * vs_cm_listen() - listen for connect requests
+ * @host: a local address, or NULL for every address (IPv4 and IPv6)
+ * @port: a port number or service name; "0" picks a free one (vs_cm_port())
+ * @cfg: transport and backlog; NULL for the defaults
+ * @out: the new listening id (cleared first)
+ *
+ * Return: 0, or -errno (-EADDRINUSE, -EADDRNOTAVAIL, ...), explained.
+ */
+VS_MUST_CHECK
+int vs_cm_listen(const char *host, const char *port,
+		 const struct vs_cm_config *cfg, struct vs_cm_id **out);
+
+/**
+ * vs_cm_close() - close a CM id
+ * @id: the id
+ *
+ * A connected id is disconnected first (its QP moved to the error state,
+ * so outstanding work requests flush).  The id drops its QP (and the PD
+ * and CQ of vs_cm_rc_client()/vs_cm_rc_serve()); the caller's own
+ * handles stay valid.  The context of vs_cm_context() stays usable by
+ * the objects created on it.
+ *
+ * Return: 0, -EINVAL for a NULL, closed or other-kind handle, or the
+ * errno of rdma_destroy_id (the id stays open: retry).
+ */
+int vs_cm_close(struct vs_cm_id *id);
+
+/**
+ * vs_cm_context() - the device context a CM id is bound to
+ * @id: a resolved id, a listener bound to an address, or a request
+ *
+ * Borrowed from librdmacm: create PDs, CQs, MRs on it; never close it
+ * (vs_device_close() refuses it).  It stays valid while objects on it
+ * live, after the id's close too.
+ *
+ * Return: the context, or NULL (recorded) for a bad handle or an id not
+ * yet bound to a device (a wildcard listener).
+ */
+struct vs_context *vs_cm_context(struct vs_cm_id *id);
+
+/**
+ * vs_cm_rc_qp_create() - create the typed RC QP of a CM id
+ * @id: an id in VS_CM_RESOLVED (client) or VS_CM_REQUEST (server)
+ * @pd: a PD on vs_cm_context(@id)
+ * @cfg: as vs_rc_qp_create(); port is the id's
+ * @out: the QP (cleared first)
+ *
+ * The QP is the ordinary typed RC QP (batches, SRQ, events work on it);
+ * the id keeps a reference on it until its close, as the QP keeps its CQs
+ * and PD.  vs_cm_connect() / vs_cm_accept() bring it up with the masks of
+ * rdma_init_qp_attr, through the typed modify and its diagnosis.
+ *
+ * Return: 0, or the errors of vs_rc_qp_create(); -EINVAL when the id
+ * already has a QP, is of another transport or in another state.
+ */
+VS_MUST_CHECK
+int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
+		       const struct vs_rc_config *cfg, struct vs_rc_qp **out);
+
+/**
+ * vs_cm_ud_qp_create() - create the typed UD QP of a UD CM id
+ * @id: an id of transport UD, resolved, a request, or bound (multicast)
+ * @pd: a PD on vs_cm_context(@id)
+ * @cfg: as vs_ud_qp_create(); qkey and port come from the CM
+ * @out: the QP (cleared first)
+ *
+ * Return: 0, or the errors of vs_ud_qp_create(); -EINVAL as
+ * vs_cm_rc_qp_create().
+ */
+VS_MUST_CHECK
+int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
+		       const struct vs_ud_config *cfg, struct vs_ud_qp **out);
+
+/**
+ * vs_cm_connect() - connect a resolved id that has its QP
+ * @id: an id in VS_CM_RESOLVED with its QP
+ * @cfg: private data and timeout; NULL for none and 5000 ms
+ *
+ * Sends the request; on the answer brings the QP to RTR and RTS with the
+ * CM's attributes and completes the connection.  The peer's private data
+ * of the accept is vs_cm_private_data() after.  With timeout 0 it only
+ * sends: the outcome is an event of vs_cm_next().
+ *
+ * Return: 0 (connected, or sent), or -errno explained: -ECONNREFUSED
+ * rejected (the reason and the peer's private data in the message and
+ * vs_cm_reject_reason() / vs_cm_private_data()), -EHOSTUNREACH
+ * unreachable, -ETIMEDOUT no answer in time, -EINVAL private data over
+ * the limit, no QP, a listening id, wrong state.
+ */
+int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg);
+
+/**
+ * vs_cm_get_request() - the next connect request on a listener
+ * @listener: a listening id
+ * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
+ * @out: the new id in VS_CM_REQUEST, on its own event channel (cleared first)
+ *
+ * The request's private data is vs_cm_private_data(*@out).  Answer it
+ * with vs_cm_accept() (after vs_cm_rc_qp_create()) or vs_cm_reject(),
+ * and close the id when done.
+ *
+ * Return: 0, -EAGAIN / -ETIMEDOUT when none came (not recorded), or -errno.
+ */
+VS_MUST_CHECK
+int vs_cm_get_request(struct vs_cm_id *listener, int timeout_ms,
+		      struct vs_cm_id **out);
+
+/**
+ * vs_cm_accept() - accept a connect request
+ * @id: an id in VS_CM_REQUEST with its QP
+ * @cfg: private data for the peer and timeout; NULL for none and 5000 ms
+ *
+ * Brings the QP to RTR and RTS with the CM's attributes, sends the accept
+ * and waits for the peer's ready-to-use (with @cfg->no_wait it does not:
+ * the ESTABLISHED event arrives through vs_cm_next()).
+ *
+ * Return: 0, or -errno explained; -EINVAL when already accepted or
+ * rejected, no QP, private data over VS_CM_ACCEPT_DATA_MAX.
+ */
+int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg);
+
+/**
+ * vs_cm_reject() - reject a connect request
+ * @id: an id in VS_CM_REQUEST
+ * @private_data: what the peer reads with the rejection (the place for
+ *	an application's reason), or NULL
+ * @len: its length, at most VS_CM_REJECT_DATA_MAX
+ *
+ * The peer sees reason 28 (IB CM "consumer defined": its program said no)
+ * and @private_data.
+ *
+ * Return: 0, or -errno; -EINVAL in another state or data over the limit.
+ */
+int vs_cm_reject(struct vs_cm_id *id, const void *private_data, uint8_t len);
+
+/**
+ * vs_cm_disconnect() - disconnect a connected id
+ * @id: the id
+ *
+ * Moves the QP to the error state (outstanding work requests flush) and
+ * sends the disconnect; the peer gets RDMA_CM_EVENT_DISCONNECTED.
+ *
+ * Return: 0, or -errno; -EINVAL when not connected.
+ */
+int vs_cm_disconnect(struct vs_cm_id *id);
+
+/**
+ * vs_cm_rc_client() - connect by address in one call
+ * @host: the server's name or address
+ * @port: its port
+ * @cfg: resolve settings (NULL: defaults)
+ * @conn: private data and timeout of the connect (NULL: defaults)
+ * @qp_cfg: the QP's configuration without CQs (NULL: defaults)
+ * @out: the connected id (cleared first)
+ *
+ * vs_cm_resolve(), a PD, one CQ as deep as the QP's two queues,
+ * vs_cm_rc_qp_create() and vs_cm_connect().  The id owns what it
+ * created: vs_cm_pd() (register memory on it), vs_cm_cq(), vs_cm_rc_qp().
+ * To bring your own CQs, SRQ or PD, use the steps.
+ *
+ * Return: 0, or the error of the step that failed (named in the
+ * message); -EINVAL when @qp_cfg names CQs or an SRQ.
+ */
+VS_MUST_CHECK
+int vs_cm_rc_client(const char *host, const char *port,
+		    const struct vs_cm_config *cfg,
+		    const struct vs_cm_conn_config *conn,
+		    const struct vs_rc_config *qp_cfg, struct vs_cm_id **out);
+
+/**
+ * vs_cm_rc_serve() - accept the next client in one call
+ * @listener: a listening id
+ * @conn: private data for the client and the timeout, which bounds the
+ *	wait for the request and then the accept (NULL: none, 5000 ms)
+ * @qp_cfg: as vs_cm_rc_client()
+ * @out: the connected id (cleared first)
+ *
+ * vs_cm_get_request(), a PD and a CQ owned by the id,
+ * vs_cm_rc_qp_create() and vs_cm_accept().
+ *
+ * Return: 0, -ETIMEDOUT when no client came (not recorded), or -errno.
+ */
+VS_MUST_CHECK
+int vs_cm_rc_serve(struct vs_cm_id *listener,
+		   const struct vs_cm_conn_config *conn,
+		   const struct vs_rc_config *qp_cfg, struct vs_cm_id **out);
+
+/**
+ * vs_cm_pd() - the PD a one-call setup created for the id
+ * @id: the id
+ *
+ * Return: the PD, or NULL (none, or a bad handle).
+ */
+struct vs_pd *vs_cm_pd(const struct vs_cm_id *id);
+/**
+ * vs_cm_cq() - the CQ a one-call setup created for the id
+ * @id: the id
+ *
+ * Return: the CQ, or NULL (none, or a bad handle).
+ */
+struct vs_cq *vs_cm_cq(const struct vs_cm_id *id);
+/**
+ * vs_cm_rc_qp() - the RC QP of a CM id
+ * @id: the id
+ *
+ * Return: the QP (owned by the id), or NULL (none, UD, a bad handle).
+ */
+struct vs_rc_qp *vs_cm_rc_qp(const struct vs_cm_id *id);
+/**
+ * vs_cm_ud_qp() - the UD QP of a CM id
+ * @id: the id
+ *
+ * Return: the QP (owned by the id), or NULL (none, RC, a bad handle).
+ */
+struct vs_ud_qp *vs_cm_ud_qp(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_state() - where a CM id is
+ * @id: the id
+ *
+ * Return: the state; VS_CM_FAILED for a NULL, closed or other-kind handle.
+ */
+enum vs_cm_state vs_cm_state(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_state_name() - the name of a state
+ * @state: the state
+ *
+ * Return: "CONNECTED", ...; "unknown state".
+ */
+const char *vs_cm_state_name(enum vs_cm_state state);
+
+/**
+ * vs_cm_event_name() - the name of a CM event type
+ * @type: the type
+ *
+ * Return: "RDMA_CM_EVENT_REJECTED", ...; "unknown CM event".
+ */
+const char *vs_cm_event_name(enum rdma_cm_event_type type);
+
+/**
+ * vs_cm_reject_reason_name() - what an IB CM reject reason means
+ * @reason: the status of RDMA_CM_EVENT_REJECTED
+ *
+ * Return: "consumer defined (the peer's program rejected)", ...;
+ * "unknown reason".
+ */
+const char *vs_cm_reject_reason_name(int reason);
+
+/**
+ * vs_cm_private_data() - the private data the peer sent last
+ * @id: the id
+ * @len: where its length goes (0 when none)
+ *
+ * With the request (server side), the accept or the reject (client side).
+ *
+ * Return: the bytes (in the id, valid until its next step), or NULL.
+ */
+const void *vs_cm_private_data(const struct vs_cm_id *id, uint8_t *len);
+
+/**
+ * vs_cm_reject_reason() - the reason of the rejection an id received
+ * @id: an id in VS_CM_REJECTED
+ *
+ * Return: the IB CM reason (28: the peer's program), 0 when not rejected.
+ */
+int vs_cm_reject_reason(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_peer() - the peer's address as text
+ * @id: the id
+ *
+ * Return: "192.168.77.1:7471" or "[fd00::1]:7471", "" when unknown,
+ * "(bad id)" for a bad handle.
+ */
+const char *vs_cm_peer(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_port() - the local port of an id
+ * @id: the id (a listener bound to port 0: the port picked)
+ *
+ * Return: the port in host order, 0 for a bad handle.
+ */
+uint16_t vs_cm_port(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_raw() - the underlying rdma_cm_id
+ * @id: the id
+ *
+ * Return: the raw id (owned by @id), or NULL for a bad handle.
+ */
+struct rdma_cm_id *vs_cm_raw(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_fd() - the fd of the id's event channel, for an event loop
+ * @id: the id
+ *
+ * Non-blocking; readable means vs_cm_next(@id, 0, ...) has an event.
+ *
+ * Return: the fd, or -1 for a bad handle.
+ */
+int vs_cm_fd(const struct vs_cm_id *id);
+
+/**
+ * vs_cm_next() - the next CM event of an id, typed and acknowledged
+ * @id: the id (a listener: its connect requests)
+ * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
+ * @ev: where the event goes
+ *
+ * The library acts on each event before it returns it: a connect request
+ * becomes a new id (@ev->id); the answer to a connect brings the QP up
+ * and completes the connection, reported as RDMA_CM_EVENT_ESTABLISHED;
+ * a failure (rejected, unreachable, ...) sets @ev->err and records the
+ * explanation in vs_last_error().  vs_cm_state() follows.
+ *
+ * Return: 0 (an event, failures included), -EAGAIN / -ETIMEDOUT (none,
+ * not recorded), or -errno when reading failed (-EINVAL bad arguments).
+ */
+int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev);
+
+/**
+ * vs_cm_ud_dest() - the UD destination the CM resolved
+ * @id: a UD id, connected (client side), or joined to a multicast group
+ * @dest: where the destination goes (an AH of the id's QP's PD, the
+ *	remote QPN and Q_Key from the CM); release it with vs_ud_dest_release()
+ *
+ * Return: 0, -EINVAL when the id has no UD QP or no answer yet, or the
+ * error of ibv_create_ah.
+ */
+VS_MUST_CHECK
+int vs_cm_ud_dest(struct vs_cm_id *id, struct vs_ud_dest *dest);
+
+/**
+ * vs_cm_join() - join a multicast group with the id's UD QP
+ * @id: a UD id with its QP (created by vs_cm_resolve() toward the group,
+ *	or vs_cm_listen() on a local address)
+ * @group: the group's address (IPv4 224.0.0.0/4 or IPv6 ff00::/8)
+ * @timeout_ms: the limit for the join ([2000] when 0)
+ *
+ * Attaches the QP to the group; then vs_cm_ud_dest() sends to it.
+ *
+ * Return: 0, or -errno explained.
+ */
+int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms);
+
+/**
+ * vs_cm_leave() - leave the group of vs_cm_join()
+ * @id: the id
+ *
+ * Return: 0, or -errno; -EINVAL when not joined.
+ */
+int vs_cm_leave(struct vs_cm_id *id);
+
+#ifdef VS__TYPE_GUARDS
+#define vs_cm_close(id) vs_cm_close(VS__IS(struct vs_cm_id, id))
+#define vs_cm_context(id) vs_cm_context(VS__IS(struct vs_cm_id, id))
+#define vs_cm_rc_qp_create(id, pd, ...) vs_cm_rc_qp_create(VS__IS(struct vs_cm_id, id), VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_cm_ud_qp_create(id, pd, ...) vs_cm_ud_qp_create(VS__IS(struct vs_cm_id, id), VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_cm_connect(id, ...) vs_cm_connect(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_get_request(l, ...) vs_cm_get_request(VS__IS(struct vs_cm_id, l), __VA_ARGS__)
+#define vs_cm_accept(id, ...) vs_cm_accept(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_reject(id, ...) vs_cm_reject(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_disconnect(id) vs_cm_disconnect(VS__IS(struct vs_cm_id, id))
+#define vs_cm_rc_serve(l, ...) vs_cm_rc_serve(VS__IS(struct vs_cm_id, l), __VA_ARGS__)
+#define vs_cm_pd(id) vs_cm_pd(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_cq(id) vs_cm_cq(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_rc_qp(id) vs_cm_rc_qp(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_ud_qp(id) vs_cm_ud_qp(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_state(id) vs_cm_state(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_private_data(id, ...) vs_cm_private_data(VS__IS_C(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_reject_reason(id) vs_cm_reject_reason(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_peer(id) vs_cm_peer(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_port(id) vs_cm_port(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_raw(id) vs_cm_raw(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_fd(id) vs_cm_fd(VS__IS_C(struct vs_cm_id, id))
+#define vs_cm_next(id, ...) vs_cm_next(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_ud_dest(id, ...) vs_cm_ud_dest(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_join(id, ...) vs_cm_join(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
+#define vs_cm_leave(id) vs_cm_leave(VS__IS(struct vs_cm_id, id))
+#endif
+
+VS_END_DECLS
+
+#endif /* VERBSHIM_CM_H */

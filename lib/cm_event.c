@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CM events: read one from an id's channel, act on it (state, the peer's
+ * private data, a reject's reason, a UD answer, a request's new id),
+ * acknowledge it at once, and explain the failures in words.
+ */
+#include <ctype.h>
+
+#include "cm_internal.h"
+
+bool vs__cm_is_failure(enum rdma_cm_event_type t)
+{
+	switch (t) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+	case RDMA_CM_EVENT_MULTICAST_ERROR:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void keep_pdata(struct vs_cm_id *id, const void *p, uint8_t len)
+{
+	id->pdata_len = p ? len : 0;
+	if (id->pdata_len)
+		memcpy(id->pdata, p, id->pdata_len);
+}
+
+static void keep_ud(struct vs_cm_id *id, const struct rdma_ud_param *ud)
+{
+	id->ud_ah = ud->ah_attr;
+	id->ud_qpn = ud->qp_num;
+	id->ud_qkey = ud->qkey;
+	id->have_ud = true;
+}
+
+/* What the event does to the id it concerns (before the ack). */
+static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
+		 struct vs__cm_ev *ev, const char *call)
+{
+	int ret;
+
+	switch (e->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST: {
+		struct vs_cm_id *conn;
+
+		/* the new id comes with the request: ours from here on */
+		ret = vs__cm_wrap(e->id, id, &conn, call);
+		if (ret) {
+			rdma_reject(e->id, NULL, 0);
+			rdma_destroy_id(e->id);
+			return ret;
+		}
+		conn->state = VS_CM_REQUEST;
+		if (vs__cm_is_ud(conn)) {
+			keep_pdata(conn, e->param.ud.private_data,
+				   e->param.ud.private_data_len);
+		} else {
+			keep_pdata(conn, e->param.conn.private_data,
+				   e->param.conn.private_data_len);
+			conn->req_responder_resources = e->param.conn.responder_resources;
+			conn->req_initiator_depth = e->param.conn.initiator_depth;
+		}
+		ev->id = conn;
+		ev->listener = id;
+		return 0;
+	}
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		id->state = VS_CM_RESOLVED;
+		break;
+	case RDMA_CM_EVENT_CONNECT_RESPONSE:
+		keep_pdata(id, e->param.conn.private_data,
+			   e->param.conn.private_data_len);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (vs__cm_is_ud(id) && id->state == VS_CM_CONNECTING) {
+			keep_pdata(id, e->param.ud.private_data,
+				   e->param.ud.private_data_len);
+			keep_ud(id, &e->param.ud);
+		}
+		id->state = VS_CM_CONNECTED;
+		break;
+	case RDMA_CM_EVENT_MULTICAST_JOIN:
+		keep_ud(id, &e->param.ud);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		id->reject_reason = e->status;
+		if (vs__cm_is_ud(id))
+			keep_pdata(id, e->param.ud.private_data,
+				   e->param.ud.private_data_len);
+		else
+			keep_pdata(id, e->param.conn.private_data,
+				   e->param.conn.private_data_len);
+		id->state = VS_CM_REJECTED;
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		id->state = VS_CM_DISCONNECTED;
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		id->state = VS_CM_FAILED;
+		break;
+	default:
+		break;
+	}
+	ev->id = id;
+	return 0;
+}
+
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+		struct vs__cm_ev *ev, const char *call)
+{
+	memset(ev, 0, sizeof(*ev));
+	for (;;) {
+		struct rdma_cm_event *e;
+		int ret;
+
+		if (!rdma_get_cm_event(id->ech, &e)) {
+			ev->type = e->event;
+			ev->status = e->status;
+			ret = apply(id, e, ev, call);
+			/* acked now: no destroy ever waits for it */
+			rdma_ack_cm_event(e);
+			return ret;
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return vs__verb_error(call, "rdma_get_cm_event",
+					      vs__errno_or(EIO),
+					      "reading the CM id's events (fd %d) "
+					      "failed", id->ech->fd);
+		ret = vs__wait_fd(id->ech->fd, timeout_ms, deadline, call);
+		if (ret)
+			return ret;
+	}
+}
+
+/*
+ * The peer's private data for a message: as text when it is text (the CM
+ * pads it with zeros to its message's room), else its first bytes in hex;
+ * nothing when it is all zeros.
+ */
+static void show_pdata(const struct vs_cm_id *id, char *buf, size_t len)
+{
+	size_t n = id->pdata_len, used, text = 0, end = n;
+
+	buf[0] = 0;
+	while (end && !id->pdata[end - 1])
+		end--;
+	if (!end)
+		return;
+	while (text < end && isprint(id->pdata[text]))
+		text++;
+	if (text == end) {
+		snprintf(buf, len, " with private data \"%.*s\"", (int)end,
+			 (const char *)id->pdata);
+		return;
+	}
+	used = (size_t)snprintf(buf, len, " with private data 0x");
+	for (size_t i = 0; i < end && i < 16 && used + 3 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%02x",
+					 id->pdata[i]);
+	if (end > 16 && used + 4 < len)
+		snprintf(buf + used, len - used, "...");
+}
+
+int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
+		   const char *step, const char *call)
+{
+	const char *peer = vs__cm_peer_or(id), *name = vs_cm_event_name(ev->type);
+	int st = ev->status, err = st < 0 ? -st : 0;
+	char pd[200];
+
+	switch (ev->type) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
+				     "%s %s: address error (%s, status %d: %s): no "
+				     "local RDMA device reaches that address (is it "
+				     "on the subnet of an RDMA netdev that is up, "
+				     "and does it answer ARP / neighbour "
+				     "discovery?)", step, peer, name, st,
+				     strerror(err ? err : EADDRNOTAVAIL));
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s: route error (%s, status %d: %s): no "
+				     "path to it from the RDMA device (RoCE: no "
+				     "GID for the outgoing netdev's address)",
+				     step, peer, name, st,
+				     strerror(err ? err : EHOSTUNREACH));
+	case RDMA_CM_EVENT_UNREACHABLE:
+		return vs__set_error(call, err == ETIMEDOUT ? ETIMEDOUT : EHOSTUNREACH,
+				     "%s %s: unreachable (%s, status %d): the "
+				     "peer's connection manager never answered "
+				     "(no RDMA device at that address, or the "
+				     "packets are lost)", step, peer, name, st);
+	case RDMA_CM_EVENT_REJECTED:
+		show_pdata(id, pd, sizeof(pd));
+		return vs__set_error(call, ECONNREFUSED,
+				     "%s %s: rejected (%s, reason %d: %s)%s",
+				     step, peer, name, st,
+				     vs_cm_reject_reason_name(st), pd);
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		return vs__set_error(call, err ? err : ECONNABORTED,
+				     "%s %s: the connection failed while being "
+				     "established (%s, status %d)", step, peer,
+				     name, st);
+	case RDMA_CM_EVENT_DISCONNECTED:
+		return vs__set_error(call, ECONNRESET,
+				     "%s %s: the peer disconnected (%s)", step,
+				     peer, name);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		return vs__set_error(call, ENODEV,
+				     "%s %s: the RDMA device was removed (%s): "
+				     "close the id and everything on its context",
+				     step, peer, name);
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		return vs__set_error(call, ENETRESET,
+				     "%s %s: the local address changed (%s): the "
+				     "netdev's address moved or the bonding "
+				     "failed over; reconnect", step, peer, name);
+	case RDMA_CM_EVENT_MULTICAST_ERROR:
+		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
+				     "%s: the multicast group failed (%s, status "
+				     "%d)", step, name, st);
+	default:
+		return 0;
+	}
+}
+
+int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
+		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
+		    const char *call)
+{
+	int64_t deadline = vs__deadline(timeout_ms);
+
+	for (;;) {
+		int ret = vs__cm_read(id, timeout_ms, deadline, ev, call);
+
+		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
+			id->state = VS_CM_FAILED;
+			return vs__set_error(call, ETIMEDOUT,
+					     "%s %s: no answer within %d ms "
+					     "(timeout; the id is FAILED: close it)",
+					     step, vs__cm_peer_or(id), timeout_ms);
+		}
+		if (ret)
+			return ret;
+		if (ev->type == want)
+			return 0;
+		if (vs__cm_is_failure(ev->type))
+			return vs__cm_explain(id, ev, step, call);
+		/* TIMEWAIT_EXIT and the like: not what the step waits for */
+	}
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the connection manager's files (lib/cm_*.c).
+ *
+ * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
+ * context) <- cm_event (read, act on, explain one event) <- cm_qp (the
+ * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
+ * accessors) <- cm_connect (connect, accept, reject, disconnect) <-
+ * cm_loop (vs_cm_next) and cm_oneshot (one-call client and server).
+ */
+#ifndef VS_CM_INTERNAL_H
+#define VS_CM_INTERNAL_H
+
+#include <sys/socket.h>
+
+#include "vs_internal.h"
+#include "verbshim/cm.h"
+
+struct vs_cm_id {
+	struct vs_handle h;
+	struct rdma_cm_id *id;
+	struct rdma_event_channel *ech; /* its own; fd non-blocking */
+	enum vs_transport transport;
+	enum vs_cm_state state;
+	struct vs_context *ctx;  /* borrowed, one reference; NULL until bound */
+	struct vs_qp *qp;        /* one reference: the id keeps its QP */
+	struct vs_pd *own_pd;    /* one-call setups: created and owned */
+	struct vs_cq *own_cq;
+	bool own_qp;             /* the user's reference of qp is the id's too */
+	int reject_reason;
+	/* the request's offer (server side), bounding what accept grants */
+	uint8_t req_responder_resources, req_initiator_depth;
+	/* UD: what the CM answered (connect reply or multicast join) */
+	bool have_ud;
+	struct ibv_ah_attr ud_ah;
+	uint32_t ud_qpn, ud_qkey;
+	bool joined;
+	struct sockaddr_storage group;
+	uint8_t pdata_len;
+	uint8_t pdata[VS_CM_DATA_MAX];
+	char peer[64];
+};
+
+/* One event, copied out of librdmacm's and acknowledged. */
+struct vs__cm_ev {
+	enum rdma_cm_event_type type;
+	int status;
+	struct vs_cm_id *id;       /* the id it concerns (a new id for a request) */
+	struct vs_cm_id *listener; /* a request's listener */
+};
+
+/* lib/cm_handle.c */
+int vs__cm_new(enum vs_transport t, struct vs_cm_id **out, const char *call);
+int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
+		struct vs_cm_id **out, const char *call);
+/* Frees what a never-published or final id owns (raw id, channel). */
+void vs__cm_free(struct vs_cm_id *id);
+void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa);
+int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
+bool vs__cm_is_ud(const struct vs_cm_id *id);
+/* "peer X" for messages */
+const char *vs__cm_peer_or(const struct vs_cm_id *id);
+
+/*
+ * lib/cm_event.c: reads one event of id (a listener: its requests too)
+ * within the wait rules (0 never sleeps, -1 for ever); acts on it (state,
+ * private data, reject reason, UD answer, a request's new id) and acks
+ * it.  0, -EAGAIN / -ETIMEDOUT (not recorded), or -errno recorded.
+ */
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+		struct vs__cm_ev *ev, const char *call);
+/*
+ * Waits for an event of type want on id, while step ("connecting to");
+ * a failure event is explained and returned as -errno, the timeout as
+ * -ETIMEDOUT recorded ("no answer within N ms").
+ */
+int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
+		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
+		    const char *call);
+/* Records the explanation of a failure event; returns -errno, or 0 when
+ * the event is not a failure. */
+int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
+		   const char *step, const char *call);
+bool vs__cm_is_failure(enum rdma_cm_event_type t);
+
+/* lib/cm_qp.c */
+int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
+void vs__cm_qp_to_error(struct vs_cm_id *id);
+
+/* lib/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
+int vs__cm_complete(struct vs_cm_id *id, const char *call);
+
+#endif /* VS_CM_INTERNAL_H */

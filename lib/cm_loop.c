@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Non-blocking mode: each CM event of an id, typed, acted on and
+ * acknowledged, for an event loop watching vs_cm_fd().
+ */
+#include "cm_internal.h"
+
+int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
+{
+	const char *call = "vs_cm_next";
+	struct vs__cm_ev e;
+	struct vs_cm_id *about;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (!ev)
+		return vs__set_error(call, EINVAL, "ev is NULL");
+	memset(ev, 0, sizeof(*ev));
+	ret = vs__cm_read(id, timeout_ms, vs__deadline(timeout_ms), &e, call);
+	if (ret)
+		return ret;
+	about = e.id;
+	ev->type = e.type;
+	ev->status = e.status;
+	ev->id = about;
+	ev->listener = e.listener;
+	if (e.type == RDMA_CM_EVENT_CONNECT_RESPONSE &&
+	    about->state == VS_CM_CONNECTING) {
+		/* the answer to a connect: bring the QP up, complete it */
+		ev->err = -vs__cm_complete(about, call);
+		if (!ev->err)
+			ev->type = RDMA_CM_EVENT_ESTABLISHED;
+	} else if (vs__cm_is_failure(e.type)) {
+		const char *step = about->state == VS_CM_REJECTED ||
+				   e.type == RDMA_CM_EVENT_UNREACHABLE ||
+				   e.type == RDMA_CM_EVENT_CONNECT_ERROR ?
+				   "connecting to" : "connection with";
+
+		ev->err = -vs__cm_explain(about, &e, step, call);
+	}
+	ev->name = vs_cm_event_name(ev->type);
+	ev->state = about->state;
+	if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST ||
+	    e.type == RDMA_CM_EVENT_CONNECT_RESPONSE ||
+	    e.type == RDMA_CM_EVENT_REJECTED ||
+	    (e.type == RDMA_CM_EVENT_ESTABLISHED && vs__cm_is_ud(about))) {
+		ev->private_data_len = about->pdata_len;
+		memcpy(ev->private_data, about->pdata, about->pdata_len);
+	}
+	return 0;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * UD multicast through the CM: join a group (the QP attached to it, the
+ * group's address handle from the CM), leave it.
+ */
+#include "cm_internal.h"
+
+#define DEFAULT_JOIN_MS 2000
+
+int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
+{
+	const char *call = "vs_cm_join";
+	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_UDP }, *res = NULL;
+	struct vs__cm_ev ev;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (!group)
+		return vs__set_error(call, EINVAL, "group is NULL");
+	if (!vs__cm_is_ud(id) || !id->qp)
+		return vs__set_error(call, EINVAL,
+				     "the CM id has no UD QP (a UD id, then "
+				     "vs_cm_ud_qp_create)");
+	if (id->joined)
+		return vs__set_error(call, EINVAL,
+				     "the CM id has joined a group already (one "
+				     "per id: vs_cm_leave first)");
+	if (timeout_ms < 0)
+		return vs__set_error(call, EINVAL, "timeout_ms %d: a join needs "
+				     "a limit (0 = %d ms)", timeout_ms,
+				     DEFAULT_JOIN_MS);
+	errno = 0;
+	if (rdma_getaddrinfo(group, NULL, &hints, &res) || !res)
+		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
+				      "cannot resolve the group \"%s\"", group);
+	memcpy(&id->group, res->ai_dst_addr, res->ai_dst_len < sizeof(id->group) ?
+	       res->ai_dst_len : sizeof(id->group));
+	rdma_freeaddrinfo(res);
+	vs__cm_peer_text(id, (struct sockaddr *)&id->group);
+	id->have_ud = false;
+	errno = 0;
+	if (rdma_join_multicast(id->id, (struct sockaddr *)&id->group, id))
+		return vs__verb_error(call, "rdma_join_multicast",
+				      vs__errno_or(EINVAL),
+				      "cannot join the group %s", id->peer);
+	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_MULTICAST_JOIN,
+			      timeout_ms ? timeout_ms : DEFAULT_JOIN_MS, &ev,
+			      "joining the group", call);
+	if (!ret && ibv_attach_mcast(id->qp->qp, &id->ud_ah.grh.dgid,
+				     id->ud_ah.dlid)) {
+		ret = vs__verb_error(call, "ibv_attach_mcast", vs__errno_or(EINVAL),
+				     "cannot attach the UD QP to the group %s",
+				     id->peer);
+	}
+	if (ret) {
+		rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
+		id->have_ud = false;
+		return ret;
+	}
+	id->joined = true;
+	return 0;
+}
+
+int vs_cm_leave(struct vs_cm_id *id)
+{
+	const char *call = "vs_cm_leave";
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (!id->joined)
+		return vs__set_error(call, EINVAL, "the CM id has not joined a group");
+	ibv_detach_mcast(id->qp->qp, &id->ud_ah.grh.dgid, id->ud_ah.dlid);
+	id->joined = false;
+	id->have_ud = false;
+	errno = 0;
+	if (rdma_leave_multicast(id->id, (struct sockaddr *)&id->group))
+		return vs__verb_error(call, "rdma_leave_multicast",
+				      vs__errno_or(EINVAL),
+				      "cannot leave the group %s", id->peer);
+	return 0;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The common case in one call: a connected RC id with its own PD, CQ and
+ * QP, client side (vs_cm_rc_client) or server side (vs_cm_rc_serve).
+ */
+#include "cm_internal.h"
+
+static int qp_cfg_check(const struct vs_rc_config *c, const char *call)
+{
+	if (c && (c->send_cq || c->recv_cq || c->srq))
+		return vs__set_error(call, EINVAL,
+				     "qp_cfg names CQs or an SRQ: the one-call "
+				     "setup creates the id's own CQ; bring your "
+				     "own with the steps (vs_cm_rc_qp_create)");
+	return 0;
+}
+
+/* A failed step of a one-call setup, named for the call the program made. */
+static int renamed(const char *call, int ret)
+{
+	const struct vs_error *e = vs_last_error();
+	char msg[sizeof(e->message) + 64];
+
+	if (!ret || !e->call || !strcmp(e->call, call))
+		return ret;
+	snprintf(msg, sizeof(msg), "%s: %s", e->call, e->message);
+	return e->verb ? vs__verb_error(call, e->verb, -ret, "%s", msg) :
+			 vs__set_error(call, -ret, "%s", msg);
+}
+
+/* PD, CQ and QP on the id's context, owned by the id. */
+static int build(struct vs_cm_id *id, const struct vs_rc_config *qp_cfg,
+		 const char *call)
+{
+	struct vs_rc_config c = qp_cfg ? *qp_cfg : (struct vs_rc_config){ 0 };
+	struct vs_context *ctx;
+	struct vs_rc_qp *qp;
+	int ret = vs__cm_bind_ctx(id, call);
+
+	if (ret)
+		return ret;
+	ctx = id->ctx;
+	ret = (vs_pd_alloc)(ctx, &id->own_pd);
+	if (!ret)
+		ret = (vs_cq_create)(ctx, &(struct vs_cq_config){
+			.depth = (c.caps.max_send_wr ? c.caps.max_send_wr : 128) +
+				 (c.caps.max_recv_wr ? c.caps.max_recv_wr : 128),
+		}, &id->own_cq);
+	if (ret)
+		return renamed(call, ret);
+	c.send_cq = id->own_cq;
+	ret = (vs_cm_rc_qp_create)(id, id->own_pd, &c, &qp);
+	if (ret)
+		return renamed(call, ret);
+	id->own_qp = true;
+	return 0;
+}
+
+int vs_cm_rc_client(const char *host, const char *port,
+		    const struct vs_cm_config *cfg,
+		    const struct vs_cm_conn_config *conn,
+		    const struct vs_rc_config *qp_cfg, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_rc_client";
+	struct vs_cm_id *id;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (cfg && cfg->transport && cfg->transport != VS_TRANSPORT_RC)
+		return vs__set_error(call, EINVAL, "cfg->transport is %s: this "
+				     "call connects RC", vs_transport_name(cfg->transport));
+	if (conn && conn->no_wait)
+		return vs__set_error(call, EINVAL, "conn->no_wait: the one-call "
+				     "client waits; use the steps to not wait");
+	ret = qp_cfg_check(qp_cfg, call);
+	if (ret)
+		return ret;
+	ret = (vs_cm_resolve)(host, port, cfg, &id);
+	if (ret)
+		return renamed(call, ret);
+	ret = build(id, qp_cfg, call);
+	if (!ret)
+		ret = renamed(call, (vs_cm_connect)(id, conn));
+	if (ret) {
+		(vs_cm_close)(id); /* keeps the first error: a close does not fail here */
+		return ret;
+	}
+	*out = id;
+	return 0;
+}
+
+int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
+		   const struct vs_rc_config *qp_cfg, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_rc_serve";
+	struct vs_cm_id *id;
+	int ret = vs__check_handle(l, VS_KIND_CM_ID, call, "listener");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (l->transport != VS_TRANSPORT_RC)
+		return vs__set_error(call, EINVAL, "the listener is for UD: this "
+				     "call accepts RC");
+	if (conn && conn->no_wait)
+		return vs__set_error(call, EINVAL, "conn->no_wait: the one-call "
+				     "server waits; use the steps to not wait");
+	ret = qp_cfg_check(qp_cfg, call);
+	if (ret)
+		return ret;
+	ret = (vs_cm_get_request)(l, conn && conn->timeout_ms ? conn->timeout_ms :
+				  5000, &id);
+	if (ret == -ETIMEDOUT || ret == -EAGAIN)
+		return ret;
+	if (ret)
+		return renamed(call, ret);
+	ret = build(id, qp_cfg, call);
+	if (ret) {
+		rdma_reject(id->id, NULL, 0);
+		id->state = VS_CM_REJECTED;
+	} else {
+		ret = renamed(call, (vs_cm_accept)(id, conn));
+	}
+	if (ret) {
+		(vs_cm_close)(id);
+		return ret;
+	}
+	*out = id;
+	return 0;
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The typed QP of a CM id: created by the typed API on the id's borrowed
+ * context, kept by the id, brought up with rdma_init_qp_attr's masks
+ * through the typed modify (and its diagnosis); UD destinations from the
+ * CM's answer.
+ */
+#include "cm_internal.h"
+
+/* What every QP create on an id checks; fills the port (and UD's Q_Key). */
+static int qp_begin(struct vs_cm_id *id, struct vs_pd *pd, enum vs_transport t,
+		    uint32_t *qkey, const char *call)
+{
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (id->transport != t)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is for %s, not %s QPs (its "
+				     "transport comes from vs_cm_config.transport)",
+				     vs_transport_name(id->transport),
+				     vs_transport_name(t));
+	if (id->qp)
+		return vs__set_error(call, EINVAL,
+				     "the CM id already has its QP (one per id)");
+	if (id->state == VS_CM_LISTENING)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is a listener: QPs go on the ids "
+				     "of its requests (vs_cm_get_request)");
+	if (id->state != VS_CM_RESOLVED && id->state != VS_CM_REQUEST &&
+	    !(t == VS_TRANSPORT_UD && id->id->verbs &&
+	      id->state == VS_CM_IDLE))
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s: a QP goes on an id that is "
+				     "RESOLVED (client) or a REQUEST (server)",
+				     vs_cm_state_name(id->state));
+	ret = vs__check_handle(pd, VS_KIND_PD, call, "pd");
+	if (ret)
+		return ret;
+	ret = vs__cm_bind_ctx(id, call);
+	if (ret)
+		return ret;
+	if (pd->ctx->ctx != id->id->verbs)
+		return vs__set_error(call, EINVAL,
+				     "pd is on device %s, the CM id on %s: create "
+				     "the PD on vs_cm_context(id)", pd->ctx->name,
+				     id->ctx->name);
+	if (t == VS_TRANSPORT_UD) {
+		struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT };
+		int mask = 0;
+
+		errno = 0;
+		if (rdma_init_qp_attr(id->id, &a, &mask))
+			return vs__verb_error(call, "rdma_init_qp_attr",
+					      vs__errno_or(EINVAL),
+					      "cannot get the CM's INIT attributes "
+					      "(Q_Key) of the UD id");
+		*qkey = a.qkey;
+	}
+	return 0;
+}
+
+/* The create's failure, renamed for the call the program made. */
+static int renamed(const char *call, int ret)
+{
+	const struct vs_error *e = vs_last_error();
+	char msg[sizeof(e->message)];
+	const char *verb = e->verb;
+
+	snprintf(msg, sizeof(msg), "%s", e->message);
+	return verb ? vs__verb_error(call, verb, -ret, "%s", msg)
+		    : vs__set_error(call, -ret, "%s", msg);
+}
+
+static void qp_keep(struct vs_cm_id *id, struct vs_qp *qp)
+{
+	id->qp = qp;
+	vs__ref_get(&qp->h);
+}
+
+int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
+		       const struct vs_rc_config *cfg, struct vs_rc_qp **out)
+{
+	const char *call = "vs_cm_rc_qp_create";
+	struct vs_rc_config c;
+	struct vs_qp *qp;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	ret = qp_begin(id, pd, VS_TRANSPORT_RC, NULL, call);
+	if (ret)
+		return ret;
+	if (!cfg)
+		return vs__set_error(call, EINVAL,
+				     "cfg is NULL (it names the CQs, at least send_cq)");
+	c = *cfg;
+	c.port = id->id->port_num;
+	ret = vs__qp_create(pd, VS_TRANSPORT_RC, &c, &qp);
+	if (ret)
+		return renamed(call, ret);
+	qp_keep(id, qp);
+	*out = (struct vs_rc_qp *)qp;
+	return 0;
+}
+
+int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
+		       const struct vs_ud_config *cfg, struct vs_ud_qp **out)
+{
+	const char *call = "vs_cm_ud_qp_create";
+	struct vs_ud_config c;
+	struct vs_qp *qp;
+	uint32_t qkey = 0;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	ret = qp_begin(id, pd, VS_TRANSPORT_UD, &qkey, call);
+	if (ret)
+		return ret;
+	if (!cfg)
+		return vs__set_error(call, EINVAL,
+				     "cfg is NULL (it names the CQs, at least send_cq)");
+	c = *cfg;
+	c.port = id->id->port_num;
+	c.qkey = qkey;
+	ret = vs__qp_create(pd, VS_TRANSPORT_UD, &c, &qp);
+	if (ret)
+		return renamed(call, ret);
+	qp_keep(id, qp);
+	*out = (struct vs_ud_qp *)qp;
+	return 0;
+}
+
+static uint8_t min3(uint8_t a, uint8_t b, uint8_t c)
+{
+	uint8_t m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+/* One step to `to` with the CM's attributes and mask, through the typed modify. */
+static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
+{
+	struct vs_qp *qp = id->qp;
+	struct ibv_qp_attr a = { .qp_state = to };
+	int mask = 0, ret;
+
+	errno = 0;
+	if (rdma_init_qp_attr(id->id, &a, &mask))
+		return vs__verb_error(call, "rdma_init_qp_attr", vs__errno_or(EINVAL),
+				      "cannot get the CM's %s attributes for the "
+				      "QP toward %s", vs_qp_state_name(to),
+				      vs__cm_peer_or(id));
+	if (!vs__cm_is_ud(id) && to == IBV_QPS_RTR) {
+		uint8_t offer = id->state == VS_CM_REQUEST ?
+				id->req_initiator_depth : a.max_dest_rd_atomic;
+
+		a.max_dest_rd_atomic = min3(a.max_dest_rd_atomic,
+					    qp->max_dest_rd_atomic, offer);
+	}
+	if (!vs__cm_is_ud(id) && to == IBV_QPS_RTS) {
+		uint8_t offer = id->state == VS_CM_REQUEST ?
+				id->req_responder_resources : a.max_rd_atomic;
+
+		a.max_rd_atomic = min3(a.max_rd_atomic, qp->max_rd_atomic, offer);
+	}
+	ret = vs__qp_modify(qp, vs__transport(qp->transport)->kind, call, &a,
+			    mask);
+	if (ret)
+		return ret;
+	if (to == IBV_QPS_RTS && (mask & IBV_QP_SQ_PSN))
+		qp->psn = a.sq_psn;
+	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a.ah_attr.is_global) {
+		qp->gid_index = a.ah_attr.grh.sgid_index;
+	}
+	if (to == IBV_QPS_RTR && (mask & IBV_QP_MAX_DEST_RD_ATOMIC))
+		qp->max_dest_rd_atomic = a.max_dest_rd_atomic;
+	if (to == IBV_QPS_RTS && (mask & IBV_QP_MAX_QP_RD_ATOMIC))
+		qp->max_rd_atomic = a.max_rd_atomic;
+	return 0;
+}
+
+int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
+{
+	int ret;
+
+	if (id->qp->state == IBV_QPS_RESET) {
+		ret = step(id, IBV_QPS_INIT, call);
+		if (ret)
+			return ret;
+	}
+	ret = step(id, IBV_QPS_RTR, call);
+	return ret ? ret : step(id, IBV_QPS_RTS, call);
+}
+
+void vs__cm_qp_to_error(struct vs_cm_id *id)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+	if (!id->qp || id->qp->state == IBV_QPS_ERR ||
+	    id->qp->state == IBV_QPS_RESET)
+		return;
+	/* the QP's owner may have closed it: the id's reference keeps it */
+	if (!ibv_modify_qp(id->qp->qp, &a, IBV_QP_STATE))
+		vs__qp_set_state(id->qp, IBV_QPS_ERR);
+}
+
+int vs_cm_ud_dest(struct vs_cm_id *id, struct vs_ud_dest *dest)
+{
+	const char *call = "vs_cm_ud_dest";
+	struct vs_ah *ah;
+	struct ibv_ah_attr attr;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (!dest)
+		return vs__set_error(call, EINVAL, "dest is NULL");
+	if (!vs__cm_is_ud(id) || !id->qp)
+		return vs__set_error(call, EINVAL,
+				     "the CM id has no UD QP (vs_cm_ud_qp_create)");
+	if (!id->have_ud)
+		return vs__set_error(call, EINVAL,
+				     "the CM has not answered yet: a UD destination "
+				     "comes with the connect's answer (client) or "
+				     "a multicast join (the server learns its "
+				     "clients from their messages)");
+	attr = id->ud_ah;
+	ah = vs__handle_alloc(sizeof(*ah));
+	if (!ah)
+		return vs__set_error(call, ENOMEM, "out of memory");
+	errno = 0;
+	ah->ah = ibv_create_ah(id->qp->pd->pd, &attr);
+	if (!ah->ah) {
+		ret = vs__verb_error(call, "ibv_create_ah", vs__errno_or(EINVAL),
+				     "cannot create the address handle the CM "
+				     "resolved toward %s", vs__cm_peer_or(id));
+		vs__handle_unpublish(ah, sizeof(*ah));
+		return ret;
+	}
+	vs__handle_init(&ah->h, VS_KIND_AH);
+	ah->pd = id->qp->pd;
+	vs__ref_get(&ah->pd->h);
+	dest->ah = ah;
+	dest->remote_qpn = id->ud_qpn;
+	dest->remote_qkey = id->ud_qkey;
+	return 0;
+}
