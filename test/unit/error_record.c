@@ -34,7 +34,12 @@
  *   vs_build_query: the loader's (shim) calls, -errno without a record;
  *   vs_channel_fd vs_channel_raw vs_cq_context: -1 or NULL for a bad handle;
  *   vs_async_event_name vs_gid_type_of vs_rate_mbps vs_speed_lane_mbps
- *   vs_speed_name vs_width_lanes: decoders, defined for every code.
+ *   vs_speed_name vs_width_lanes: decoders, defined for every code;
+ *   vs_cm_pd vs_cm_cq vs_cm_rc_qp vs_cm_ud_qp vs_cm_raw vs_cm_fd vs_cm_state
+ *   vs_cm_peer vs_cm_port vs_cm_private_data vs_cm_reject_reason: NULL, -1,
+ *   VS_CM_FAILED, "(bad id)" or 0 for a bad handle;
+ *   vs_cm_state_name vs_cm_event_name vs_cm_reject_reason_name: names,
+ *   defined for every code.
  */
 
 static struct {
@@ -91,6 +96,43 @@ static void expect(int ret, const char *call, const char *verb, const char *what
 		(void)(__VA_ARGS__);                                          \
 		expect(-vs_last_error()->err, #name, NULL, #__VA_ARGS__);     \
 	} while (0)
+
+/*
+ * cm.h: the refusals, which need no librdmacm (the host has no rdma_cm
+ * device; the provider failures are the rxe test's, test/rxe/cm_rc.c).
+ */
+static void cm_rows(void)
+{
+	struct vs_cm_id *id, *bad = (struct vs_cm_id *)pd;
+	struct vs_cm_event cev;
+	struct vs_ud_dest cd;
+	struct vs_rc_qp *crc;
+	struct vs_ud_qp *cud;
+
+	ENTRY(vs_cm_resolve, vs_cm_resolve(NULL, "1", NULL, &id));
+	ENTRY(vs_cm_resolve, vs_cm_resolve("h", "1", &(struct vs_cm_config){
+		.transport = VS_TRANSPORT_UC }, &id));
+	ENTRY(vs_cm_listen, vs_cm_listen(NULL, NULL, NULL, &id));
+	ENTRY(vs_cm_listen, vs_cm_listen(NULL, "1", &(struct vs_cm_config){
+		.timeout_ms = -5 }, &id));
+	ENTRY(vs_cm_close, vs_cm_close(NULL));
+	ENTRY(vs_cm_close, vs_cm_close(bad));
+	ENTRY_VALUE(vs_cm_context, vs_cm_context(NULL));
+	ENTRY(vs_cm_rc_qp_create, vs_cm_rc_qp_create(NULL, pd, NULL, &crc));
+	ENTRY(vs_cm_ud_qp_create, vs_cm_ud_qp_create(bad, pd, NULL, &cud));
+	ENTRY(vs_cm_connect, vs_cm_connect(NULL, NULL));
+	ENTRY(vs_cm_get_request, vs_cm_get_request(NULL, 0, &id));
+	ENTRY(vs_cm_accept, vs_cm_accept(bad, NULL));
+	ENTRY(vs_cm_reject, vs_cm_reject(NULL, NULL, 0));
+	ENTRY(vs_cm_disconnect, vs_cm_disconnect(NULL));
+	ENTRY(vs_cm_rc_client, vs_cm_rc_client("h", "1", NULL, NULL,
+		&(struct vs_rc_config){ .send_cq = cq }, &id));
+	ENTRY(vs_cm_rc_serve, vs_cm_rc_serve(NULL, NULL, NULL, &id));
+	ENTRY(vs_cm_next, vs_cm_next(NULL, 0, &cev));
+	ENTRY(vs_cm_ud_dest, vs_cm_ud_dest(NULL, &cd));
+	ENTRY(vs_cm_join, vs_cm_join(NULL, "239.1.1.1", 0));
+	ENTRY(vs_cm_leave, vs_cm_leave(bad));
+}
 
 static void walk(void)
 {
@@ -224,6 +266,7 @@ static void walk(void)
 	ENTRY(vs_async_fd, vs_async_fd(ctx)); /* the fake's async fd is -1 */
 	ENTRY(vs_async_next, vs_async_next(NULL, 0, &ae));
 	ENTRY(vs_async_next, vs_async_next(ctx, 0, NULL));
+	cm_rows();
 }
 
 /* A message longer than the record ends in the visible cut mark. */

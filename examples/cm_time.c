@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cm_time: connection setup timing through the typed connection manager
+ * (in the manner of librdmacm's cmtime): N connections one after the
+ * other, the time of each step.
+ *
+ *   server:  cm_time [-p port] [-n connections]
+ *   client:  cm_time [-p port] [-n connections] server_host
+ *
+ * Client steps: resolve (address and route), qp (PD, CQ and RC QP on the
+ * id's context), connect (request, answer, RTR/RTS, ready-to-use),
+ * disconnect, close.  The server accepts with a QP on one shared PD and
+ * CQ and closes each connection when its client disconnects.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "common/ex_common.h"
+
+enum { S_RESOLVE, S_QP, S_CONNECT, S_DISCONNECT, S_CLOSE, S_N };
+static const char *const step_names[S_N] = {
+	"resolve (addr+route)", "create PD+CQ+QP", "connect", "disconnect", "close",
+};
+
+static int serve(const char *port, int n)
+{
+	struct vs_cm_id *l;
+	struct vs_pd *pd = NULL;
+	struct vs_cq *cq = NULL;
+
+	ex_check(vs_cm_listen(NULL, port, NULL, &l), "vs_cm_listen");
+	printf("cm_time: listening on port %s for %d connections\n", port, n);
+	fflush(stdout);
+	for (int i = 0; i < n; i++) {
+		struct vs_cm_id *c;
+		struct vs_cm_event ev;
+		struct vs_rc_qp *qp;
+
+		ex_check(vs_cm_get_request(l, 60000, &c), "vs_cm_get_request");
+		if (!pd) { /* the listener's device: shared by every connection */
+			ex_check(vs_pd_alloc(vs_cm_context(c), &pd), "vs_pd_alloc");
+			ex_check(vs_cq_create(vs_cm_context(c), NULL, &cq), "vs_cq_create");
+		}
+		ex_check(vs_cm_rc_qp_create(c, pd, &(struct vs_rc_config){
+			.send_cq = cq, .caps = { .max_send_wr = 16, .max_recv_wr = 16 } },
+			&qp), "vs_cm_rc_qp_create");
+		ex_check(vs_cm_accept(c, NULL), "vs_cm_accept");
+		do
+			ex_check(vs_cm_next(c, 60000, &ev), "vs_cm_next");
+		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+		ex_check(vs_cm_disconnect(c), "vs_cm_disconnect");
+		ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
+		ex_check(vs_cm_close(c), "vs_cm_close");
+	}
+	ex_check(vs_cq_close(cq), "vs_cq_close");
+	ex_check(vs_pd_close(pd), "vs_pd_close");
+	ex_check(vs_cm_close(l), "vs_cm_close");
+	printf("cm_time: served %d connections\n", n);
+	return 0;
+}
+
+static int client(const char *host, const char *port, int n)
+{
+	uint64_t sum[S_N] = { 0 }, lo[S_N], hi[S_N] = { 0 }, t0, all = ex_now_ns();
+
+	for (int s = 0; s < S_N; s++)
+		lo[s] = UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		uint64_t t[S_N + 1];
+		struct vs_cm_id *id;
+		struct vs_context *ctx;
+		struct vs_pd *pd;
+		struct vs_cq *cq;
+		struct vs_rc_qp *qp;
+
+		t[0] = ex_now_ns();
+		ex_check(vs_cm_resolve(host, port, NULL, &id), "vs_cm_resolve");
+		t[1] = ex_now_ns();
+		ctx = vs_cm_context(id);
+		if (!ctx)
+			ex_die("vs_cm_context");
+		ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+		ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 32 }, &cq),
+			 "vs_cq_create");
+		ex_check(vs_cm_rc_qp_create(id, pd, &(struct vs_rc_config){
+			.send_cq = cq, .caps = { .max_send_wr = 16, .max_recv_wr = 16 } },
+			&qp), "vs_cm_rc_qp_create");
+		t[2] = ex_now_ns();
+		ex_check(vs_cm_connect(id, NULL), "vs_cm_connect");
+		t[3] = ex_now_ns();
+		ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
+		t[4] = ex_now_ns();
+		ex_check(vs_cm_close(id), "vs_cm_close");
+		ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
+		ex_check(vs_cq_close(cq), "vs_cq_close");
+		ex_check(vs_pd_close(pd), "vs_pd_close");
+		t[5] = ex_now_ns();
+		for (int s = 0; s < S_N; s++) {
+			uint64_t d = t[s + 1] - t[s];
+
+			sum[s] += d;
+			lo[s] = d < lo[s] ? d : lo[s];
+			hi[s] = d > hi[s] ? d : hi[s];
+		}
+	}
+	t0 = ex_now_ns() - all;
+	printf("cm_time: %d connections to %s:%s in %.1f ms (%.1f connections/s)\n",
+	       n, host, port, t0 / 1e6, n / (t0 / 1e9));
+	printf("%-22s %12s %12s %12s\n", "step", "avg (us)", "min (us)", "max (us)");
+	for (int s = 0; s < S_N; s++)
+		printf("%-22s %12.1f %12.1f %12.1f\n", step_names[s],
+		       sum[s] / 1e3 / n, lo[s] / 1e3, hi[s] / 1e3);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *port = "7471";
+	int n = 100, c;
+
+	while ((c = getopt(argc, argv, "p:n:h")) != -1) {
+		switch (c) {
+		case 'p': port = optarg; break;
+		case 'n': n = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: %s [-p port] [-n connections] [server_host]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (n < 1)
+		n = 1;
+	return optind < argc ? client(argv[optind], port, n) : serve(port, n);
+}
