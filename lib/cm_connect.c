@@ -126,6 +126,12 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (cfg && cfg->timeout_ms < -1)
 		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
 				     "default, -1: for ever)", cfg->timeout_ms);
+	/* UD: ready before the request leaves (the answer needs no more) */
+	if (vs__cm_is_ud(id)) {
+		ret = vs__cm_qp_up(id, call);
+		if (ret)
+			return ret;
+	}
 	fill_param(id, cfg, &p);
 	id->pdata_len = 0;
 	errno = 0;

@@ -212,7 +212,7 @@ int vs_cm_close(struct vs_cm_id *id)
 		rdma_disconnect(id->id); /* the peer learns it now, not at timeout */
 	}
 	if (id->joined)
-		rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
+		vs__cm_mcast_drop(id);
 	errno = 0;
 	if (rdma_destroy_id(id->id)) {
 		int err = vs__errno_or(EBUSY);

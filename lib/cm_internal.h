@@ -5,7 +5,7 @@
  * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
  * context) <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
- * accessors) <- cm_connect (connect, accept, reject, disconnect) <-
+ * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
  * cm_loop (vs_cm_next) and cm_oneshot (one-call client and server).
  */
 #ifndef VS_CM_INTERNAL_H
@@ -86,6 +86,9 @@ bool vs__cm_is_failure(enum rdma_cm_event_type t);
 /* lib/cm_qp.c */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
 void vs__cm_qp_to_error(struct vs_cm_id *id);
+
+/* lib/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
+int vs__cm_mcast_drop(struct vs_cm_id *id);
 
 /* lib/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
 int vs__cm_complete(struct vs_cm_id *id, const char *call);

@@ -30,6 +30,9 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 		return vs__set_error(call, EINVAL, "timeout_ms %d: a join needs "
 				     "a limit (0 = %d ms)", timeout_ms,
 				     DEFAULT_JOIN_MS);
+	ret = vs__cm_qp_up(id, call);
+	if (ret)
+		return ret;
 	errno = 0;
 	if (rdma_getaddrinfo(group, NULL, &hints, &res) || !res)
 		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
@@ -62,6 +65,16 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 	return 0;
 }
 
+/* Detaches the QP (an attached QP cannot be destroyed), then leaves. */
+int vs__cm_mcast_drop(struct vs_cm_id *id)
+{
+	ibv_detach_mcast(id->qp->qp, &id->ud_ah.grh.dgid, id->ud_ah.dlid);
+	id->joined = false;
+	id->have_ud = false;
+	errno = 0;
+	return rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
+}
+
 int vs_cm_leave(struct vs_cm_id *id)
 {
 	const char *call = "vs_cm_leave";
@@ -71,11 +84,7 @@ int vs_cm_leave(struct vs_cm_id *id)
 		return ret;
 	if (!id->joined)
 		return vs__set_error(call, EINVAL, "the CM id has not joined a group");
-	ibv_detach_mcast(id->qp->qp, &id->ud_ah.grh.dgid, id->ud_ah.dlid);
-	id->joined = false;
-	id->have_ud = false;
-	errno = 0;
-	if (rdma_leave_multicast(id->id, (struct sockaddr *)&id->group))
+	if (vs__cm_mcast_drop(id))
 		return vs__verb_error(call, "rdma_leave_multicast",
 				      vs__errno_or(EINVAL),
 				      "cannot leave the group %s", id->peer);

@@ -189,9 +189,34 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 	return 0;
 }
 
+/*
+ * UD: the CM's attributes are INIT's only (port, P_Key, Q_Key: the QP was
+ * created with them); RTR and RTS need nothing from it, as librdmacm's
+ * own UD bring-up does.
+ */
+static int ud_up(struct vs_cm_id *id, const char *call)
+{
+	struct vs_qp *qp = id->qp;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
+	int ret = 0;
+
+	if (qp->state == IBV_QPS_INIT)
+		ret = vs__qp_modify(qp, VS_KIND_UD_QP, call, &a, IBV_QP_STATE);
+	if (!ret && qp->state == IBV_QPS_RTR) {
+		a.qp_state = IBV_QPS_RTS;
+		a.sq_psn = qp->psn;
+		ret = vs__qp_modify(qp, VS_KIND_UD_QP, call, &a,
+				    IBV_QP_STATE | IBV_QP_SQ_PSN);
+	}
+	return ret;
+}
+
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
 {
 	int ret;
+
+	if (vs__cm_is_ud(id))
+		return ud_up(id, call);
 
 	if (id->qp->state == IBV_QPS_RESET) {
 		ret = step(id, IBV_QPS_INIT, call);
