@@ -31,5 +31,8 @@
 #include "verbshim/ffi.h"
 #include "verbshim/event.h"
 #include "verbshim/cm.h"
+#include "verbshim/cm_event.h"
+#include "verbshim/cm_ud.h"
+#include "verbshim/cm_oneshot.h"
 
 #endif /* VERBSHIM_H */

@@ -15,6 +15,9 @@
 
 #include "vs_internal.h"
 #include "verbshim/cm.h"
+#include "verbshim/cm_event.h"
+#include "verbshim/cm_ud.h"
+#include "verbshim/cm_oneshot.h"
 
 struct vs_cm_id {
 	struct vs_handle h;

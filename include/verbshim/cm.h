@@ -74,24 +74,6 @@ struct vs_cm_conn_config {
 	bool no_wait;
 };
 
-/* One CM event, typed and already acknowledged (vs_cm_next). */
-struct vs_cm_event {
-	enum rdma_cm_event_type type;
-	const char *name;             /* "RDMA_CM_EVENT_ESTABLISHED", ... */
-	/*
-	 * The id it concerns: for RDMA_CM_EVENT_CONNECT_REQUEST a new id (in
-	 * VS_CM_REQUEST, on its own event channel: watch vs_cm_fd of it),
-	 * which the caller owns and closes.
-	 */
-	struct vs_cm_id *id;
-	struct vs_cm_id *listener;    /* CONNECT_REQUEST: the listener it came to */
-	int status;                   /* the raw status (a reject reason, -errno) */
-	enum vs_cm_state state;       /* the id's state after the event */
-	int err;                      /* 0, or the errno of a failure event (explained in vs_last_error) */
-	uint8_t private_data_len;
-	uint8_t private_data[VS_CM_DATA_MAX];
-};
-
 /**
  * vs_cm_resolve() - resolve an address and a route to it (the client's first step)
  * @host: a name or a numeric IPv4 / IPv6 address
@@ -260,61 +242,6 @@ int vs_cm_reject(struct vs_cm_id *id, const void *private_data, uint8_t len);
 int vs_cm_disconnect(struct vs_cm_id *id);
 
 /**
- * vs_cm_rc_client() - connect by address in one call
- * @host: the server's name or address
- * @port: its port
- * @cfg: resolve settings (NULL: defaults)
- * @conn: private data and timeout of the connect (NULL: defaults)
- * @qp_cfg: the QP's configuration without CQs (NULL: defaults)
- * @out: the connected id (cleared first)
- *
- * vs_cm_resolve(), a PD, one CQ as deep as the QP's two queues,
- * vs_cm_rc_qp_create() and vs_cm_connect().  The id owns what it
- * created: vs_cm_pd() (register memory on it), vs_cm_cq(), vs_cm_rc_qp().
- * To bring your own CQs, SRQ or PD, use the steps.
- *
- * Return: 0, or the error of the step that failed (named in the
- * message); -EINVAL when @qp_cfg names CQs or an SRQ.
- */
-VS_MUST_CHECK
-int vs_cm_rc_client(const char *host, const char *port,
-		    const struct vs_cm_config *cfg,
-		    const struct vs_cm_conn_config *conn,
-		    const struct vs_rc_config *qp_cfg, struct vs_cm_id **out);
-
-/**
- * vs_cm_rc_serve() - accept the next client in one call
- * @listener: a listening id
- * @conn: private data for the client and the timeout, which bounds the
- *	wait for the request and then the accept (NULL: none, 5000 ms)
- * @qp_cfg: as vs_cm_rc_client()
- * @out: the connected id (cleared first)
- *
- * vs_cm_get_request(), a PD and a CQ owned by the id,
- * vs_cm_rc_qp_create() and vs_cm_accept().
- *
- * Return: 0, -ETIMEDOUT when no client came (not recorded), or -errno.
- */
-VS_MUST_CHECK
-int vs_cm_rc_serve(struct vs_cm_id *listener,
-		   const struct vs_cm_conn_config *conn,
-		   const struct vs_rc_config *qp_cfg, struct vs_cm_id **out);
-
-/**
- * vs_cm_pd() - the PD a one-call setup created for the id
- * @id: the id
- *
- * Return: the PD, or NULL (none, or a bad handle).
- */
-struct vs_pd *vs_cm_pd(const struct vs_cm_id *id);
-/**
- * vs_cm_cq() - the CQ a one-call setup created for the id
- * @id: the id
- *
- * Return: the CQ, or NULL (none, or a bad handle).
- */
-struct vs_cq *vs_cm_cq(const struct vs_cm_id *id);
-/**
  * vs_cm_rc_qp() - the RC QP of a CM id
  * @id: the id
  *
@@ -344,23 +271,6 @@ enum vs_cm_state vs_cm_state(const struct vs_cm_id *id);
  * Return: "CONNECTED", ...; "unknown state".
  */
 const char *vs_cm_state_name(enum vs_cm_state state);
-
-/**
- * vs_cm_event_name() - the name of a CM event type
- * @type: the type
- *
- * Return: "RDMA_CM_EVENT_REJECTED", ...; "unknown CM event".
- */
-const char *vs_cm_event_name(enum rdma_cm_event_type type);
-
-/**
- * vs_cm_reject_reason_name() - what an IB CM reject reason means
- * @reason: the status of RDMA_CM_EVENT_REJECTED
- *
- * Return: "consumer defined (the peer's program rejected)", ...;
- * "unknown reason".
- */
-const char *vs_cm_reject_reason_name(int reason);
 
 /**
  * vs_cm_private_data() - the private data the peer sent last
@@ -406,66 +316,6 @@ uint16_t vs_cm_port(const struct vs_cm_id *id);
  */
 struct rdma_cm_id *vs_cm_raw(const struct vs_cm_id *id);
 
-/**
- * vs_cm_fd() - the fd of the id's event channel, for an event loop
- * @id: the id
- *
- * Non-blocking; readable means vs_cm_next(@id, 0, ...) has an event.
- *
- * Return: the fd, or -1 for a bad handle.
- */
-int vs_cm_fd(const struct vs_cm_id *id);
-
-/**
- * vs_cm_next() - the next CM event of an id, typed and acknowledged
- * @id: the id (a listener: its connect requests)
- * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
- * @ev: where the event goes
- *
- * The library acts on each event before it returns it: a connect request
- * becomes a new id (@ev->id); the answer to a connect brings the QP up
- * and completes the connection, reported as RDMA_CM_EVENT_ESTABLISHED;
- * a failure (rejected, unreachable, ...) sets @ev->err and records the
- * explanation in vs_last_error().  vs_cm_state() follows.
- *
- * Return: 0 (an event, failures included), -EAGAIN / -ETIMEDOUT (none,
- * not recorded), or -errno when reading failed (-EINVAL bad arguments).
- */
-int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev);
-
-/**
- * vs_cm_ud_dest() - the UD destination the CM resolved
- * @id: a UD id, connected (client side), or joined to a multicast group
- * @dest: where the destination goes (an AH of the id's QP's PD, the
- *	remote QPN and Q_Key from the CM); release it with vs_ud_dest_release()
- *
- * Return: 0, -EINVAL when the id has no UD QP or no answer yet, or the
- * error of ibv_create_ah.
- */
-VS_MUST_CHECK
-int vs_cm_ud_dest(struct vs_cm_id *id, struct vs_ud_dest *dest);
-
-/**
- * vs_cm_join() - join a multicast group with the id's UD QP
- * @id: a UD id with its QP (created by vs_cm_resolve() toward the group,
- *	or vs_cm_listen() on a local address)
- * @group: the group's address (IPv4 224.0.0.0/4 or IPv6 ff00::/8)
- * @timeout_ms: the limit for the join ([2000] when 0)
- *
- * Attaches the QP to the group; then vs_cm_ud_dest() sends to it.
- *
- * Return: 0, or -errno explained.
- */
-int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms);
-
-/**
- * vs_cm_leave() - leave the group of vs_cm_join()
- * @id: the id
- *
- * Return: 0, or -errno; -EINVAL when not joined.
- */
-int vs_cm_leave(struct vs_cm_id *id);
-
 #ifdef VS__TYPE_GUARDS
 #define vs_cm_close(id) vs_cm_close(VS__IS(struct vs_cm_id, id))
 #define vs_cm_context(id) vs_cm_context(VS__IS(struct vs_cm_id, id))
@@ -476,9 +326,6 @@ int vs_cm_leave(struct vs_cm_id *id);
 #define vs_cm_accept(id, ...) vs_cm_accept(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
 #define vs_cm_reject(id, ...) vs_cm_reject(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
 #define vs_cm_disconnect(id) vs_cm_disconnect(VS__IS(struct vs_cm_id, id))
-#define vs_cm_rc_serve(l, ...) vs_cm_rc_serve(VS__IS(struct vs_cm_id, l), __VA_ARGS__)
-#define vs_cm_pd(id) vs_cm_pd(VS__IS_C(struct vs_cm_id, id))
-#define vs_cm_cq(id) vs_cm_cq(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_rc_qp(id) vs_cm_rc_qp(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_ud_qp(id) vs_cm_ud_qp(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_state(id) vs_cm_state(VS__IS_C(struct vs_cm_id, id))
@@ -487,11 +334,6 @@ int vs_cm_leave(struct vs_cm_id *id);
 #define vs_cm_peer(id) vs_cm_peer(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_port(id) vs_cm_port(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_raw(id) vs_cm_raw(VS__IS_C(struct vs_cm_id, id))
-#define vs_cm_fd(id) vs_cm_fd(VS__IS_C(struct vs_cm_id, id))
-#define vs_cm_next(id, ...) vs_cm_next(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_ud_dest(id, ...) vs_cm_ud_dest(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_join(id, ...) vs_cm_join(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_leave(id) vs_cm_leave(VS__IS(struct vs_cm_id, id))
 #endif
 
 VS_END_DECLS

@@ -23,6 +23,14 @@ calls=(
 	'vs_uc_batch_submit(&ub)'
 	'vs_ud_batch_submit(&db)'
 	'vs_recv_submit(&recv)'
+	'vs_cm_resolve("h", "1", NULL, &cm)'
+	'vs_cm_listen(NULL, "1", NULL, &cm)'
+	'vs_cm_get_request(cm, 0, &cm)'
+	'vs_cm_rc_qp_create(cm, pd, NULL, &rc)'
+	'vs_cm_ud_qp_create(cm, pd, NULL, &ud)'
+	'vs_cm_rc_client("h", "1", NULL, NULL, NULL, &cm)'
+	'vs_cm_rc_serve(cm, NULL, NULL, &cm)'
+	'vs_cm_ud_dest(cm, &dest)'
 )
 compilers=()
 for cc in gcc clang; do command -v $cc >/dev/null && compilers+=("$cc"); done
@@ -48,6 +56,7 @@ for cc in "${compilers[@]}"; do
 					struct vs_endpoint ep; struct vs_ud_dest dest;
 					struct vs_rc_batch rb; struct vs_uc_batch ub;
 					struct vs_ud_batch db; struct vs_recv_batch recv;
+					struct vs_cm_id *cm = 0; (void)cm;
 					(void)buf; (void)ctx; (void)pd; (void)mr; (void)cq;
 					(void)srq; (void)rc; (void)uc; (void)ud; (void)ep;
 					(void)dest; (void)rb; (void)ub; (void)db; (void)recv;
