@@ -5,15 +5,20 @@
  * other, the time of each step.
  *
  *   server:  cm_time [-p port] [-n connections]
- *   client:  cm_time [-p port] [-n connections] server_host
+ *   client:  cm_time [-p port] [-n connections] [-P] server_host
  *
  * Client steps: resolve (address and route), qp (PD, CQ and RC QP on the
  * id's context), connect (request, answer, RTR/RTS, ready-to-use),
- * disconnect, close.  The server accepts with a QP on one shared PD and
- * CQ and closes each connection when its client disconnects.
+ * disconnect, close; one connection after the other, or with -P each
+ * step for all connections before the next (as cmtime), the connects
+ * overlapping in one epoll loop.  The server accepts every request
+ * without waiting, with a QP on one shared PD and CQ, then closes each
+ * connection when its client disconnects.
  */
 #include <getopt.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "common/ex_common.h"
 
@@ -24,38 +29,128 @@ static const char *const step_names[S_N] = {
 
 static int serve(const char *port, int n)
 {
-	struct vs_cm_id *l;
+	struct vs_cm_id *l, **ids = calloc((size_t)n, sizeof(*ids));
+	struct vs_rc_qp **qps = calloc((size_t)n, sizeof(*qps));
 	struct vs_pd *pd = NULL;
 	struct vs_cq *cq = NULL;
 
+	if (!ids || !qps)
+		return 1;
 	ex_check(vs_cm_listen(NULL, port, NULL, &l), "vs_cm_listen");
 	printf("cm_time: listening on port %s for %d connections\n", port, n);
 	fflush(stdout);
+	/* accepted without waiting: the clients' connects may overlap (-P) */
 	for (int i = 0; i < n; i++) {
-		struct vs_cm_id *c;
-		struct vs_cm_event ev;
-		struct vs_rc_qp *qp;
-
-		ex_check(vs_cm_get_request(l, 60000, &c), "vs_cm_get_request");
+		ex_check(vs_cm_get_request(l, 60000, &ids[i]), "vs_cm_get_request");
 		if (!pd) { /* the listener's device: shared by every connection */
-			ex_check(vs_pd_alloc(vs_cm_context(c), &pd), "vs_pd_alloc");
-			ex_check(vs_cq_create(vs_cm_context(c), NULL, &cq), "vs_cq_create");
+			ex_check(vs_pd_alloc(vs_cm_context(ids[i]), &pd), "vs_pd_alloc");
+			ex_check(vs_cq_create(vs_cm_context(ids[i]), NULL, &cq), "vs_cq_create");
 		}
-		ex_check(vs_cm_rc_qp_create(c, pd, &(struct vs_rc_config){
+		ex_check(vs_cm_rc_qp_create(ids[i], pd, &(struct vs_rc_config){
 			.send_cq = cq, .caps = { .max_send_wr = 16, .max_recv_wr = 16 } },
-			&qp), "vs_cm_rc_qp_create");
-		ex_check(vs_cm_accept(c, NULL), "vs_cm_accept");
+			&qps[i]), "vs_cm_rc_qp_create");
+		ex_check(vs_cm_accept(ids[i], &(struct vs_cm_conn_config){ .no_wait = true }),
+			 "vs_cm_accept");
+	}
+	for (int i = 0; i < n; i++) {
+		struct vs_cm_event ev;
+
 		do
-			ex_check(vs_cm_next(c, 60000, &ev), "vs_cm_next");
+			ex_check(vs_cm_next(ids[i], 60000, &ev), "vs_cm_next");
 		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
-		ex_check(vs_cm_disconnect(c), "vs_cm_disconnect");
-		ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
-		ex_check(vs_cm_close(c), "vs_cm_close");
+		ex_check(vs_cm_disconnect(ids[i]), "vs_cm_disconnect");
+		ex_check(vs_rc_qp_close(qps[i]), "vs_rc_qp_close");
+		ex_check(vs_cm_close(ids[i]), "vs_cm_close");
 	}
 	ex_check(vs_cq_close(cq), "vs_cq_close");
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	ex_check(vs_cm_close(l), "vs_cm_close");
 	printf("cm_time: served %d connections\n", n);
+	free(ids);
+	free(qps);
+	return 0;
+}
+
+/*
+ * -P: each step for all n connections before the next step (as cmtime
+ * does), the connects overlapping: sent without waiting, completed as
+ * their events arrive on one epoll set of the ids' fds.
+ */
+static int staged(const char *host, const char *port, int n)
+{
+	struct conn {
+		struct vs_cm_id *id;
+		struct vs_pd *pd;
+		struct vs_cq *cq;
+		struct vs_rc_qp *qp;
+	} *c = calloc((size_t)n, sizeof(*c));
+	uint64_t t[S_N + 1];
+	int ep = epoll_create1(0), left = n;
+
+	if (!c || ep < 0)
+		return 1;
+	t[0] = ex_now_ns();
+	for (int i = 0; i < n; i++)
+		ex_check(vs_cm_resolve(host, port, NULL, &c[i].id), "vs_cm_resolve");
+	t[1] = ex_now_ns();
+	for (int i = 0; i < n; i++) {
+		struct vs_context *ctx = vs_cm_context(c[i].id);
+
+		ex_check(vs_pd_alloc(ctx, &c[i].pd), "vs_pd_alloc");
+		ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 32 }, &c[i].cq),
+			 "vs_cq_create");
+		ex_check(vs_cm_rc_qp_create(c[i].id, c[i].pd, &(struct vs_rc_config){
+			.send_cq = c[i].cq, .caps = { .max_send_wr = 16, .max_recv_wr = 16 } },
+			&c[i].qp), "vs_cm_rc_qp_create");
+	}
+	t[2] = ex_now_ns();
+	for (int i = 0; i < n; i++) {
+		struct epoll_event e = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, vs_cm_fd(c[i].id), &e))
+			return 1;
+		ex_check(vs_cm_connect(c[i].id, &(struct vs_cm_conn_config){ .no_wait = true }),
+			 "vs_cm_connect");
+	}
+	while (left) {
+		struct epoll_event e[16];
+		int k = epoll_wait(ep, e, 16, 10000);
+
+		if (k <= 0) {
+			fprintf(stderr, "cm_time: %d connects unanswered after 10 s\n", left);
+			return 1;
+		}
+		for (int j = 0; j < k; j++) {
+			struct vs_cm_event ev;
+			int i = (int)e[j].data.u32;
+
+			while (vs_cm_next(c[i].id, 0, &ev) == 0) {
+				if (ev.err)
+					ex_die("a connect");
+				if (ev.type == RDMA_CM_EVENT_ESTABLISHED)
+					left--;
+			}
+		}
+	}
+	t[3] = ex_now_ns();
+	for (int i = 0; i < n; i++)
+		ex_check(vs_cm_disconnect(c[i].id), "vs_cm_disconnect");
+	t[4] = ex_now_ns();
+	for (int i = 0; i < n; i++) {
+		ex_check(vs_cm_close(c[i].id), "vs_cm_close");
+		ex_check(vs_rc_qp_close(c[i].qp), "vs_rc_qp_close");
+		ex_check(vs_cq_close(c[i].cq), "vs_cq_close");
+		ex_check(vs_pd_close(c[i].pd), "vs_pd_close");
+	}
+	t[5] = ex_now_ns();
+	printf("cm_time: %d connections to %s:%s, staged (-P), in %.1f ms\n", n, host,
+	       port, (t[5] - t[0]) / 1e6);
+	printf("%-22s %12s %12s\n", "step", "total (ms)", "us / conn");
+	for (int s = 0; s < S_N; s++)
+		printf("%-22s %12.2f %12.1f\n", step_names[s], (t[s + 1] - t[s]) / 1e6,
+		       (t[s + 1] - t[s]) / 1e3 / n);
+	close(ep);
+	free(c);
 	return 0;
 }
 
@@ -117,18 +212,22 @@ int main(int argc, char **argv)
 {
 	const char *port = "7471";
 	int n = 100, c;
+	bool par = false;
 
-	while ((c = getopt(argc, argv, "p:n:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:n:Ph")) != -1) {
 		switch (c) {
+		case 'P': par = true; break;
 		case 'p': port = optarg; break;
 		case 'n': n = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-p port] [-n connections] [server_host]\n",
+			fprintf(stderr, "usage: %s [-p port] [-n connections] [-P] [server_host]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	if (n < 1)
 		n = 1;
-	return optind < argc ? client(argv[optind], port, n) : serve(port, n);
+	if (optind >= argc)
+		return serve(port, n);
+	return par ? staged(argv[optind], port, n) : client(argv[optind], port, n);
 }

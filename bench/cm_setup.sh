@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Connection setup through the typed connection manager against librdmacm's
+# own cmtime (Debian's rdmacm-utils, a dependency of scripts/deps.sh), in
+# one VM run, on one rxe device (client and server in the same guest).
+#
+#   bench/cm_setup.sh             boots the VM (scripts/vm-run.sh)
+#   VS_BENCH_CONNS=N              connections per run (default 50)
+#   VS_BENCH_REPS=N               runs of each tool (default 3)
+#
+# Both staged: each step for all N connections before the next, connects
+# overlapping (cmtime's way; build/bin/cm_time -P).  Then cm_time one
+# connection after the other, for the per-connection latency of a step.
+# Prints each run's table: figures, never judged (docs/bench-cm.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x build/bin/cm_time ] || { echo "build/bin/cm_time missing: make examples"; exit 1; }
+if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
+	exec scripts/vm-run.sh --timeout 1200 -- bench/cm_setup.sh
+fi
+command -v cmtime >/dev/null || { echo "no cmtime (apt-get install rdmacm-utils)"; exit 1; }
+n=${VS_BENCH_CONNS:-50} reps=${VS_BENCH_REPS:-3} port=7600
+
+run_pair() {	# SERVER... -- CLIENT...
+	local srv=() cli=()
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	port=$((port + 1))
+	timeout 120 "${srv[@]}" -p $port >/dev/null 2>&1 &
+	sleep 1
+	timeout 120 "${cli[@]}" -p $port
+	wait
+}
+
+for ((r = 1; r <= reps; r++)); do
+	echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
+	run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving'
+	echo "== run $r: cm_time -P -n $n"
+	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP"
+	echo "== run $r: cm_time -n $n (one after the other)"
+	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
+done
