@@ -173,6 +173,19 @@ static void show_pdata(const struct vs_cm_id *id, char *buf, size_t len)
 		snprintf(buf + used, len - used, "...");
 }
 
+/* enum ib_cm_sidr_status: the answer to a UD connect request */
+static const char *sidr_status(int st)
+{
+	switch (st) {
+	case 1: return "unsupported service id: nobody listens on that port there";
+	case 2: return "rejected by the peer's program";
+	case 3: return "no QP at the peer";
+	case 4: return "redirect";
+	case 5: return "unsupported version";
+	default: return "unknown status";
+	}
+}
+
 int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 		   const char *step, const char *call)
 {
@@ -197,6 +210,10 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 				     step, peer, name, st,
 				     strerror(err ? err : EHOSTUNREACH));
 	case RDMA_CM_EVENT_UNREACHABLE:
+		if (st > 0) /* a UD request's SIDR reply with a failure status */
+			return vs__set_error(call, ECONNREFUSED,
+					     "%s %s: refused (%s, SIDR status %d: %s)",
+					     step, peer, name, st, sidr_status(st));
 		return vs__set_error(call, err == ETIMEDOUT ? ETIMEDOUT : EHOSTUNREACH,
 				     "%s %s: unreachable (%s, status %d): the "
 				     "peer's connection manager never answered "

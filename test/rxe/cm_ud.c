@@ -10,6 +10,7 @@
  *    sender's destination from the join (QPN 0xffffff, the group's
  *    Q_Key) reaches the receiver's QP, bytes checked; leave, then a
  *    second leave is refused;
+ *  - a UD connect nobody listens for: refused, the SIDR status in words;
  *  - bad input: join on an RC id, UD destination before the answer.
  */
 #include <pthread.h>
@@ -227,12 +228,31 @@ static void test_rc_refusals(void)
 	VS_OK(vs_cm_close(id));
 }
 
+/* A UD request nobody listens for: the SIDR answer, explained */
+static void test_ud_no_listener(void)
+{
+	struct vs_cm_config ud = { .transport = VS_TRANSPORT_UD };
+	struct vs_cm_id *l, *id;
+	struct side s;
+	char free_port[16];
+
+	VS_OK(vs_cm_listen(ip, "0", &ud, &l));
+	snprintf(free_port, sizeof(free_port), "%u", vs_cm_port(l));
+	VS_OK(vs_cm_close(l));
+	VS_OK(vs_cm_resolve(ip, free_port, &ud, &id));
+	side_build(&s, id);
+	VS_FAILS(vs_cm_connect(id, NULL), ECONNREFUSED, "nobody listens on that port there");
+	printf("ud, no listener: %s\n", vs_last_error()->message);
+	side_close(&s);
+}
+
 int main(void)
 {
 	ip = getenv("VS_RXE_IP");
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	test_rc_refusals();
+	test_ud_no_listener();
 	test_ud_connect();
 	test_multicast();
 	printf("ok\n");
