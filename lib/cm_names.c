@@ -31,8 +31,9 @@ const char *vs_cm_event_name(enum rdma_cm_event_type t)
 	EV(UNREACHABLE); EV(REJECTED); EV(ESTABLISHED); EV(DISCONNECTED);
 	EV(DEVICE_REMOVAL); EV(MULTICAST_JOIN); EV(MULTICAST_ERROR);
 	EV(ADDR_CHANGE); EV(TIMEWAIT_EXIT);
+	default: /* newer headers add private types (USER, INTERNAL) */
+		return "unknown CM event";
 	}
-	return "unknown CM event";
 }
 #undef EV
 

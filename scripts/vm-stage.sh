@@ -10,6 +10,7 @@
 #   kernel 6.1, rdma-core 33.2 / 44.0 / 56.1 / 65.0 roots     rxe-VER-6.1
 #   kernel 6.12, rdma-core 44.0 root                          rxe-44.0-6.12
 #   two VMs over a qemu socket network, pingpong across      two-vm
+#   (and cm_echo by address: the typed connection manager)
 #   copies of the checkout under /tmp (with a space), /dev/shm
 #   and /run, each booted once (test/vm/host/clone_paths.sh) vm-paths
 # Two builds: the host root runs today's toolchain's binaries (build/); the
@@ -105,24 +106,43 @@ two_vm() {
 		a+=(-c)
 	fi
 	if [ "$role" = server ]; then
-		timeout 150 "$pp" "${a[@]}"
+		timeout 150 "$pp" "${a[@]}" || return
+		two_vm_cm server
 		return
 	fi
-	# The server VM may still be booting: retry while it cannot be reached.
+	two_vm_client "$pp" "${a[@]}" "$server" || return
+	two_vm_cm client "$server"
+}
+
+# Client side: retry while the server VM cannot be reached yet.
+two_vm_client() {
 	local try=0 deadline=$((SECONDS + 120)) rc log=/tmp/client.log
 	while :; do
 		try=$((try + 1))
 		rc=0
-		timeout 60 "$pp" "${a[@]}" "$server" >"$log" 2>&1 || rc=$?
+		timeout 60 "$@" >"$log" 2>&1 || rc=$?
 		if [ $rc -eq 0 ] || [ $SECONDS -ge $deadline ] ||
-			! grep -qiE "couldn't connect|connection refused|unable to connect|no route" "$log"; then
+			! grep -qiE "couldn't connect|connection refused|unable to connect|no route|rejected|unreachable" "$log"; then
 			break
 		fi
 		sleep 1
 	done
-	echo "client (attempt $try, exit $rc):"
+	echo "client $1 (attempt $try, exit $rc):"
 	cat "$log"
 	return $rc
+}
+
+# The typed connection manager across the two VMs: cm_echo by the other
+# VM's address, private data and bytes checked both ways, 2 clients.
+two_vm_cm() {
+	local ce=${VS_TWO_VM_CM_ECHO:-build/bin/cm_echo} a=(-p 7481 -n 200)
+	[ -x "$ce" ] || { echo "two-vm: $ce not built"; return 1; }
+	if [ "$1" = server ]; then
+		echo "two-vm: cm_echo server, 2 clients"
+		timeout 150 "$ce" "${a[@]}" -c 2
+		return
+	fi
+	two_vm_client "$ce" "${a[@]}" "$2" && two_vm_client "$ce" "${a[@]}" "$2"
 }
 
 case ${1:-} in
