@@ -14,10 +14,16 @@
  *    context;
  *  - non-blocking: both sides in one thread driven by one epoll loop over
  *    the CM fds and a completion channel;
+ *  - IPv6: an address added to the netdev, connected by it, bytes checked;
  *  - VS_CM_CYCLES (default 200) connect/transfer/disconnect cycles with
  *    the same open fds before and after.
  */
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <linux/ipv6.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -558,6 +564,69 @@ static void test_epoll(struct vs_cm_id *l)
 	printf("epoll: both sides and a completion channel in one loop, bytes checked\n");
 }
 
+/* Adds addr/64 to the netdev of the rxe device's IPv4 GID (SIOCSIFADDR). */
+static void add_ipv6(const char *addr)
+{
+	char path[256], dev[IFNAMSIZ] = "";
+	struct in6_ifreq r = { .ifr6_prefixlen = 64 };
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/gid_attrs/ndevs/%s",
+		 getenv("VS_RXE_DEV") ? getenv("VS_RXE_DEV") : "rxe0",
+		 getenv("VS_RXE_GID_INDEX") ? getenv("VS_RXE_GID_INDEX") : "1");
+	f = fopen(path, "r");
+	VS_ASSERT(f && fscanf(f, "%15s", dev) == 1);
+	fclose(f);
+	r.ifr6_ifindex = (int)if_nametoindex(dev);
+	VS_ASSERT(r.ifr6_ifindex > 0);
+	VS_ASSERT_EQ(inet_pton(AF_INET6, addr, &r.ifr6_addr), 1);
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	VS_ASSERT(fd >= 0);
+	if (ioctl(fd, SIOCSIFADDR, &r) && errno != EEXIST)
+		VS_FAIL("cannot add %s/64 to %s: %s", addr, dev, strerror(errno));
+	close(fd);
+}
+
+/*
+ * IPv6: an address added to the rxe netdev (dummy0 of the VM) becomes a
+ * RoCE v2 GID; a one-call client and server by that address, bytes
+ * echoed and checked.
+ */
+static void test_ipv6(void)
+{
+	const char *ip6 = "fd77::1";
+	struct vs_cm_id *l = NULL;
+	struct server_args a = { .n = 1 };
+	char p6[16];
+	pthread_t t;
+	struct vs_cm_id *id;
+	struct vs_mr *mr;
+	char hello[] = "client 0";
+
+	add_ipv6(ip6);
+	/* the GID appears shortly after the address */
+	for (int i = 0; i < 50 && vs_cm_listen(ip6, "0", NULL, &l); i++)
+		usleep(100000);
+	if (!l)
+		VS_FAIL("listening on %s: %s", ip6, vs_t_err());
+	snprintf(p6, sizeof(p6), "%u", vs_cm_port(l));
+	a.l = l;
+	VS_ASSERT_EQ(pthread_create(&t, NULL, one_call_server, &a), 0);
+	VS_OK(vs_cm_rc_client(ip6, p6, NULL, &(struct vs_cm_conn_config){
+		.private_data = hello, .private_data_len = sizeof(hello),
+		.timeout_ms = 10000 }, NULL, &id));
+	VS_ASSERT(strstr(vs_cm_peer(id), "[fd77::1]:"));
+	VS_OK(vs_mr_alloc(vs_cm_pd(id), 2 * MSG, 0, &mr));
+	client_echo(vs_cm_rc_qp(id), vs_cm_cq(id), mr, 6);
+	VS_OK(vs_cm_disconnect(id));
+	VS_OK(vs_mr_close(mr));
+	VS_OK(vs_cm_close(id));
+	pthread_join(t, NULL);
+	VS_OK(vs_cm_close(l));
+	printf("ipv6: connected to [%s]:%s, bytes echoed and checked\n", ip6, p6);
+}
+
 static int count_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -668,6 +737,7 @@ int main(void)
 	test_no_listener();
 	test_unroutable();
 	test_epoll(l);
+	test_ipv6();
 	test_cycles(l, cyc ? atoi(cyc) : 200);
 	VS_OK(vs_cm_close(l));
 	printf("ok\n");
