@@ -157,8 +157,8 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 				      vs__cm_peer_or(id));
 	/*
 	 * min_rnr_timer stays the CM's (0: 655 ms, as every librdmacm
-	 * program gets): shorter timers stalled RNR retries on kernel 6.1's
-	 * rxe (test/rxe/cm_rc.c).  Post receives before the peer may send.
+	 * program gets); shorter ones are untested on rxe (docs/API.md,
+	 * "RNR").  Post receives before the peer may send.
 	 */
 	if (!vs__cm_is_ud(id) && to == IBV_QPS_RTR) {
 		uint8_t offer = id->state == VS_CM_REQUEST ?
