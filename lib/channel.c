@@ -126,7 +126,8 @@ static struct vs_cq *cq_of_event(struct vs__channel_cqs *l, struct ibv_cq *icq)
 
 static bool may_hold(struct vs_cq *cq)
 {
-	return cq->ev_pending || (cq->legacy && vs__legacy_cq_buffered(cq->legacy));
+	return cq->ev_pending || vs__cq_stash_waiting(cq) ||
+	       (cq->legacy && vs__legacy_cq_buffered(cq->legacy));
 }
 
 /*
@@ -283,4 +284,23 @@ int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)
 	ret = wait_args(wc, max, "vs_cq_wait");
 	return ret ? ret : wait_on(cq->channel, cq, timeout_ms, &from, wc, max,
 				   "vs_cq_wait");
+}
+
+int vs__channel_sleep(struct vs_cq *cq, int timeout_ms, int64_t deadline,
+		      const char *call)
+{
+	struct vs_channel *ch = cq->channel;
+	struct vs__channel_cqs *l = ch->cqs;
+	int n;
+
+	pthread_mutex_lock(&l->lock);
+	n = read_events(ch, cq, call);
+	/* an event read earlier (by any wait) says the same: poll again */
+	if (n == 0 && cq->ev_pending)
+		n = 1;
+	cq->ev_pending = false; /* the caller polls it to empty now */
+	pthread_mutex_unlock(&l->lock);
+	if (n)
+		return n < 0 ? n : 0;
+	return vs__wait_fd(ch->ch->fd, timeout_ms, deadline, call);
 }

@@ -149,6 +149,8 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 	}
 	vs__legacy_cq_free(cq->legacy);
 	cq->legacy = NULL;
+	vs__cq_stash_free(cq->stash);
+	cq->stash = NULL;
 	if (cq->channel)
 		err = vs__channel_put(cq->channel, verb);
 	return vs__first_err(err, vs__context_put(cq->ctx, verb));
@@ -185,15 +187,6 @@ int vs__cq_bad(const struct vs_cq *cq, const char *out_name, const char *verb)
 	int ret = vs__check_handle(cq, VS_KIND_CQ, verb, "cq");
 
 	return ret ? ret : vs__set_error(verb, EINVAL, "%s is NULL", out_name);
-}
-
-int vs__cq_poll_failed(struct ibv_cq_ex *ops, int err, const char *call)
-{
-	bool legacy = vs__legacy_cq_is(ops);
-
-	return vs__verb_error(call, legacy ? "ibv_poll_cq" : "ibv_start_poll", err,
-			     "polling the %s CQ failed (CQ overrun or device "
-			     "error)", legacy ? "legacy" : "extended");
 }
 
 int vs__cq_iter_null(const char *verb)

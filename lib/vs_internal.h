@@ -34,6 +34,7 @@
 #include "verbshim/recv.h"
 #include "transports.h"
 #include "verbshim/event.h"
+#include "verbshim/scope.h"
 
 /*
  * Records the thread's last error (lib/error.c); returns -err.  call is
@@ -197,6 +198,39 @@ int64_t vs__deadline(int timeout_ms);
 int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call);
 /* lib/legacy_cq.c: completions polled from the provider, not yet consumed */
 bool vs__legacy_cq_buffered(struct vs__legacy_cq *l);
+/*
+ * lib/cq_stash.c: a CQ's stash.  vs__cq_take gives match every completion
+ * of cq, the stashed ones first, then the CQ's until it is empty; those
+ * match refuses (returns false) are stashed, in order, for the CQ's next
+ * polls and waits.  Returns how many match took, or a negative errno
+ * (recorded for call).  match may rewrite the completion it takes.
+ */
+typedef bool (*vs__wc_match)(void *arg, struct vs_wc *wc);
+int vs__cq_take(struct vs_cq *cq, vs__wc_match match, void *arg,
+		const char *call);
+bool vs__cq_stash_waiting(const struct vs_cq *cq);
+void vs__cq_stash_free(struct vs__cq_stash *st);
+/*
+ * lib/channel.c: the sleep of a wait on cq's channel, after a poll of cq
+ * found nothing it wanted: reads the channel's events (re-arming their
+ * CQs); 0 when cq may have completions now (poll it again), else sleeps
+ * until the channel fd is readable: 0, -EAGAIN, -ETIMEDOUT or an error.
+ */
+int vs__channel_sleep(struct vs_cq *cq, int timeout_ms, int64_t deadline,
+		      const char *call);
+/*
+ * lib/wr_wait.c: -EINVAL unless mode is known and, to sleep, cq has a
+ * channel; the pause between two passes over cq that did not find what a
+ * wait wants (0: pass again; -EAGAIN, -ETIMEDOUT, an error); -EIO
+ * recorded for a WR that completed in error.
+ */
+int vs__wait_mode_check(struct vs_cq *cq, enum vs_wait_mode mode,
+			const char *call);
+int vs__wait_pause(struct vs_cq *cq, enum vs_wait_mode mode, int timeout_ms,
+		   int64_t deadline, unsigned int *spins, const char *call);
+int vs__wc_failed(const struct vs_wc *wc, const char *call);
+/* lib/wait.c: whether a wait of timeout_ms begun at deadline is over */
+int vs__wait_over(int timeout_ms, int64_t deadline);
 /* lib/handle.c: p points at a handle of the arena (safe to read its magic) */
 bool vs__handle_in_arena(const void *p, size_t size);
 

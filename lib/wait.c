@@ -48,3 +48,12 @@ int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call)
 				     fd);
 	return 0;
 }
+
+int vs__wait_over(int timeout_ms, int64_t deadline)
+{
+	if (timeout_ms == 0)
+		return -EAGAIN;
+	if (timeout_ms > 0 && deadline - now_ms() <= 0)
+		return -ETIMEDOUT;
+	return 0;
+}

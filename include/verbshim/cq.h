@@ -30,6 +30,7 @@ struct vs_cq_config {
 };
 
 struct vs__legacy_cq; /* lib/legacy_cq.c */
+struct vs__cq_stash;  /* lib/cq_stash.c */
 
 struct vs_cq {
 	struct vs_handle h; /* private */
@@ -57,6 +58,11 @@ struct vs_cq {
 	uint32_t unacked;          /* private: events read, not yet acked */
 	bool solicited_only;       /* private */
 	bool ev_pending;           /* private: may hold completions to poll */
+	/*
+	 * private: completions a wait (verbshim/scope.h) met that were not
+	 * its own; poll_ops serves them first while there are any.
+	 */
+	struct vs__cq_stash *stash;
 };
 
 /**

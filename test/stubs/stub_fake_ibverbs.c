@@ -8,7 +8,9 @@
  * legacy one (no verbs_context): CQs and QPs take the legacy paths.
  *
  * Sends complete at once (a completion per signaled WR on the send CQ),
- * receives are only counted.  vs_stub_fail makes one named verb fail
+ * receives are only counted.  vs_stub_wc_error fails one WR to come
+ * (the rest of its post flushed, the QP in ERR); vs_stub_hold_sends
+ * holds send completions back until vs_stub_release_sends().  vs_stub_fail makes one named verb fail
  * once with an errno (destroys and deallocs return it, creates return
  * NULL with errno); vs_stub_live counts the objects alive per kind.
  * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
@@ -231,6 +233,59 @@ static void drop_events(struct fake_cq *f)
 			abort();
 }
 
+/*
+ * When armed, the WR after the next `skip` ones completes with `status`
+ * (signaled or not) and the rest of its post with IBV_WC_WR_FLUSH_ERR;
+ * the QP goes to ERR.
+ */
+VS_STUB_EXPORT struct {
+	int armed;
+	int skip;
+	int status;
+} vs_stub_wc_error;
+/* While set, send completions wait for vs_stub_release_sends(). */
+VS_STUB_EXPORT int vs_stub_hold_sends;
+
+#define FAKE_HELD 1024
+static struct {
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+} held[FAKE_HELD];
+static int nheld;
+
+/* Delivers the held send completions, in order. */
+VS_STUB_EXPORT void vs_stub_release_sends(void)
+{
+	for (int i = 0; i < nheld; i++)
+		complete(held[i].cq, &held[i].wc);
+	nheld = 0;
+}
+
+/* A WR of a post is done: its completion, if any (*flush: the rest fail). */
+static void send_done(struct ibv_qp *qp, struct ibv_wc *wc, int signaled,
+		      int *flush)
+{
+	if (*flush) {
+		wc->status = IBV_WC_WR_FLUSH_ERR;
+		signaled = 1;
+	} else if (vs_stub_wc_error.armed && vs_stub_wc_error.skip-- == 0) {
+		vs_stub_wc_error.armed = 0;
+		wc->status = vs_stub_wc_error.status;
+		wc->vendor_err = 0x42;
+		signaled = 1;
+		*flush = 1;
+		qp->state = IBV_QPS_ERR;
+	}
+	if (!signaled)
+		return;
+	if (vs_stub_hold_sends && nheld < FAKE_HELD) {
+		held[nheld].cq = qp->send_cq;
+		held[nheld++].wc = *wc;
+		return;
+	}
+	complete(qp->send_cq, wc);
+}
+
 static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
 {
 	switch (op) {
@@ -252,18 +307,20 @@ static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 			  struct ibv_send_wr **bad)
 {
 	struct fake_qp *f = (struct fake_qp *)qp; /* ex.qp_base is first */
+	int flush = 0;
 
 	for (; wr; wr = wr->next) {
 		uint32_t len = 0;
 
-		if (qp->state != IBV_QPS_RTS || wr->num_sge < 0 || wr->num_sge > 16 ||
+		if ((qp->state != IBV_QPS_RTS && !flush) || wr->num_sge < 0 ||
+		    wr->num_sge > 16 ||
 		    (wr->num_sge && !wr->sg_list)) {
 			*bad = wr;
 			return EINVAL;
 		}
 		for (int i = 0; i < wr->num_sge; i++)
 			len += wr->sg_list[i].length; /* ASan: the list is alive */
-		if (f->sq_sig_all || (wr->send_flags & IBV_SEND_SIGNALED)) {
+		{
 			struct ibv_wc wc = {
 				.wr_id = wr->wr_id,
 				.status = IBV_WC_SUCCESS,
@@ -272,7 +329,8 @@ static int fake_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 				.qp_num = qp->qp_num,
 			};
 
-			complete(qp->send_cq, &wc);
+			send_done(qp, &wc, f->sq_sig_all ||
+				  (wr->send_flags & IBV_SEND_SIGNALED), &flush);
 		}
 	}
 	return 0;
@@ -797,14 +855,14 @@ static void wr_inline_list(struct ibv_qp_ex *ex, size_t n,
 static int wr_complete(struct ibv_qp_ex *ex)
 {
 	struct fake_qp *f = qpx(ex);
+	int flush = 0;
 
 	if (ex->qp_base.state != IBV_QPS_RTS) {
 		f->n = 0;
 		return EINVAL;
 	}
 	for (unsigned int i = 0; i < f->n; i++)
-		if (f->signaled[i])
-			complete(ex->qp_base.send_cq, &f->pending[i]);
+		send_done(&ex->qp_base, &f->pending[i], f->signaled[i], &flush);
 	f->n = 0;
 	return 0;
 }

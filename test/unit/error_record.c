@@ -267,6 +267,25 @@ static void walk(void)
 	ENTRY(vs_async_next, vs_async_next(NULL, 0, &ae));
 	ENTRY(vs_async_next, vs_async_next(ctx, 0, NULL));
 	cm_rows();
+	/* scope.h */
+	{
+		struct vs_scope sc = { 0 };
+
+		ENTRY(vs_cq_wait_wr, vs_cq_wait_wr(NULL, 1, 1, VS_WAIT_POLL, 0, &wc));
+		ENTRY(vs_cq_wait_wr, vs_cq_wait_wr(cq, 1, 1, VS_WAIT_SLEEP, 0, &wc));
+		ENTRY(vs_scope_begin, vs_scope_begin(NULL, VS_WAIT_POLL));
+		ENTRY(vs_scope_wait, vs_scope_wait(&sc, 1, 0, &wc));
+		ENTRY(vs_scope_end, vs_scope_end(&sc, 0, NULL));
+		ENTRY(vs_scope_rc_batch_start, vs_scope_rc_batch_start(&sc, rc, &rb));
+		ENTRY(vs_scope_uc_batch_start, vs_scope_uc_batch_start(&sc, NULL, &ub));
+		ENTRY(vs_scope_ud_batch_start, vs_scope_ud_batch_start(&sc, ud, &db));
+		VS_OK(vs_scope_begin(&sc, VS_WAIT_SLEEP));
+		/* the QPs' CQ has no channel to sleep on */
+		ENTRY(vs_scope_rc_batch_start, vs_scope_rc_batch_start(&sc, rc, &rb));
+		ENTRY(vs_scope_ud_batch_start, vs_scope_ud_batch_start(&sc, ud, &db));
+		ENTRY(vs_scope_wait, vs_scope_wait(&sc, 1, 0, &wc)); /* no such WR */
+		VS_OK(vs_scope_end(&sc, 0, NULL));
+	}
 }
 
 /* A message longer than the record ends in the visible cut mark. */
