@@ -216,7 +216,13 @@ static bool take_own(void *arg, struct vs_wc *wc)
 	r->wc.wr_id = r->wr_id;
 	s->outstanding--;
 	r->q->outstanding--;
-	if (wc->status != IBV_WC_SUCCESS && !s->failed) {
+	/*
+	 * The first error, but a cause before a flush: rxe of kernel 6.12
+	 * flushes a WR ahead of the one that failed when the NAK comes first.
+	 */
+	if (wc->status != IBV_WC_SUCCESS &&
+	    (!s->failed || (s->first_err.status == IBV_WC_WR_FLUSH_ERR &&
+			    wc->status != IBV_WC_WR_FLUSH_ERR))) {
 		s->failed = true;
 		s->first_err = r->wc;
 	}

@@ -149,9 +149,10 @@ int vs_scope_wait(struct vs_scope *s, uint64_t wr_id, int timeout_ms,
  * the scope.  A batch of the scope still open is refused (-EBUSY).
  *
  * Return: 0 when every WR completed successfully; -EIO when one failed
- * (@first_err: the first failure, in the order they completed; the WRs
- * after it typically IBV_WC_WR_FLUSH_ERR); -EAGAIN, -ETIMEDOUT (scope
- * still open, nothing recorded); -EINVAL for a scope not open; -EBUSY.
+ * (@first_err: the first failure in the order they completed that is not
+ * a flush, IBV_WC_WR_FLUSH_ERR only when every failure was one: the
+ * cause was outside the scope); -EAGAIN, -ETIMEDOUT (scope still open,
+ * nothing recorded); -EINVAL for a scope not open; -EBUSY.
  */
 VS_MUST_CHECK
 int vs_scope_end(struct vs_scope *s, int timeout_ms, struct vs_wc *first_err);
