@@ -165,14 +165,15 @@ static int poll_ready(struct vs__channel_cqs *l, struct vs_cq *only,
 }
 
 /*
- * Reads every event waiting on the channel: acks (in batches), re-arms
- * and marks each CQ to be polled.  Returns how many events concerned
- * only (or any CQ when only is NULL), or a negative errno.
+ * Reads the channel's events until one concerns only (any CQ when only is
+ * NULL) or none is left: acks them (in batches), re-arms and marks each
+ * CQ to be polled.  Events after that one stay in the fd (it stays
+ * readable) for the next wait: no read that can only say EAGAIN.
+ * Returns 1 when an event concerned only (or any), 0, or a negative errno.
  */
 static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *verb)
 {
 	struct vs__channel_cqs *l = ch->cqs;
-	int got = 0;
 
 	for (;;) {
 		struct ibv_cq *icq;
@@ -182,7 +183,7 @@ static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *ve
 
 		if (ibv_get_cq_event(ch->ch, &icq, &ctx)) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return got;
+				return 0;
 			return vs__verb_error(verb, "ibv_get_cq_event",
 					      vs__errno_or(EIO),
 					      "reading the completion channel "
@@ -207,7 +208,7 @@ static int read_events(struct vs_channel *ch, struct vs_cq *only, const char *ve
 					      "cannot re-arm the CQ");
 		cq->ev_pending = true;
 		if (!only || cq == only)
-			got++;
+			return 1;
 	}
 }
 
@@ -217,25 +218,43 @@ static int wait_on(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
 {
 	struct vs__channel_cqs *l = ch->cqs;
 	int64_t deadline = vs__deadline(timeout_ms);
+	bool sleep_first, slept = false;
 	int n;
 
 	pthread_mutex_lock(&l->lock);
+	/* a CQ's own wait looks at the CQ first: no system call if it has some */
+	if (only)
+		only->ev_pending = true;
+	/*
+	 * When the last wait had to sleep, this one likely will: poll() the fd
+	 * first rather than a read that says EAGAIN (poll returns at once if
+	 * an event is there).  Race-free either way: a completion on an armed
+	 * CQ raises an event, and a CQ is disarmed only while its event waits
+	 * in the fd or after a read that marked it to be polled.
+	 */
+	sleep_first = l->slept && timeout_ms != 0;
 	for (;;) {
 		n = poll_ready(l, only, from, wc, max);
 		if (n)
 			break;
-		n = read_events(ch, only, verb);
-		if (n < 0)
-			break;
-		if (n)
-			continue; /* re-armed: now poll them */
+		if (!sleep_first) {
+			n = read_events(ch, only, verb);
+			if (n < 0)
+				break;
+			if (n)
+				continue; /* re-armed: now poll them */
+		}
+		sleep_first = false;
 		/* sleeps without the lock; -EAGAIN and -ETIMEDOUT record nothing */
 		pthread_mutex_unlock(&l->lock);
 		n = vs__wait_fd(ch->ch->fd, timeout_ms, deadline, verb);
 		if (n)
 			return n;
+		slept = true;
 		pthread_mutex_lock(&l->lock);
 	}
+	if (n > 0)
+		l->slept = slept;
 	pthread_mutex_unlock(&l->lock);
 	return n;
 }

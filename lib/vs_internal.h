@@ -181,6 +181,7 @@ struct vs__channel_cqs {
 	pthread_mutex_t lock;
 	struct vs_cq *head, *tail;
 	int n;
+	bool slept; /* the last successful wait slept (lib/channel.c) */
 };
 
 void vs__channel_cqs_append(struct vs__channel_cqs *l, struct vs_cq *cq);
