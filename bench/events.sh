@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The events benchmark (issue 13), in one VM run: build/bench/events's
+# table (round trips/s, messages/s, RTT p50/p99, completions per wake-up
+# for busy-poll, typed events on extended and legacy CQs, and a raw
+# textbook event loop), then system calls per round trip and per wake-up
+# for each mode, counted by strace -c -f: two runs of N1 and N2 round
+# trips, (calls(N2) - calls(N1)) / (N2 - N1), so set-up and teardown
+# cancel out.  strace comes from the host root the VM mounts.
+#
+#   bench/events.sh                boots the VM (scripts/vm-run.sh)
+#   VS_EVENTS_ROUNDS=N             round trips per table row (default 5000;
+#                                  0: no table, the system calls only)
+#   VS_EVENTS_N1 / VS_EVENTS_N2    strace runs (default 300 / 1000)
+#   VS_EVENTS_BIN=PATH             another build of bench/events.c (default
+#                                  build/bench/events)
+#
+# Figures are printed, never judged.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${BUILD:-build}/bench
+EV=${VS_EVENTS_BIN:-$B/events}
+[ -x "$EV" ] || { echo "no $EV: make benches" >&2; exit 1; }
+if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
+	exec scripts/vm-run.sh --timeout 1800 -- bench/events.sh
+fi
+command -v strace >/dev/null || { echo "strace is not installed (apt-get install strace)" >&2; exit 1; }
+ROUNDS=${VS_EVENTS_ROUNDS:-5000}
+N1=${VS_EVENTS_N1:-300}
+N2=${VS_EVENTS_N2:-1000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ "$ROUNDS" != 0 ]; then
+	echo "## Round trips ($ROUNDS per mode, 64-byte sends, one CQ and channel per side)"
+	echo
+	"$EV" -n "$ROUNDS"
+	echo
+fi
+
+# strace -c -f of one run of $2 round trips in mode $1: "syscall calls"
+# lines into $3, and the run's wake-up count into $3.wake
+count() {
+	strace -f -c -o "$tmp/s" "$EV" --mode "$1" -n "$2" >"$tmp/out"
+	awk '$1 ~ /^[0-9.]+$/ && $NF != "total" { print $NF, $4 }' "$tmp/s" >"$3"
+	awk '{ print $6 }' "$tmp/out" >"$3.wake"
+}
+
+echo "## System calls (strace -c -f; runs of $N2 minus runs of $N1 round trips)"
+echo
+echo "| mode | per round trip | wake-ups per round trip | per wake-up | by call, per round trip |"
+echo "|---|---:|---:|---:|---|"
+for m in poll typed typed-legacy raw; do
+	count "$m" "$N1" "$tmp/a"
+	count "$m" "$N2" "$tmp/b"
+	awk -v n=$((N2 - N1)) -v m="$m" -v w1="$(cat "$tmp/a.wake")" -v w2="$(cat "$tmp/b.wake")" '
+		FNR == NR { a[$1] = $2; next }
+		{ d = ($2 - a[$1]) / n
+		  if (d >= 0.005) { if (by != "") by = by ", "; by = by $1 " " sprintf("%.2f", d); t += d } }
+		END { w = (w2 - w1) / n; pw = "-"
+		      if (w > 0) pw = sprintf("%.2f", t / w)
+		      printf "| %s | %.2f | %.2f | %s | %s |\n", m, t, w, pw, by }' "$tmp/a" "$tmp/b"
+done
