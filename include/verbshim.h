@@ -34,5 +34,6 @@
 #include "verbshim/cm_event.h"
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"
+#include "verbshim/srd.h"
 
 #endif /* VERBSHIM_H */

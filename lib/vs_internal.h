@@ -32,6 +32,7 @@
 #include "verbshim/post_ud.h"
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
+#include "verbshim/srd.h"
 #include "transports.h"
 #include "verbshim/event.h"
 
