@@ -3,11 +3,12 @@
  * EFA SRD: what only SRD does, and the one file of lib/ that includes
  * efadv.h.  The create hook of the SRD row (efadv_create_qp_ex with the
  * SRD driver type and the send operations the device reports), the EFA
- * check every SRD entry point makes, and the efadv queries as typed
- * structs.  Everything goes through the shim's efadv_* drop-ins, so
+ * check every SRD entry point makes, and the efadv queries filling the
+ * typed structs (lib/srd.c checks the handles of the public calls around
+ * them).  Everything goes through the shim's efadv_* drop-ins, so
  * libefa is loaded at the first SRD call and its absence is an error, not
- * a link failure.  The objects used here are at the bottom of lib/
- * (error, handle): the transport table points at this file.
+ * a link failure.  The transport table points at this file, so it uses
+ * only the bottom of lib/ (error.o): no handle checks here.
  */
 #include <infiniband/efadv.h>
 
@@ -70,22 +71,12 @@ static uint32_t cap_flags(uint32_t device_caps)
 	return f;
 }
 
-int vs_efa_query_caps(struct vs_context *ctx, struct vs_efa_caps *out)
+int vs__efa_caps(struct vs_context *ctx, struct vs_efa_caps *out,
+		 const char *call)
 {
-	const char *call = "vs_efa_query_caps";
 	struct efadv_device_attr a;
-	int ret = vs__check_handle(ctx, VS_KIND_CONTEXT, call, "ctx");
+	int ret = efa_device(ctx, &a, call);
 
-	if (ret)
-		return ret;
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	if (out->comp_mask)
-		return vs__set_error(call, EINVAL,
-				     "out->comp_mask 0x%llx: no optional request "
-				     "is defined yet (set it to 0)",
-				     (unsigned long long)out->comp_mask);
-	ret = efa_device(ctx, &a, call);
 	if (ret)
 		return ret;
 	memset(out, 0, sizeof(*out));
@@ -192,31 +183,14 @@ int vs__srd_create_qp(struct vs_pd *pd, const struct vs__qp_params *p,
 	return 0;
 }
 
-int vs_srd_dest_query(const struct vs_srd_dest *dest, struct vs_efa_ah_info *out)
+int vs__efa_ah(struct ibv_ah *ah, struct vs_efa_ah_info *out, const char *call)
 {
-	const char *call = "vs_srd_dest_query";
 	struct efadv_ah_attr a;
-	int ret, err;
+	int err;
 
-	if (!dest)
-		return vs__set_error(call, EINVAL, "dest is NULL");
-	if (!dest->base.ah)
-		return vs__set_error(call, EINVAL,
-				     "the destination has no address handle "
-				     "(released, or never filled by vs_srd_handshake?)");
-	ret = vs__check_handle(dest->base.ah, VS_KIND_AH, call, "dest->ah");
-	if (ret)
-		return ret;
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	if (out->comp_mask)
-		return vs__set_error(call, EINVAL,
-				     "out->comp_mask 0x%llx: no optional request "
-				     "is defined yet (set it to 0)",
-				     (unsigned long long)out->comp_mask);
 	memset(&a, 0, sizeof(a));
 	errno = 0;
-	err = efadv_query_ah(dest->base.ah->ah, &a, sizeof(a));
+	err = efadv_query_ah(ah, &a, sizeof(a));
 	if (err)
 		return vs__verb_error(call, "efadv_query_ah", err > 0 ? err : EIO,
 				      "cannot query the destination's address "
@@ -226,48 +200,34 @@ int vs_srd_dest_query(const struct vs_srd_dest *dest, struct vs_efa_ah_info *out
 	return 0;
 }
 
-int vs_srd_qp_query_wqs(const struct vs_srd_qp *sqp, struct vs_efa_wqs *out)
+int vs__efa_wqs(struct ibv_qp *qp, struct vs_efa_wqs *out, const char *call)
 {
-	const char *call = "vs_srd_qp_query_wqs";
-	const struct vs_qp *qp = (const struct vs_qp *)sqp;
-	int ret = vs__check_handle(qp, VS_KIND_SRD_QP, call, "qp");
-
-	if (ret)
-		return ret;
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	if (out->comp_mask)
-		return vs__set_error(call, EINVAL,
-				     "out->comp_mask 0x%llx: no optional request "
-				     "is defined yet (set it to 0)",
-				     (unsigned long long)out->comp_mask);
 #ifdef VS_HAVE_EFA_1_4
-	{
-		struct efadv_wq_attr sq, rq;
-		int err;
+	struct efadv_wq_attr sq, rq;
+	int err;
 
-		memset(&sq, 0, sizeof(sq));
-		memset(&rq, 0, sizeof(rq));
-		errno = 0;
-		err = efadv_query_qp_wqs(qp->qp, &sq, &rq, sizeof(sq));
-		if (err == EOPNOTSUPP && vs_symbol_resolved("efadv_query_qp_wqs") != 1)
-			return vs__verb_error(call, "efadv_query_qp_wqs", EOPNOTSUPP,
-					      "the run-time libefa has no "
-					      "efadv_query_qp_wqs (EFA_1.4)");
-		if (err)
-			return vs__verb_error(call, "efadv_query_qp_wqs",
-					      err > 0 ? err : EIO,
-					      "cannot query the SRD QP's work queues");
-		memset(out, 0, sizeof(*out));
-		out->sq = (struct vs_efa_wq){ .buffer = sq.buffer,
-			.entry_size = sq.entry_size, .num_entries = sq.num_entries,
-			.doorbell = sq.doorbell, .max_batch = sq.max_batch };
-		out->rq = (struct vs_efa_wq){ .buffer = rq.buffer,
-			.entry_size = rq.entry_size, .num_entries = rq.num_entries,
-			.doorbell = rq.doorbell, .max_batch = rq.max_batch };
-		return 0;
-	}
+	memset(&sq, 0, sizeof(sq));
+	memset(&rq, 0, sizeof(rq));
+	errno = 0;
+	err = efadv_query_qp_wqs(qp, &sq, &rq, sizeof(sq));
+	if (err == EOPNOTSUPP && vs_symbol_resolved("efadv_query_qp_wqs") != 1)
+		return vs__verb_error(call, "efadv_query_qp_wqs", EOPNOTSUPP,
+				      "the run-time libefa has no "
+				      "efadv_query_qp_wqs (EFA_1.4, rdma-core 59)");
+	if (err)
+		return vs__verb_error(call, "efadv_query_qp_wqs", err > 0 ? err : EIO,
+				      "cannot query the SRD QP's work queues");
+	memset(out, 0, sizeof(*out));
+	out->sq = (struct vs_efa_wq){ .buffer = sq.buffer,
+		.entry_size = sq.entry_size, .num_entries = sq.num_entries,
+		.doorbell = sq.doorbell, .max_batch = sq.max_batch };
+	out->rq = (struct vs_efa_wq){ .buffer = rq.buffer,
+		.entry_size = rq.entry_size, .num_entries = rq.num_entries,
+		.doorbell = rq.doorbell, .max_batch = rq.max_batch };
+	return 0;
 #else
+	(void)qp;
+	(void)out;
 	return vs__set_error(call, EOPNOTSUPP,
 			     "this verbshim was built against rdma-core headers "
 			     "without efadv_query_qp_wqs (EFA_1.4, rdma-core "

@@ -85,3 +85,23 @@ int make(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
 	ret |= vs_ud_handshake(ud, &ep, dest);
 	return ret;
 }
+
+int use_srd(struct vs_srd_qp *srd, const struct vs_srd_dest *dest,
+	    struct ibv_sge *sge, struct vs_remote r);
+
+int use_srd(struct vs_srd_qp *srd, const struct vs_srd_dest *dest,
+	    struct ibv_sge *sge, struct vs_remote r)
+{
+	struct vs_srd_batch sb;
+	struct vs_srd_config scfg = { .qkey = 0x11111111, .rnr_retry = 7 };
+	int ret = 0;
+
+	(void)scfg;
+	ret |= vs_srd_batch_start(srd, &sb);
+	ret |= vs_srd_send(&sb, 1, 0, dest, sge, 1);
+	ret |= vs_srd_send_imm(&sb, 2, 0, dest, 9, sge, 1);
+	ret |= vs_srd_write(&sb, 3, 0, dest, sge, 1, r);
+	ret |= vs_srd_read(&sb, 4, VS_WR_SIGNALED, dest, sge, 1, r);
+	ret |= vs_srd_batch_submit(&sb);
+	return ret;
+}

@@ -14,25 +14,11 @@
 #include <stdlib.h>
 
 #include "stub.h"
+#include "fake_efa.h"
 
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-VS_STUB_EXPORT struct vs_stub_efa {
-	int efa_device;                 /* 1: fake0 is an EFA device */
-	struct efadv_device_attr attr;  /* what efadv_query_device answers */
-	int query_err;                  /* efadv_query_device fails with it */
-	int create_err;                 /* efadv_create_qp_ex fails once */
-	/* recorded by the last efadv_create_qp_ex */
-	int creates;
-	uint32_t inlen;
-	uint32_t driver_qp_type;
-	uint64_t efa_comp_mask;
-	int qp_type;
-	uint32_t comp_mask;
-	uint64_t send_ops_flags;
-	struct ibv_qp_cap cap;
-	int queries;                    /* efadv_query_device calls */
-} vs_stub_efa;
+VS_STUB_EXPORT struct vs_stub_efa vs_stub_efa;
 
 VS_STUB_EXPORT int efadv_query_device(struct ibv_context *ibvctx,
 				      struct efadv_device_attr *attr,

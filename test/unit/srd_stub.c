@@ -15,26 +15,10 @@
  */
 #include <sys/wait.h>
 
-#include <infiniband/efadv.h>
-
 #include "vs_config.h"
 #include "../common/vs_fake.h"
 
-static struct vs_fake_efa {
-	int efa_device;
-	struct efadv_device_attr attr;
-	int query_err;
-	int create_err;
-	int creates;
-	uint32_t inlen;
-	uint32_t driver_qp_type;
-	uint64_t efa_comp_mask;
-	int qp_type;
-	uint32_t comp_mask;
-	uint64_t send_ops_flags;
-	struct ibv_qp_cap cap;
-	int queries;
-} *efa; /* the fake libefa's vs_stub_efa (same layout) */
+static struct vs_stub_efa *efa; /* the fake libefa's control block */
 
 static struct {
 	int mask[IBV_QPS_ERR + 1];
@@ -59,18 +43,11 @@ static void *sym(const char *lib, const char *name)
 	return p;
 }
 
-/* An EFA device as efadv describes it: limits and every capability. */
+/* fake0 as efadv describes it (vs_t_use_fake_efa's limits), EFA or not. */
 static void efa_reset(bool is_efa, uint32_t device_caps)
 {
-	memset(efa, 0, sizeof(*efa));
+	efa = vs_t_use_fake_efa(device_caps);
 	efa->efa_device = is_efa;
-	efa->attr.max_sq_wr = 512;
-	efa->attr.max_rq_wr = 256;
-	efa->attr.max_sq_sge = 2;
-	efa->attr.max_rq_sge = 3;
-	efa->attr.inline_buf_size = 32;
-	efa->attr.device_caps = device_caps;
-	efa->attr.max_rdma_size = 1u << 30;
 	memset(modify, 0, sizeof(*modify));
 }
 
@@ -469,7 +446,7 @@ static int no_libefa(void)
 
 int main(void)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32], verbs[PATH_MAX + 32];
+	char exe[PATH_MAX], verbs[PATH_MAX + 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	void *fail;
 	const char *dir;
@@ -483,13 +460,8 @@ int main(void)
 	VS_ASSERT(n > 0);
 	exe[n] = 0;
 	dir = dirname(exe);
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libefa.so.1", dir);
 	snprintf(verbs, sizeof(verbs), "%s/../../stubs/fake/libibverbs.so.1", dir);
-	if (access(fake, R_OK))
-		VS_FAIL("the fake libefa %s is missing (make tests builds it)", fake);
-	setenv("VERBSHIM_LIBEFA", fake, 1);
-	VS_OK(vs_library_load(VS_LIB_EFA));
-	efa = sym(fake, "vs_stub_efa");
+	efa = vs_t_use_fake_efa(0);
 	modify = sym(verbs, "vs_stub_modify");
 	last_ah = sym(verbs, "vs_stub_last_ah");
 
