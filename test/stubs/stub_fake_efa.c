@@ -104,3 +104,21 @@ VS_STUB_EXPORT int efadv_query_ah(struct ibv_ah *ibvah, struct efadv_ah_attr *at
 	attr->ahn = (uint16_t)(0x20 + i);
 	return 0;
 }
+
+/* VS_FAKE_EFA=1: fake0 is an EFA device from the start, with these caps
+ * (for programs that cannot reach vs_stub_efa: verbshim-info). */
+__attribute__((constructor)) static void fake_efa_from_env(void)
+{
+	const char *e = getenv("VS_FAKE_EFA");
+
+	if (!e || strcmp(e, "1"))
+		return;
+	vs_stub_efa.efa_device = 1;
+	vs_stub_efa.attr.max_sq_wr = 512;
+	vs_stub_efa.attr.max_rq_wr = 256;
+	vs_stub_efa.attr.max_sq_sge = 2;
+	vs_stub_efa.attr.max_rq_sge = 3;
+	vs_stub_efa.attr.inline_buf_size = 32;
+	vs_stub_efa.attr.device_caps = 1u << 0 | 1u << 1 | 1u << 3; /* read, RNR, write */
+	vs_stub_efa.attr.max_rdma_size = 1u << 30;
+}
