@@ -10,11 +10,6 @@
  * QP says.  Each call goes through a volatile function pointer, so the
  * compiler cannot fold it into the inline.
  */
-#include <dlfcn.h>
-#include <libgen.h>
-#include <limits.h>
-#include <unistd.h>
-
 #include "../common/vs_fake.h"
 
 /* the out-of-line symbol, never the inline */
@@ -25,8 +20,7 @@ static int calls;
 
 int main(void)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char fake[PATH_MAX + 32];
 	struct vs_context *ctx;
 	struct vs_pd *pd;
 	struct vs_cq *cq;
@@ -52,11 +46,7 @@ int main(void)
 	uint64_t *p;
 	int n, seen = 0;
 
-	VS_ASSERT(len > 0);
-	exe[len] = 0;
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
-	if (access(fake, R_OK))
-		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
+	vs_t_fake_path("libibverbs.so.1", fake, sizeof(fake));
 	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
 	setenv("VS_FAKE_EXTENDED", "1", 1);
 

@@ -448,10 +448,8 @@ static int no_libefa(void)
 
 int main(void)
 {
-	char exe[PATH_MAX], verbs[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char verbs[PATH_MAX + 32];
 	void *fail;
-	const char *dir;
 	struct rig r;
 
 	setenv("VS_FAKE_EFA_PORT", "1", 1);
@@ -459,10 +457,7 @@ int main(void)
 	/* before anything loads libefa: the child must find none */
 	if (no_libefa())
 		VS_FAIL("the no-libefa case failed (its output above)");
-	VS_ASSERT(n > 0);
-	exe[n] = 0;
-	dir = dirname(exe);
-	snprintf(verbs, sizeof(verbs), "%s/../../stubs/fake/libibverbs.so.1", dir);
+	vs_t_fake_path("libibverbs.so.1", verbs, sizeof(verbs));
 	efa = vs_t_use_fake_efa(0);
 	modify = sym(verbs, "vs_stub_modify");
 	last_ah = sym(verbs, "vs_stub_last_ah");
