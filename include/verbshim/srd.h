@@ -405,15 +405,21 @@ VS_INLINE void vs_srd_batch_abort(struct vs_srd_batch *b)
 
 #ifdef VS__TYPE_GUARDS
 #define vs_efa_query_caps(ctx, out) vs_efa_query_caps(VS__IS(struct vs_context, ctx), VS__IS(struct vs_efa_caps, out))
-#define vs_srd_qp_create(pd, ...) vs_srd_qp_create(VS__IS(struct vs_pd, pd), __VA_ARGS__)
+#define vs_srd_qp_create(pd, ...)                                             \
+	vs_srd_qp_create(VS__OUT(struct vs_srd_qp **, VS__CFG(struct vs_srd_config, \
+			 VS__IS(struct vs_pd, pd), __VA_ARGS__), __VA_ARGS__),    \
+			 __VA_ARGS__)
 #define vs_srd_qp_close(qp) vs_srd_qp_close(VS__IS(struct vs_srd_qp, qp))
 #define vs_srd_qp_modify(qp, ...) vs_srd_qp_modify(VS__IS(struct vs_srd_qp, qp), __VA_ARGS__)
 #define vs_srd_qp_raw(qp) vs_srd_qp_raw(VS__IS_C(struct vs_srd_qp, qp))
 #define vs_srd_qp_num(qp) vs_srd_qp_num(VS__IS_C(struct vs_srd_qp, qp))
 #define vs_srd_qp_is_extended(qp) vs_srd_qp_is_extended(VS__IS_C(struct vs_srd_qp, qp))
 #define vs_srd_qp_caps(qp) vs_srd_qp_caps(VS__IS_C(struct vs_srd_qp, qp))
-#define vs_srd_endpoint(qp, ...) vs_srd_endpoint(VS__IS_C(struct vs_srd_qp, qp), __VA_ARGS__)
-#define vs_srd_handshake(qp, ...) vs_srd_handshake(VS__IS(struct vs_srd_qp, qp), __VA_ARGS__)
+#define vs_srd_endpoint(qp, out) \
+	vs_srd_endpoint(VS__IS_C(struct vs_srd_qp, qp), VS__IS(struct vs_endpoint, out))
+#define vs_srd_handshake(qp, remote, dest)                                   \
+	vs_srd_handshake(VS__IS(struct vs_srd_qp, qp),                        \
+			 VS__IS_C(struct vs_endpoint, remote), VS__IS(struct vs_srd_dest, dest))
 #define vs_srd_dest_release(dest) vs_srd_dest_release(VS__IS(struct vs_srd_dest, dest))
 #define vs_srd_dest_query(dest, out) vs_srd_dest_query(VS__IS_C(struct vs_srd_dest, dest), VS__IS(struct vs_efa_ah_info, out))
 #define vs_srd_qp_query_wqs(qp, out) vs_srd_qp_query_wqs(VS__IS_C(struct vs_srd_qp, qp), VS__IS(struct vs_efa_wqs, out))

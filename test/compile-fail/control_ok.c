@@ -105,3 +105,28 @@ int use_srd(struct vs_srd_qp *srd, const struct vs_srd_dest *dest,
 	ret |= vs_srd_batch_submit(&sb);
 	return ret;
 }
+
+int make_srd(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	     struct vs_srd_dest *dest);
+
+int make_srd(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	     struct vs_srd_dest *dest)
+{
+	const struct vs_srd_config cfg = { .send_cq = cq, .recv_cq = cq };
+	struct vs_efa_caps caps;
+	struct vs_srd_qp *srd;
+	struct vs_endpoint ep;
+	int ret = 0;
+
+	caps.comp_mask = 0;
+	ret |= vs_efa_query_caps(ctx, &caps);
+	ret |= vs_srd_qp_create(pd, &cfg, &srd);
+	ret |= vs_srd_qp_create(pd, NULL, NULL);
+#ifndef __cplusplus
+	ret |= vs_srd_qp_create(pd, &(struct vs_srd_config){ .send_cq = cq,
+				.recv_cq = cq, .qkey = 7, .rnr_retry = 3 }, &srd);
+#endif
+	ret |= vs_srd_endpoint(srd, &ep);
+	ret |= vs_srd_handshake(srd, &ep, dest);
+	return ret;
+}
