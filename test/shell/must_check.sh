@@ -63,9 +63,9 @@ for cc in "${compilers[@]}"; do
 					(void)buf; (void)ctx; (void)pd; (void)mr; (void)cq;
 					(void)srq; (void)rc; (void)uc; (void)ud; (void)ep;
 					(void)dest; (void)rb; (void)ub; (void)db; (void)recv;
-				struct vs_srd_qp *srd = 0; struct vs_srd_dest sdest;
-				struct vs_srd_batch sb;
-				(void)srd; (void)sdest; (void)sb;
+					struct vs_srd_qp *srd = 0; struct vs_srd_dest sdest;
+					struct vs_srd_batch sb;
+					(void)srd; (void)sdest; (void)sb;
 					$stmt
 					return 0;
 				}
