@@ -90,7 +90,8 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(addprefix $(BUILD)/stubs/unversioned/,$(STUB_SONAMES)) \
 	 $(addprefix $(BUILD)/stubs/highbase/,$(STUB_SONAMES)) \
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
-	 $(BUILD)/stubs/fake/libibverbs.so.1
+	 $(BUILD)/stubs/fake/libibverbs.so.1 \
+	 $(BUILD)/stubs/fake/libefa.so.1
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
@@ -171,6 +172,14 @@ $(BUILD)/stubs/fake/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
 	$(call say,STUB,$@)
 	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 34 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
+# Its libefa (not an EFA data path): the SRD control path on the host
+# (test/unit/srd_stub.c).
+FAKE_EFA_OBJS := $(STUB_OBJ)/stub_efa.o $(STUB_OBJ)/stub_fake_efa.o
+$(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_EFA_OBJS)
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)

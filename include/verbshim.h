@@ -35,5 +35,6 @@
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"
 #include "verbshim/scope.h"
+#include "verbshim/srd.h"
 
 #endif /* VERBSHIM_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Address handles (UD destinations).
+ * Address handles (UD and SRD destinations).
  */
 #include "vs_internal.h"
 
@@ -11,8 +11,9 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 	ah->port_num = qp->port;
 	ah->dlid = remote->lid;
 	ah->sl = 0;
-	/* RoCE has no LIDs: every packet carries a GRH. */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+	/* RoCE has no LIDs, SRD is addressed by GID: a GRH. */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET ||
+	    vs__transport(qp->transport)->by_gid) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
 		ah->grh.sgid_index = (uint8_t)qp->gid_index;
@@ -84,19 +85,29 @@ struct ibv_ah *vs_ah_raw(const struct vs_ah *ah)
 	return ah && ah->h.magic == VS_KIND_AH ? ah->ah : NULL;
 }
 
-int vs_ud_dest_release(struct vs_ud_dest *dest)
+static int dest_release(struct vs_ud_dest *dest, const char *call)
 {
 	int ret;
 
 	if (!dest)
-		return vs__set_error("vs_ud_dest_release", EINVAL, "dest is NULL");
+		return vs__set_error(call, EINVAL, "dest is NULL");
 	if (!dest->ah)
 		return 0;
-	ret = vs__user_close(dest->ah, VS_KIND_AH, "vs_ud_dest_release", "dest->ah");
+	ret = vs__user_close(dest->ah, VS_KIND_AH, call, "dest->ah");
 	if (!ret)
-		ret = vs__ah_put(dest->ah, "vs_ud_dest_release");
+		ret = vs__ah_put(dest->ah, call);
 	/* a failed destroy keeps the AH open: dest stays, to retry */
 	if (!ret)
 		memset(dest, 0, sizeof(*dest));
 	return ret;
+}
+
+int vs_ud_dest_release(struct vs_ud_dest *dest)
+{
+	return dest_release(dest, "vs_ud_dest_release");
+}
+
+int vs_srd_dest_release(struct vs_srd_dest *dest)
+{
+	return dest_release(dest ? &dest->base : NULL, "vs_srd_dest_release");
 }

@@ -88,7 +88,8 @@ static void *typed(void *p, size_t size, const void *obj)
 	if (!p || !vs__handle_in_arena(p, size))
 		return NULL;
 	m = __atomic_load_n(&h->magic, __ATOMIC_ACQUIRE) & ~VS__CLOSED;
-	if (m == VS_KIND_RC_QP || m == VS_KIND_UC_QP || m == VS_KIND_UD_QP)
+	if (m == VS_KIND_RC_QP || m == VS_KIND_UC_QP || m == VS_KIND_UD_QP ||
+	    m == VS_KIND_SRD_QP)
 		return ((struct vs_qp *)p)->qp == obj ? p : NULL;
 	if (m == VS_KIND_CQ)
 		return ((struct vs_cq *)p)->cq == obj ? p : NULL;

@@ -46,7 +46,9 @@ static bool gid_is_zero(const union ibv_gid *g)
 static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 				    size_t len)
 {
+	const struct vs__transport *tr = vs__transport(ep->transport);
 	bool eth = ep->flags & VS_EP_ETHERNET;
+	bool by_gid = tr && tr->by_gid; /* SRD: by GID on any link layer */
 	bool gid_valid = ep->flags & VS_EP_GID_VALID;
 	bool gid_set = !gid_is_zero(&ep->gid);
 	char g[64];
@@ -54,9 +56,9 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 	if (ep->comp_mask)
 		snprintf(why, len, "comp_mask 0x%llx is not 0",
 			 (unsigned long long)ep->comp_mask);
-	else if (!vs__transport(ep->transport))
-		snprintf(why, len, "transport %d is not RC (1), UC (2) or UD (3)",
-			 (int)ep->transport);
+	else if (!tr)
+		snprintf(why, len, "transport %d is not RC (1), UC (2), UD (3) "
+			 "or SRD (4)", (int)ep->transport);
 	else if (ep->flags & ~(uint32_t)VS_EP_FLAGS_ALL)
 		snprintf(why, len, "flags 0x%x has bits this version does not "
 			 "define (known: 0x%x)", ep->flags,
@@ -70,21 +72,27 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 			 (int)ep->mtu);
 	else if (!ep->port || ep->port > 2)
 		snprintf(why, len, "port %u is not 1 or 2", ep->port);
-	else if (!vs__transport(ep->transport)->datagram && ep->qkey)
-		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD "
+	else if (!tr->datagram && ep->qkey)
+		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD and SRD "
 			 "endpoints carry a Q_Key (it must be 0)", ep->qkey,
 			 vs_transport_name(ep->transport));
+	else if (by_gid && !eth && !gid_valid)
+		snprintf(why, len, "flags: an %s endpoint is addressed by GID and "
+			 "must carry one (GID_VALID)", tr->name);
+	else if (by_gid && !eth && ep->lid)
+		snprintf(why, len, "lid 0x%x on an %s endpoint: it is addressed "
+			 "by GID (lid must be 0)", ep->lid, tr->name);
 	else if (eth && !gid_valid)
 		snprintf(why, len, "flags: a RoCE endpoint (ETHERNET) must carry "
 			 "a GID (GID_VALID)");
 	else if (eth && ep->lid)
 		snprintf(why, len, "lid 0x%x on a RoCE endpoint: RoCE has no "
 			 "LIDs (it must be 0)", ep->lid);
-	else if (!eth && gid_valid)
+	else if (!eth && !by_gid && gid_valid)
 		snprintf(why, len, "flags: an InfiniBand endpoint (no ETHERNET) "
 			 "says GID_VALID, but it is addressed by LID and carries "
 			 "no GID");
-	else if (!eth && !ep->lid)
+	else if (!eth && !by_gid && !ep->lid)
 		snprintf(why, len, "lid 0 on an InfiniBand endpoint: it is "
 			 "addressed by LID");
 	else if (gid_valid && !gid_set)
@@ -198,11 +206,13 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	out->lid = qp->lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
-	/* RoCE: addressed by GID, no LID; IB: by LID, no GID */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET) {
+	/* RoCE and SRD: addressed by GID, no LID; IB: by LID, no GID */
+	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET ||
+	    vs__transport(qp->transport)->by_gid) {
 		out->lid = 0;
 		out->gid = qp->gid;
-		out->flags |= VS_EP_ETHERNET;
+		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+			out->flags |= VS_EP_ETHERNET;
 		if (!gid_is_zero(&qp->gid))
 			out->flags |= VS_EP_GID_VALID;
 	}

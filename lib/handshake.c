@@ -118,14 +118,17 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
 	return step(qp, &a, mask, remote, verb);
 }
 
-int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
-		    struct vs_ud_dest *dest)
+/*
+ * The datagram bring-up (UD, SRD): RTS once, then an address handle
+ * toward remote in dest.
+ */
+static int dgram_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
+			   const struct vs_endpoint *remote,
+			   struct vs_ud_dest *dest)
 {
-	const char *verb = "vs_ud_handshake";
-	struct vs_qp *qp = (struct vs_qp *)uqp;
 	struct ibv_qp_attr a;
 	struct vs_ah *ah;
-	int ret = vs__check_handle(qp, VS_KIND_UD_QP, verb, "qp");
+	int mask, ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
 		return ret;
@@ -146,13 +149,19 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 		memset(&a, 0, sizeof(a));
 		a.qp_state = IBV_QPS_RTS;
 		a.sq_psn = qp->psn;
-		ret = step(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN, NULL, verb);
+		mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+		if (qp->rts_rnr_retry) {
+			a.rnr_retry = qp->rnr_retry;
+			mask |= IBV_QP_RNR_RETRY;
+		}
+		ret = step(qp, &a, mask, NULL, verb);
 		if (ret)
 			return ret;
 	}
 	if (qp->state != IBV_QPS_RTS)
 		return vs__set_error(verb, EINVAL,
-				     "the UD QP is in state %s, cannot reach RTS",
+				     "the %s QP is in state %s, cannot reach RTS",
+				     vs_transport_name(qp->transport),
 				     vs_qp_state_name(qp->state));
 	ret = vs__ah_create_for(qp->pd, qp, remote, &ah, verb);
 	if (ret)
@@ -161,4 +170,19 @@ int vs_ud_handshake(struct vs_ud_qp *uqp, const struct vs_endpoint *remote,
 	dest->remote_qpn = remote->qpn;
 	dest->remote_qkey = remote->qkey ? remote->qkey : VS_DEFAULT_QKEY;
 	return 0;
+}
+
+int vs_ud_handshake(struct vs_ud_qp *qp, const struct vs_endpoint *remote,
+		    struct vs_ud_dest *dest)
+{
+	return dgram_handshake((struct vs_qp *)qp, VS_KIND_UD_QP,
+			       "vs_ud_handshake", remote, dest);
+}
+
+int vs_srd_handshake(struct vs_srd_qp *qp, const struct vs_endpoint *remote,
+		     struct vs_srd_dest *dest)
+{
+	return dgram_handshake((struct vs_qp *)qp, VS_KIND_SRD_QP,
+			       "vs_srd_handshake", remote,
+			       dest ? &dest->base : NULL);
 }

@@ -19,6 +19,7 @@ static const struct {
 	{ VS_KIND_RC_QP, "RC QP", "closed RC QP" },
 	{ VS_KIND_UC_QP, "UC QP", "closed UC QP" },
 	{ VS_KIND_UD_QP, "UD QP", "closed UD QP" },
+	{ VS_KIND_SRD_QP, "SRD QP", "closed SRD QP" },
 	{ VS_KIND_CHANNEL, "completion channel", "closed completion channel" },
 	{ VS_KIND_CM_ID, "CM id", "closed CM id" },
 };

@@ -124,16 +124,30 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 					     total, num_sge, qp->bounce_slot_size);
 	}
 	if (vs__transport(qp->transport)->datagram) {
+		int ret;
+
 		if (!dest)
 			return vs__set_error(verb, EINVAL,
-					     "a UD send needs a destination (dest is NULL)");
+					     "a %s %s needs a destination (dest is NULL)",
+					     vs_transport_name(qp->transport), what);
 		if (!dest->ah)
 			return vs__set_error(verb, EINVAL,
 					     "the destination has no address handle "
 					     "(released, or never filled by "
-					     "vs_ud_handshake?)");
-		return vs__check_handle(dest->ah, VS_KIND_AH, verb, "dest->ah");
+					     "vs_%s_handshake?)",
+					     qp->transport == VS_TRANSPORT_SRD ? "srd" : "ud");
+		ret = vs__check_handle(dest->ah, VS_KIND_AH, verb, "dest->ah");
+		if (ret)
+			return ret;
 	}
+	if (vs__op_send_flag((enum vs__op)op) &&
+	    !(qp->send_ops & vs__op_send_flag((enum vs__op)op)))
+		return vs__set_error(verb, EOPNOTSUPP,
+				     "an %s on this %s QP: the device does not "
+				     "report it (EFA device caps), so the QP was "
+				     "created without it (vs_efa_query_caps says "
+				     "what the device offers)", what,
+				     vs_transport_name(qp->transport));
 	return vs__set_error(verb, EINVAL, "invalid %s", what);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Queue pair creation and teardown for the three typed transports.
+ * Queue pair creation and teardown for the typed transports (a transport's
+ * own create hook, SRD's in lib/qp_srd.c, replaces ibv_create_qp_ex).
  */
 #include <sys/random.h>
 
@@ -51,6 +52,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 			return vs__set_error(verb, EINVAL,
 					     "the SRQ belongs to another device");
 	}
+	p->asked = p->caps;
 	if (!p->caps.max_send_wr)
 		p->caps.max_send_wr = VS_QP_DEFAULT_WR;
 	if (!p->caps.max_recv_wr)
@@ -110,7 +112,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 		struct vs_gid_info g;
 
 		ret = vs__gid_pick(pd->ctx, p->port, &g, verb);
-		if (ret && pi.link_layer == IBV_LINK_LAYER_ETHERNET)
+		if (ret && (pi.link_layer == IBV_LINK_LAYER_ETHERNET || tr->by_gid))
 			return ret;
 		if (!ret) {
 			qp->gid_index = g.index;
@@ -171,7 +173,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 	};
 	int err;
 
-	if (!p->legacy && !vs_force_legacy()) {
+	if (tr->create_qp || (!p->legacy && !vs_force_legacy())) {
 		struct ibv_qp_init_attr_ex ia = {
 			.qp_context = qp, /* async events map back to the handle */
 			.send_cq = p->send_cq->cq,
@@ -186,9 +188,19 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 			.send_ops_flags = tr->ops,
 		};
 
+		if (tr->create_qp) {
+			/* the hook's own verb: no legacy fallback */
+			err = tr->create_qp(pd, p, &ia, qp, verb);
+			if (err)
+				return err;
+			qp->send_ops = ia.send_ops_flags;
+			cap = ia.cap;
+			goto created;
+		}
 		errno = 0;
 		qp->qp = ibv_create_qp_ex(pd->ctx->ctx, &ia);
 		if (qp->qp) {
+			qp->send_ops = ia.send_ops_flags;
 			qp->qpx = ibv_qp_to_qp_ex(qp->qp);
 			if (!qp->qpx) {
 				/* created, but no ibv_wr_* table: post legacy */
@@ -228,6 +240,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;
+		qp->send_ops = tr->ops;
 	}
 created:
 	qp->caps.max_send_wr = cap.max_send_wr;
@@ -321,8 +334,8 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	int ret;
 
 	if (!tr)
-		return vs__set_error(verb, EINVAL, "transport %d is not RC, UC or UD",
-				     (int)t);
+		return vs__set_error(verb, EINVAL, "transport %d is not RC, UC, UD "
+				     "or SRD", (int)t);
 	if (!out)
 		return vs__set_error(verb, EINVAL, "out is NULL");
 	*out = NULL;

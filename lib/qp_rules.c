@@ -73,7 +73,7 @@ int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 	}
 	why[0] = 0;
 	if (!tr) {
-		snprintf(why, len, "transport %d is not RC, UC or UD", (int)transport);
+		snprintf(why, len, "transport %d is not RC, UC, UD or SRD", (int)transport);
 		return -EINVAL;
 	}
 	t = (int)tr->rules;

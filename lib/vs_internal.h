@@ -32,6 +32,7 @@
 #include "verbshim/post_ud.h"
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
+#include "verbshim/srd.h"
 #include "transports.h"
 #include "verbshim/event.h"
 #include "verbshim/scope.h"
@@ -276,5 +277,15 @@ void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 		      enum ibv_qp_state from, enum ibv_qp_state to, int mask,
 		      const union ibv_gid *dgid, uint32_t dest_qpn);
+
+/*
+ * lib/qp_srd.c (the one file with efadv.h): efadv_query_device,
+ * efadv_query_ah and efadv_query_qp_wqs into the typed structs, on
+ * behalf of call; the arguments are checked by the caller.
+ */
+int vs__efa_caps(struct vs_context *ctx, struct vs_efa_caps *out,
+		 const char *call);
+int vs__efa_ah(struct ibv_ah *ah, struct vs_efa_ah_info *out, const char *call);
+int vs__efa_wqs(struct ibv_qp *qp, struct vs_efa_wqs *out, const char *call);
 
 #endif /* VS_INTERNAL_H */

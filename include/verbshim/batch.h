@@ -40,6 +40,7 @@ struct vs__send_batch {
 struct vs_rc_batch { struct vs__send_batch b; };
 struct vs_uc_batch { struct vs__send_batch b; };
 struct vs_ud_batch { struct vs__send_batch b; };
+struct vs_srd_batch { struct vs__send_batch b; }; /* include/verbshim/srd.h */
 
 /* private */
 enum vs__op {
@@ -51,6 +52,23 @@ enum vs__op {
 	VS__CAS,
 	VS__FAA,
 };
+
+/* private: t addresses each WR by an address handle, QPN and Q_Key */
+VS_INLINE bool vs__t_by_ah(enum vs_transport t)
+{
+	return t == VS_TRANSPORT_UD || t == VS_TRANSPORT_SRD;
+}
+
+/* private: the IBV_QP_EX_WITH_* flag a QP needs for op (0: every QP has it) */
+VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
+{
+	switch (op) {
+	case VS__WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
+	case VS__WRITE_IMM: return IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+	case VS__READ: return IBV_QP_EX_WITH_RDMA_READ;
+	default: return 0;
+	}
+}
 
 /* private: the out-of-line halves (error reports, inline payloads) */
 int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
@@ -148,8 +166,12 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 		if (op == VS__READ || total > qp->bounce_slot_size)
 			return false;
 	}
-	if (t == VS_TRANSPORT_UD &&
+	if (vs__t_by_ah(t) &&
 	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
+		return false;
+	/* SRD: RDMA read and write exist only when the EFA device says so */
+	if (t == VS_TRANSPORT_SRD && vs__op_send_flag(op) &&
+	    VS_UNLIKELY(!(qp->send_ops & vs__op_send_flag(op))))
 		return false;
 	return true;
 }
@@ -203,7 +225,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 		ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
 		break;
 	}
-	if (t == VS_TRANSPORT_UD)
+	if (vs__t_by_ah(t))
 		ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
 				   dest->remote_qkey);
 	if (VS_UNLIKELY(flags & VS_WR_INLINE))

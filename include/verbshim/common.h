@@ -172,6 +172,7 @@ enum vs_transport {
 	VS_TRANSPORT_RC = 1,
 	VS_TRANSPORT_UC = 2,
 	VS_TRANSPORT_UD = 3,
+	VS_TRANSPORT_SRD = 4, /* EFA's scalable reliable datagram (srd.h) */
 };
 
 /*
@@ -209,6 +210,7 @@ enum vs_handle_kind {
 	VS_KIND_RC_QP = 0x76735243,
 	VS_KIND_UC_QP = 0x76735543,
 	VS_KIND_UD_QP = 0x76735544,
+	VS_KIND_SRD_QP = 0x76735351, /* "vsSQ" */
 	VS_KIND_CHANNEL = 0x76734348, /* "vsCH" */
 	VS_KIND_CM_ID = 0x7673434d, /* "vsCM" */
 };

@@ -14,6 +14,7 @@
 #include "verbshim/endpoint.h"
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
+#include "verbshim/srd.h"
 
 VS_BEGIN_DECLS
 
@@ -95,7 +96,24 @@ VS_BEGIN_DECLS
 	XFN(struct ibv_qp *, ud_qp_raw, (const struct vs_ud_qp *qp), (qp)) \
 	XFN(uint32_t, ud_qp_num, (const struct vs_ud_qp *qp), (qp)) \
 	XFN(bool, ud_qp_is_extended, (const struct vs_ud_qp *qp), (qp)) \
-	XFN(const struct vs_qp_caps *, ud_qp_caps, (const struct vs_ud_qp *qp), (qp))
+	XFN(const struct vs_qp_caps *, ud_qp_caps, (const struct vs_ud_qp *qp), (qp)) \
+	XFN(int, srd_qp_create, (struct vs_pd *pd, const struct vs_srd_config *cfg, struct vs_srd_qp **out), (pd, cfg, out)) \
+	XFN(int, srd_qp_close, (struct vs_srd_qp *qp), (qp)) \
+	XFN(int, srd_qp_modify, (struct vs_srd_qp *qp, struct ibv_qp_attr *attr, int mask), (qp, attr, mask)) \
+	XFN(struct ibv_qp *, srd_qp_raw, (const struct vs_srd_qp *qp), (qp)) \
+	XFN(uint32_t, srd_qp_num, (const struct vs_srd_qp *qp), (qp)) \
+	XFN(bool, srd_qp_is_extended, (const struct vs_srd_qp *qp), (qp)) \
+	XFN(const struct vs_qp_caps *, srd_qp_caps, (const struct vs_srd_qp *qp), (qp)) \
+	XFN(int, srd_endpoint, (const struct vs_srd_qp *qp, struct vs_endpoint *out), (qp, out)) \
+	XFN(int, srd_recv_start, (struct vs_srd_qp *qp, struct vs_recv_batch *rb), (qp, rb)) \
+	XFN(int, srd_batch_start, (struct vs_srd_qp *qp, struct vs_srd_batch *b), (qp, b)) \
+	XFN(int, srd_send, (struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags, const struct vs_srd_dest *dest, const struct ibv_sge *sgl, size_t num_sge), (b, wr_id, flags, dest, sgl, num_sge)) \
+	XFN(int, srd_send_imm, (struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags, const struct vs_srd_dest *dest, uint32_t imm, const struct ibv_sge *sgl, size_t num_sge), (b, wr_id, flags, dest, imm, sgl, num_sge)) \
+	XFN(int, srd_write, (struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags, const struct vs_srd_dest *dest, const struct ibv_sge *sgl, size_t num_sge, struct vs_remote remote), (b, wr_id, flags, dest, sgl, num_sge, remote)) \
+	XFN(int, srd_write_imm, (struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags, const struct vs_srd_dest *dest, uint32_t imm, const struct ibv_sge *sgl, size_t num_sge, struct vs_remote remote), (b, wr_id, flags, dest, imm, sgl, num_sge, remote)) \
+	XFN(int, srd_read, (struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags, const struct vs_srd_dest *dest, const struct ibv_sge *sgl, size_t num_sge, struct vs_remote remote), (b, wr_id, flags, dest, sgl, num_sge, remote)) \
+	XFN(int, srd_batch_submit, (struct vs_srd_batch *b), (b)) \
+	XVOID(srd_batch_abort, (struct vs_srd_batch *b), (b))
 
 #define VS__FFI_DECL(ret, name, params, args) ret vs_ffi_##name params;
 #define VS__FFI_DECL_VOID(name, params, args) void vs_ffi_##name params;

@@ -41,6 +41,7 @@ struct vs_qp {
 	struct vs_cq *recv_cq;
 	struct vs_srq *srq;
 	struct vs_qp_caps caps;  /* what the QP really got */
+	uint64_t send_ops;       /* IBV_QP_EX_WITH_* it was created with */
 	uint32_t max_batch;
 	enum ibv_qp_state state;
 	uint8_t port;
@@ -54,6 +55,7 @@ struct vs_qp {
 	unsigned int access;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	bool rts_rnr_retry;      /* SRD: rnr_retry goes with RTR->RTS */
 	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
 	 * broken (the quirk wr_sge_broken of lib/quirks.c).
@@ -75,6 +77,7 @@ struct vs_qp {
 struct vs_rc_qp { struct vs_qp base; };
 struct vs_uc_qp { struct vs_qp base; };
 struct vs_ud_qp { struct vs_qp base; };
+struct vs_srd_qp { struct vs_qp base; }; /* include/verbshim/srd.h */
 
 /* private generic entry points behind the typed functions below */
 int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,

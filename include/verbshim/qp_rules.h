@@ -46,9 +46,9 @@ const char *vs_qp_state_name(enum ibv_qp_state state);
  * vs_transport_name() - name of a transport
  * @t: enum vs_transport
  *
- * "RC", "UC", "UD"
+ * "RC", "UC", "UD", "SRD"
  *
- * Return: "RC", "UC", "UD", or "unknown transport".
+ * Return: "RC", "UC", "UD", "SRD", or "unknown transport".
  */
 const char *vs_transport_name(enum vs_transport t);
 

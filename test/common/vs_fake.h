@@ -12,6 +12,24 @@
 #include <unistd.h>
 
 #include "vs_typed.h"
+#include "../stubs/fake_efa.h"
+
+/*
+ * The path of a fake library, lib ("libibverbs.so.1"), of this build:
+ * build/.../test/unit/NAME -> build/.../stubs/fake/lib.  Fails the test
+ * when it is not built.
+ */
+static inline void vs_t_fake_path(const char *lib, char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	VS_ASSERT(n > 0);
+	exe[n] = 0;
+	snprintf(buf, len, "%s/../../stubs/fake/%s", dirname(exe), lib);
+	if (access(buf, R_OK))
+		VS_FAIL("the fake %s is missing (make tests builds it)", buf);
+}
 
 /*
  * Loads the fake (extended verbs offered) through VERBSHIM_LIBIBVERBS and
@@ -19,16 +37,10 @@
  */
 static inline void vs_t_use_fake(void **fail, int **live)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char fake[PATH_MAX + 32];
 	void *h;
 
-	VS_ASSERT(n > 0);
-	exe[n] = 0;
-	/* build/.../test/unit/NAME -> build/.../stubs/fake */
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
-	if (access(fake, R_OK))
-		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
+	vs_t_fake_path("libibverbs.so.1", fake, sizeof(fake));
 	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
 	setenv("VS_FAKE_EXTENDED", "1", 1);
 	vs_set_force_legacy(false);
@@ -47,6 +59,37 @@ static inline void vs_t_use_fake(void **fail, int **live)
 	*live = dlsym(h, "vs_stub_live");
 	VS_ASSERT(*fail && *live);
 	dlclose(h); /* only the reference NOLOAD took */
+}
+
+/*
+ * Loads the fake libefa (after vs_t_use_fake; before anything loaded a
+ * libefa) and returns its control block, reset: fake0 an EFA device
+ * with the given efadv device_caps and these limits.
+ */
+static inline struct vs_stub_efa *vs_t_use_fake_efa(uint32_t device_caps)
+{
+	char fake[PATH_MAX + 32];
+	struct vs_stub_efa *efa;
+	void *h;
+
+	vs_t_fake_path("libefa.so.1", fake, sizeof(fake));
+	setenv("VERBSHIM_LIBEFA", fake, 1);
+	VS_OK(vs_library_load(VS_LIB_EFA));
+	h = dlopen(fake, RTLD_NOW | RTLD_NOLOAD);
+	VS_ASSERT(h != NULL);
+	efa = dlsym(h, "vs_stub_efa");
+	VS_ASSERT(efa != NULL);
+	dlclose(h);
+	memset(efa, 0, sizeof(*efa));
+	efa->efa_device = 1;
+	efa->attr.max_sq_wr = 512;
+	efa->attr.max_rq_wr = 256;
+	efa->attr.max_sq_sge = 2;
+	efa->attr.max_rq_sge = 3;
+	efa->attr.inline_buf_size = 32;
+	efa->attr.device_caps = device_caps;
+	efa->attr.max_rdma_size = 1u << 30;
+	return efa;
 }
 
 #endif /* VS_FAKE_TEST_H */

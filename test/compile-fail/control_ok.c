@@ -85,3 +85,48 @@ int make(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
 	ret |= vs_ud_handshake(ud, &ep, dest);
 	return ret;
 }
+
+int use_srd(struct vs_srd_qp *srd, const struct vs_srd_dest *dest,
+	    struct ibv_sge *sge, struct vs_remote r);
+
+int use_srd(struct vs_srd_qp *srd, const struct vs_srd_dest *dest,
+	    struct ibv_sge *sge, struct vs_remote r)
+{
+	struct vs_srd_batch sb;
+	struct vs_srd_config scfg = { .qkey = 0x11111111, .rnr_retry = 7 };
+	int ret = 0;
+
+	(void)scfg;
+	ret |= vs_srd_batch_start(srd, &sb);
+	ret |= vs_srd_send(&sb, 1, 0, dest, sge, 1);
+	ret |= vs_srd_send_imm(&sb, 2, 0, dest, 9, sge, 1);
+	ret |= vs_srd_write(&sb, 3, 0, dest, sge, 1, r);
+	ret |= vs_srd_read(&sb, 4, VS_WR_SIGNALED, dest, sge, 1, r);
+	ret |= vs_srd_batch_submit(&sb);
+	return ret;
+}
+
+int make_srd(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	     struct vs_srd_dest *dest);
+
+int make_srd(struct vs_context *ctx, struct vs_pd *pd, struct vs_cq *cq,
+	     struct vs_srd_dest *dest)
+{
+	const struct vs_srd_config cfg = { .send_cq = cq, .recv_cq = cq };
+	struct vs_efa_caps caps;
+	struct vs_srd_qp *srd;
+	struct vs_endpoint ep;
+	int ret = 0;
+
+	caps.comp_mask = 0;
+	ret |= vs_efa_query_caps(ctx, &caps);
+	ret |= vs_srd_qp_create(pd, &cfg, &srd);
+	ret |= vs_srd_qp_create(pd, NULL, NULL);
+#ifndef __cplusplus
+	ret |= vs_srd_qp_create(pd, &(struct vs_srd_config){ .send_cq = cq,
+				.recv_cq = cq, .qkey = 7, .rnr_retry = 3 }, &srd);
+#endif
+	ret |= vs_srd_endpoint(srd, &ep);
+	ret |= vs_srd_handshake(srd, &ep, dest);
+	return ret;
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The FFI twin is complete: every public VS_INLINE function of
-# include/verbshim/*.h (the QP accessors VS__QP_ACCESSORS makes included)
+# include/verbshim/*.h (the QP accessors VS__QP_ACCESSORS makes, in any
+# header, included)
 # has its row in include/verbshim/ffi.h, and the archive defines
 # vs_ffi_NAME for each row, and test/unit/ffi_twin.c calls each.
 set -euo pipefail
@@ -10,7 +11,7 @@ archive=${1:-lib/libverbshim.a}
 inlines=$( {
 	grep -hoE '^VS_INLINE [^(]*[ *]vs_[a-z][a-z0-9_]*\(' include/verbshim/*.h |
 		grep -oE 'vs_[a-z0-9_]+\($' | tr -d '('
-	for t in $(grep -oE '^VS__QP_ACCESSORS\([a-z]+' include/verbshim/qp.h | sed 's/.*(//'); do
+	for t in $(grep -hoE '^VS__QP_ACCESSORS\([a-z]+' include/verbshim/*.h | sed 's/.*(//'); do
 		for a in $(grep -oE 'vs_##t##_qp_[a-z_]+\(' include/verbshim/qp.h | sed 's/vs_##t##_qp_//; s/(//'); do
 			echo "vs_${t}_qp_$a"
 		done

@@ -31,6 +31,9 @@ calls=(
 	'vs_cm_rc_client("h", "1", NULL, NULL, NULL, &cm)'
 	'vs_cm_rc_serve(cm, NULL, NULL, &cm)'
 	'vs_cm_ud_dest(cm, &dest)'
+	'vs_srd_qp_create(pd, NULL, &srd)'
+	'vs_srd_handshake(srd, &ep, &sdest)'
+	'vs_srd_batch_submit(&sb)'
 )
 compilers=()
 for cc in gcc clang; do command -v $cc >/dev/null && compilers+=("$cc"); done
@@ -60,6 +63,9 @@ for cc in "${compilers[@]}"; do
 					(void)buf; (void)ctx; (void)pd; (void)mr; (void)cq;
 					(void)srq; (void)rc; (void)uc; (void)ud; (void)ep;
 					(void)dest; (void)rb; (void)ub; (void)db; (void)recv;
+					struct vs_srd_qp *srd = 0; struct vs_srd_dest sdest;
+					struct vs_srd_batch sb;
+					(void)srd; (void)sdest; (void)sb;
 					$stmt
 					return 0;
 				}

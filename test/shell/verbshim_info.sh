@@ -2,7 +2,8 @@
 # verbshim-info on a host without RDMA in its kernel: the introspection of
 # all three libraries against objdump's view of the real files, the
 # diagnosis chain (on a fake sysfs/dev/etc tree, VERBSHIM_INFO_ROOT), the
-# JSON, a library override that points nowhere, usage errors, valgrind.
+# JSON, a library override that points nowhere, usage errors, the EFA
+# caps (fake provider and libefa), valgrind.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -198,6 +199,32 @@ if [ $host_rdma -eq 0 ]; then
 	expect "driver link" "no provider for driver mlx5_core (device mlx5_0): no \"driver mlx5\" line"
 	lib=
 	expect "-d restricts" "the kernel has device rxe0" -d rxe0
+fi
+
+# 6b. EFA caps: on the fake provider with the fake libefa declaring fake0
+# an EFA device (VS_FAKE_EFA=1), the device shows its SRD caps in both
+# outputs; without that, no EFA section (a non-EFA device).
+fake=build/stubs/fake
+if [ -r $fake/libibverbs.so.1 ] && [ -r $fake/libefa.so.1 ]; then
+	fenv=(env VERBSHIM_LIBIBVERBS=$fake/libibverbs.so.1 VERBSHIM_LIBEFA=$fake/libefa.so.1)
+	run efa_text 0 "${fenv[@]}" VS_FAKE_EFA=1 "$bin"
+	grep -q "EFA (SRD):   send/recv, RDMA read, RDMA write, RNR retry" "$tmp/efa_text.out" &&
+		grep -q "send queue:  512 WRs x 2 SGEs" "$tmp/efa_text.out" &&
+		grep -q "max RDMA:    1073741824 bytes" "$tmp/efa_text.out" &&
+		ok "efa: text shows the caps" || fail "efa: text lacks the EFA caps"
+	run efa_json 0 "${fenv[@]}" VS_FAKE_EFA=1 "$bin" --json
+	"$py" -c 'import json,sys
+e = json.load(open(sys.argv[1]))["devices"][0]["efa"]
+assert e == {"max_sq_wr": 512, "max_rq_wr": 256, "max_sq_sge": 2, "max_rq_sge": 3,
+	"inline_buf_size": 32, "max_rdma_size": 1 << 30, "device_caps": 11,
+	"rdma_read": True, "rdma_write": True, "rnr_retry": True}, e' "$tmp/efa_json.out" &&
+		ok "efa: json caps" || fail "efa: json caps"
+	run not_efa_text 0 "${fenv[@]}" "$bin"
+	grep -q "EFA (SRD)" "$tmp/not_efa_text.out" && fail "not EFA: an EFA section" || ok "not EFA: no EFA section"
+	run not_efa_json 0 "${fenv[@]}" "$bin" --json
+	grep -q '"efa": null' "$tmp/not_efa_json.out" && ok "not EFA: json efa null" || fail "not EFA: json efa not null"
+else
+	fail "the fake provider and libefa are not built (make tests)"
 fi
 
 # 7. valgrind: no error, no leak, in both outputs and without a library.

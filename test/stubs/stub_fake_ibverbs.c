@@ -10,7 +10,10 @@
  * Sends complete at once (a completion per signaled WR on the send CQ),
  * receives are only counted.  vs_stub_wc_error fails one WR to come
  * (the rest of its post flushed, the QP in ERR); vs_stub_hold_sends
- * holds send completions back until vs_stub_release_sends().  vs_stub_fail makes one named verb fail
+ * holds send completions back until vs_stub_release_sends().
+ * VS_FAKE_EFA_PORT=1 makes the port look like an EFA one (link layer
+ * unspecified, no LID; stub_fake_efa.c is the libefa).  vs_stub_fail
+ * makes one named verb fail
  * once with an errno (destroys and deallocs return it, creates return
  * NULL with errno); vs_stub_live counts the objects alive per kind.
  * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
@@ -36,6 +39,13 @@ enum { LIVE_CTX, LIVE_PD, LIVE_MR, LIVE_CQ, LIVE_QP, LIVE_SRQ, LIVE_AH, LIVE_N }
 VS_STUB_EXPORT int vs_stub_live[LIVE_N];
 /* Receives accepted so far (QPs and SRQs). */
 VS_STUB_EXPORT long vs_stub_recvs;
+/* The last ibv_modify_qp toward each state (its mask and attributes). */
+VS_STUB_EXPORT struct {
+	int mask[IBV_QPS_ERR + 1];
+	struct ibv_qp_attr attr[IBV_QPS_ERR + 1];
+} vs_stub_modify;
+/* The attributes of the last ibv_create_ah. */
+VS_STUB_EXPORT struct ibv_ah_attr vs_stub_last_ah;
 
 static int fails(const char *verb)
 {
@@ -451,6 +461,8 @@ VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 	attr->active_mtu = IBV_MTU_1024;
 	attr->gid_tbl_len = 3;
 	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
+	if (getenv("VS_FAKE_EFA_PORT") && !strcmp(getenv("VS_FAKE_EFA_PORT"), "1"))
+		attr->link_layer = IBV_LINK_LAYER_UNSPECIFIED; /* as efa's */
 	attr->active_speed = 4;
 	attr->active_width = 1;
 	return 0;
@@ -923,6 +935,10 @@ VS_STUB_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		return err;
 	if (!(mask & IBV_QP_STATE))
 		return EINVAL;
+	if ((unsigned int)attr->qp_state <= IBV_QPS_ERR) {
+		vs_stub_modify.mask[attr->qp_state] = mask;
+		vs_stub_modify.attr[attr->qp_state] = *attr;
+	}
 	qp->state = attr->qp_state;
 	return 0;
 }
@@ -960,6 +976,7 @@ VS_STUB_EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd,
 		errno = err;
 		return NULL;
 	}
+	vs_stub_last_ah = *attr;
 	ah = calloc(1, sizeof(*ah));
 	ah->context = pd->context;
 	ah->pd = pd;

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common/vs_typed.h"
+#include "../common/vs_fake.h"
 
 /*
  * EXEMPT (cannot fail, or have no record to fill):
@@ -24,9 +24,10 @@
  *   vs_endpoint_to_str: names and formatting, defined for every input;
  *   vs_qp_check_mask: explains into its own buffer, records nothing;
  *   vs_context_raw vs_pd_raw vs_cq_raw vs_cq_raw_ex vs_srq_raw vs_ah_raw
- *   vs_mr_raw vs_rc_qp_raw vs_uc_qp_raw vs_ud_qp_raw: NULL for a bad handle;
+ *   vs_mr_raw vs_rc_qp_raw vs_uc_qp_raw vs_ud_qp_raw vs_srd_qp_raw: NULL for
+ *   a bad handle;
  *   vs_cq_is_extended vs_rc_qp_is_extended vs_uc_qp_is_extended
- *   vs_ud_qp_is_extended: false for a bad handle;
+ *   vs_ud_qp_is_extended vs_srd_qp_is_extended: false for a bad handle;
  *   vs_cq_iter_* accessors, vs_cq_iter_read, vs_cq_iter_end, vs_*_batch_abort,
  *   vs_recv_abort: void, valid only inside a started iteration or batch;
  *   vs_force_legacy vs_set_force_legacy: a knob;
@@ -54,6 +55,7 @@ static struct vs_mr *mr;
 static struct vs_rc_qp *rc;
 static struct vs_ud_qp *ud;
 static int checked;
+static struct vs_stub_efa *efa; /* the fake libefa's control block */
 
 static void expect(int ret, const char *call, const char *verb, const char *what)
 {
@@ -88,6 +90,13 @@ static void expect(int ret, const char *call, const char *verb, const char *what
 		fail_next->err = EIO;                                         \
 		expect((__VA_ARGS__), #name, fn, #__VA_ARGS__);               \
 		fail_next->verb[0] = 0;                                       \
+	} while (0)
+/* an SRD call on fake0, which the fake libefa says is not an EFA device */
+#define ENTRY_NOT_EFA(name, ...)                                              \
+	do {                                                                  \
+		vs_clear_error();                                             \
+		efa->efa_device = 0;                                          \
+		expect((__VA_ARGS__), #name, "efadv_query_device", #__VA_ARGS__); \
 	} while (0)
 /* entry points that return a value, not an int: failure is in the record */
 #define ENTRY_VALUE(name, ...)                                                \
@@ -148,6 +157,9 @@ static void walk(void)
 	struct vs_async_event ae;
 	struct vs_endpoint ep;
 	struct vs_ud_dest dest;
+	struct vs_srd_qp *srd2;
+	struct vs_srd_dest sdest = { { 0 } };
+	struct vs_srd_batch sb = { { 0 } };
 	struct vs_rc_batch rb;
 	struct vs_uc_batch ub;
 	struct vs_ud_batch db;
@@ -286,6 +298,33 @@ static void walk(void)
 		ENTRY(vs_scope_wait, vs_scope_wait(&sc, 1, 0, &wc)); /* no such WR */
 		VS_OK(vs_scope_end(&sc, 0, NULL));
 	}
+	/* srd.h (the fake libefa) */
+	ENTRY(vs_efa_query_caps, vs_efa_query_caps(NULL, &(struct vs_efa_caps){ 0 }));
+	ENTRY_NOT_EFA(vs_efa_query_caps, vs_efa_query_caps(ctx, &(struct vs_efa_caps){ 0 }));
+	ENTRY(vs_srd_qp_create, vs_srd_qp_create(pd, NULL, &srd2));
+	ENTRY_NOT_EFA(vs_srd_qp_create,
+		      vs_srd_qp_create(pd, &(struct vs_srd_config){ .send_cq = cq }, &srd2));
+	vs_clear_error();
+	efa->efa_device = 1;
+	efa->create_err = EIO;
+	expect(vs_srd_qp_create(pd, &(struct vs_srd_config){ .send_cq = cq }, &srd2),
+	       "vs_srd_qp_create", "efadv_create_qp_ex", "efadv_create_qp_ex fails");
+	ENTRY(vs_srd_qp_close, vs_srd_qp_close(NULL));
+	ENTRY(vs_srd_qp_modify, vs_srd_qp_modify(NULL, &qa, IBV_QP_STATE));
+	ENTRY(vs_srd_endpoint, vs_srd_endpoint(NULL, &ep));
+	ENTRY(vs_srd_handshake, vs_srd_handshake(NULL, &ep, &sdest));
+	ENTRY(vs_srd_dest_release, vs_srd_dest_release(NULL));
+	ENTRY(vs_srd_dest_query, vs_srd_dest_query(&sdest, &(struct vs_efa_ah_info){ 0 }));
+	ENTRY(vs_srd_qp_query_wqs, vs_srd_qp_query_wqs(NULL, &(struct vs_efa_wqs){ 0 }));
+	ENTRY(vs_srd_recv_start, vs_srd_recv_start(NULL, &recv));
+	ENTRY(vs_srd_batch_start, vs_srd_batch_start(NULL, &sb));
+	memset(&sb, 0, sizeof(sb));
+	ENTRY(vs_srd_send, vs_srd_send(&sb, 1, 0, &sdest, &sge, 1));
+	ENTRY(vs_srd_send_imm, vs_srd_send_imm(&sb, 1, 0, &sdest, 7, &sge, 1));
+	ENTRY(vs_srd_write, vs_srd_write(&sb, 1, 0, &sdest, &sge, 1, remote));
+	ENTRY(vs_srd_write_imm, vs_srd_write_imm(&sb, 1, 0, &sdest, 7, &sge, 1, remote));
+	ENTRY(vs_srd_read, vs_srd_read(&sb, 1, 0, &sdest, &sge, 1, remote));
+	ENTRY(vs_srd_batch_submit, vs_srd_batch_submit(&sb));
 }
 
 /* A message longer than the record ends in the visible cut mark. */
@@ -356,6 +395,7 @@ int main(void)
 	fail_next = dlsym(h, "vs_stub_fail");
 	VS_ASSERT(fail_next != NULL);
 	dlclose(h);
+	efa = vs_t_use_fake_efa(0);
 
 	VS_OK(vs_pd_alloc(ctx, &pd));
 	VS_OK(vs_cq_create(ctx, NULL, &cq));

@@ -4,17 +4,13 @@
  * headers is called here through its out-of-line vs_ffi_ symbol only, on
  * the fake provider of test/stubs: an RC QP and a UD QP brought up over
  * loopback, a batch of every RC operation and a UD send submitted, their
- * completions read back through vs_ffi_cq_poll and the iterator, receives
+ * completions read back through vs_ffi_cq_poll and the iterator, an SRD
+ * QP on the fake libefa driven through every SRD twin, receives
  * posted on the QPs and an SRQ, and every accessor compared with what the
  * QP says.  Each call goes through a volatile function pointer, so the
  * compiler cannot fold it into the inline.
  */
-#include <dlfcn.h>
-#include <libgen.h>
-#include <limits.h>
-#include <unistd.h>
-
-#include "../common/vs_typed.h"
+#include "../common/vs_fake.h"
 
 /* the out-of-line symbol, never the inline */
 #define FFI(name) (*(__typeof__(&vs_ffi_##name) volatile *)&(__typeof__(&vs_ffi_##name)){ &vs_ffi_##name })
@@ -24,8 +20,7 @@ static int calls;
 
 int main(void)
 {
-	char exe[PATH_MAX], fake[PATH_MAX + 32];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char fake[PATH_MAX + 32];
 	struct vs_context *ctx;
 	struct vs_pd *pd;
 	struct vs_cq *cq;
@@ -39,6 +34,9 @@ int main(void)
 	struct vs_rc_batch rb;
 	struct vs_uc_batch ub;
 	struct vs_ud_batch db;
+	struct vs_srd_qp *srd;
+	struct vs_srd_dest sdest;
+	struct vs_srd_batch sb;
 	struct vs_recv_batch recv;
 	struct vs_cq_iter it;
 	struct vs_wc wc[16], one;
@@ -48,11 +46,7 @@ int main(void)
 	uint64_t *p;
 	int n, seen = 0;
 
-	VS_ASSERT(len > 0);
-	exe[len] = 0;
-	snprintf(fake, sizeof(fake), "%s/../../stubs/fake/libibverbs.so.1", dirname(exe));
-	if (access(fake, R_OK))
-		VS_FAIL("the fake provider %s is missing (make tests builds it)", fake);
+	vs_t_fake_path("libibverbs.so.1", fake, sizeof(fake));
 	setenv("VERBSHIM_LIBIBVERBS", fake, 1);
 	setenv("VS_FAKE_EXTENDED", "1", 1);
 
@@ -172,6 +166,32 @@ int main(void)
 	CALL(ud_batch_abort, &db);
 	VS_ASSERT_EQ(CALL(cq_poll, cq, wc, 16), 1);
 	VS_ASSERT_EQ(wc[0].wr_id, 22);
+
+	/* SRD on the fake libefa (every RDMA capability) */
+	vs_t_use_fake_efa(EFADV_DEVICE_ATTR_CAPS_RDMA_READ | (1u << 3));
+	VS_OK(CALL(srd_qp_create, pd, &(struct vs_srd_config){ .send_cq = cq }, &srd));
+	VS_OK(CALL(srd_endpoint, srd, &ep));
+	VS_ASSERT_EQ(ep.qpn, CALL(srd_qp_num, srd));
+	VS_ASSERT(CALL(srd_qp_raw, srd) == vs_srd_qp_raw(srd));
+	VS_ASSERT_EQ(CALL(srd_qp_is_extended, srd), vs_srd_qp_is_extended(srd));
+	VS_ASSERT(CALL(srd_qp_caps, srd) == vs_srd_qp_caps(srd));
+	VS_OK(vs_srd_handshake(srd, &ep, &sdest));
+	VS_OK(CALL(srd_qp_modify, srd, &qa, IBV_QP_STATE));
+	VS_OK(CALL(srd_recv_start, srd, &recv));
+	CALL(recv_abort, &recv);
+	VS_OK(CALL(srd_batch_start, srd, &sb));
+	VS_OK(CALL(srd_send, &sb, 31, 0, &sdest, &sge, 1));
+	VS_OK(CALL(srd_send_imm, &sb, 32, 0, &sdest, 3, &sge, 1));
+	VS_OK(CALL(srd_write, &sb, 33, 0, &sdest, &sge, 1, remote));
+	VS_OK(CALL(srd_write_imm, &sb, 34, 0, &sdest, 4, &sge, 1, remote));
+	VS_OK(CALL(srd_read, &sb, 35, VS_WR_SIGNALED, &sdest, &sge, 1, remote));
+	VS_OK(CALL(srd_batch_submit, &sb));
+	VS_OK(CALL(srd_batch_start, srd, &sb));
+	CALL(srd_batch_abort, &sb);
+	VS_ASSERT_EQ(CALL(cq_poll, cq, wc, 16), 1);
+	VS_ASSERT_EQ(wc[0].wr_id, 35);
+	VS_OK(vs_srd_dest_release(&sdest));
+	VS_OK(CALL(srd_qp_close, srd));
 
 	VS_OK(CALL(srq_recv_start, srq, &recv));
 	VS_OK(CALL(recv_add, &recv, 200, &sge, 1));

@@ -95,7 +95,7 @@ static void corrupt(void)
 	BAD(2, 2, EPROTO, "newer");
 	BAD(2, 0, EINVAL, "version 0");
 	BAD(3, 0, EINVAL, "transport 0");
-	BAD(3, 4, EINVAL, "transport 4");
+	BAD(3, 5, EINVAL, "transport 5");
 	BAD(5, 0x07, EINVAL, "flags 0x7");
 	BAD(4, 0x80, EINVAL, "flags 0x8003");
 	BAD(5, VS_EP_ETHERNET, EINVAL, "must carry a GID (GID_VALID)");

@@ -7,6 +7,8 @@
  * malloc'ed and freed on destroy), so a read of freed memory or a leak is
  * caught by the ASan+UBSan and valgrind stages, which run this program
  * too.  After every case all objects must be gone (the fake counts them).
+ * The SRD cases use the fake libefa (test/stubs/stub_fake_efa.c; SRD QPs
+ * are always extended, so both passes drive ibv_wr_* there).
  * Every case runs twice: on extended verbs (ibv_wr_*, ibv_start_poll; the
  * fake offers them with VS_FAKE_EXTENDED=1) and on legacy verbs.
  *
@@ -1701,6 +1703,114 @@ CASE(good_traffic)
 	VS_ASSERT_EQ(wc[2].wr_id, 4);
 }
 
+
+/* ---- EFA SRD handles (on the fake libefa: control path only) ---- */
+
+static struct vs_srd_qp *srd_open(struct rig *r, struct vs_srd_dest *dest)
+{
+	struct vs_srd_qp *qp;
+	struct vs_endpoint ep;
+
+	VS_OK(vs_srd_qp_create(r->pd, &(struct vs_srd_config){ .send_cq = r->cq }, &qp));
+	if (dest) {
+		VS_OK(vs_srd_endpoint(qp, &ep));
+		VS_OK(vs_srd_handshake(qp, &ep, dest));
+	}
+	return qp;
+}
+
+CASE(srd_qp_double_close)
+{
+	struct vs_srd_qp *qp = srd_open(r, NULL);
+
+	VS_OK(vs_srd_qp_close(qp));
+	VS_FAILS(vs_srd_qp_close(qp), EINVAL, "qp is a SRD QP the caller already closed");
+}
+
+CASE(srd_qp_use_after_close)
+{
+	struct vs_srd_dest dest;
+	struct vs_srd_qp *qp = srd_open(r, &dest);
+	struct vs_srd_batch b;
+	struct vs_endpoint ep;
+
+	VS_OK(vs_srd_qp_close(qp));
+	VS_FAILS(vs_srd_batch_start(qp, &b), EINVAL, "qp is a SRD QP the caller already closed");
+	VS_FAILS(vs_srd_endpoint(qp, &ep), EINVAL, "already closed");
+	VS_FAILS(vs_srd_recv_start(qp, &(struct vs_recv_batch){ 0 }), EINVAL, "already closed");
+	VS_FAILS(vs_srd_qp_query_wqs(qp, &(struct vs_efa_wqs){ 0 }), EINVAL, "already closed");
+	VS_ASSERT(vs_srd_qp_raw(qp) == NULL);
+	/* its destination outlives it, and goes once */
+	VS_OK(vs_srd_dest_release(&dest));
+	VS_OK(vs_srd_dest_release(&dest));
+}
+
+CASE(srd_wrong_kind)
+{
+	struct vs_srd_qp *qp = srd_open(r, NULL);
+	struct vs_srd_batch b;
+
+	VS_FAILS(vs_srd_qp_close((void *)r->ud), EINVAL,
+		 "qp is a handle of another kind (UD QP, expected SRD QP)");
+	VS_FAILS(vs_srd_batch_start((void *)r->rc, &b), EINVAL,
+		 "(RC QP, expected SRD QP)");
+	VS_FAILS(vs_ud_qp_close((void *)qp), EINVAL,
+		 "qp is a handle of another kind (SRD QP, expected UD QP)");
+	VS_FAILS(vs_srd_handshake((void *)r->pd, &(struct vs_endpoint){ 0 },
+				  &(struct vs_srd_dest){ { 0 } }), EINVAL,
+		 "(PD, expected SRD QP)");
+	VS_FAILS(vs_efa_query_caps((void *)r->pd, &(struct vs_efa_caps){ 0 }), EINVAL,
+		 "(PD, expected device context)");
+	VS_OK(vs_srd_qp_close(qp));
+}
+
+CASE(srd_null)
+{
+	struct vs_srd_qp *qp = (struct vs_srd_qp *)1;
+
+	VS_FAILS(vs_srd_qp_create(NULL, &(struct vs_srd_config){ .send_cq = r->cq }, &qp),
+		 EINVAL, "pd is NULL");
+	VS_ASSERT(qp == NULL);
+	VS_FAILS(vs_srd_qp_create(r->pd, NULL, &qp), EINVAL, "cfg is NULL");
+	VS_FAILS(vs_srd_qp_close(NULL), EINVAL, "qp is NULL");
+	VS_FAILS(vs_srd_batch_start(NULL, &(struct vs_srd_batch){ { 0 } }), EINVAL, "qp is NULL");
+	VS_FAILS(vs_srd_dest_release(NULL), EINVAL, "dest is NULL");
+	VS_FAILS(vs_srd_dest_query(NULL, &(struct vs_efa_ah_info){ 0 }), EINVAL, "dest is NULL");
+	VS_FAILS(vs_efa_query_caps(NULL, &(struct vs_efa_caps){ 0 }), EINVAL, "ctx is NULL");
+	VS_FAILS(vs_efa_query_caps(r->ctx, NULL), EINVAL, "out is NULL");
+}
+
+CASE(srd_released_dest)
+{
+	struct vs_srd_dest dest;
+	struct vs_srd_qp *qp = srd_open(r, &dest);
+	struct vs_srd_batch b;
+
+	VS_OK(vs_srd_dest_release(&dest));
+	VS_OK(vs_srd_batch_start(qp, &b));
+	VS_FAILS(vs_srd_send(&b, 1, 0, &dest, &r->sge, 1), EINVAL,
+		 "the destination has no address handle (released, or never filled by vs_srd_handshake?)");
+	VS_FAILS(vs_srd_read(&b, 1, 0, NULL, &r->sge, 1, r->remote), EINVAL,
+		 "a SRD RDMA read needs a destination");
+	VS_OK(vs_srd_batch_submit(&b));
+	VS_OK(vs_srd_qp_close(qp));
+}
+
+CASE(srd_ah_closed_under_dest)
+{
+	struct vs_srd_dest dest;
+	struct vs_srd_qp *qp = srd_open(r, &dest);
+	struct vs_srd_batch b;
+
+	VS_OK(vs_ah_close(dest.base.ah));
+	VS_OK(vs_srd_batch_start(qp, &b));
+	VS_FAILS(vs_srd_send(&b, 1, 0, &dest, &r->sge, 1), EINVAL,
+		 "dest->ah is a AH the caller already closed");
+	vs_srd_batch_abort(&b);
+	VS_FAILS(vs_srd_dest_release(&dest), EINVAL, "already closed");
+	VS_OK(vs_srd_qp_close(qp));
+}
+
 #define CASES(X)                                                              \
 	X(pd_double_close) X(mr_double_close) X(cq_double_close)              \
 	X(srq_double_close) X(rc_qp_double_close) X(uc_qp_double_close)       \
@@ -1766,7 +1876,9 @@ CASE(good_traffic)
 	X(ep_ib_gid_without_flag) X(ep_ib_no_lid) X(ep_comp_mask)             \
 	X(ep_transport_9) X(ep_transport_mismatch) X(ep_ib_remote_on_roce_qp) \
 	X(ep_ud_qkey_zero_ok) X(ep_to_str_every_pattern)                      \
-	X(ep_wire_roundtrip_of_own) X(good_traffic)
+	X(ep_wire_roundtrip_of_own) X(good_traffic)                           \
+	X(srd_qp_double_close) X(srd_qp_use_after_close) X(srd_wrong_kind)    \
+	X(srd_null) X(srd_released_dest) X(srd_ah_closed_under_dest)
 
 static const struct {
 	const char *name;
@@ -1794,6 +1906,8 @@ int main(int argc, char **argv)
 
 	vs_t_use_fake(&fail, &live);
 	fail_next = fail;
+	/* the SRD cases: fake0 is an EFA device to the fake libefa */
+	vs_t_use_fake_efa(EFADV_DEVICE_ATTR_CAPS_RDMA_READ);
 
 	for (int pass = 0; pass < 2; pass++) {
 		extended = pass == 0;

@@ -115,6 +115,18 @@ out:
 	return ret;
 }
 
+/* The EFA caps when the device is an EFA one (verbshim's typed query). */
+static void gather_efa(struct dev_row *d)
+{
+	struct vs_context *c;
+
+	if (d->err || vs_device_open(d->name, &c))
+		return;
+	d->efa_caps.comp_mask = 0;
+	d->efa = vs_efa_query_caps(c, &d->efa_caps) == 0;
+	(void)vs_device_close(c); /* a failed close changes no fact reported */
+}
+
 /* 0, or ENOMEM: a device that cannot be opened is reported, not fatal. */
 static int gather_devices(struct report *r, const struct options *o)
 {
@@ -132,6 +144,8 @@ static int gather_devices(struct report *r, const struct options *o)
 		if (!o->device || !strcmp(ibv_get_device_name(list[i]), o->device))
 			ret = gather_device(list[i], &r->devs[r->ndevs++]);
 	ibv_free_device_list(list);
+	for (size_t i = 0; r->devs && i < r->ndevs && !ret; i++)
+		gather_efa(&r->devs[i]);
 	return r->devs ? ret : ENOMEM;
 }
 

@@ -21,6 +21,7 @@
 
 #include "verbshim/loader.h"
 #include "verbshim/names.h"
+#include "verbshim/srd.h"
 
 enum { EXIT_USABLE = 0, EXIT_USAGE = 1, EXIT_NODEV = 2 };
 
@@ -48,6 +49,8 @@ struct dev_row {
 	const char *err_what;		/* which call */
 	struct port_row *ports;
 	unsigned int nports;
+	bool efa;			/* an EFA device: efa_caps hold its caps */
+	struct vs_efa_caps efa_caps;
 };
 
 struct report {

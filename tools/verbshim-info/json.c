@@ -137,6 +137,23 @@ void print_json(FILE *f, const struct report *r)
 			fputs(", \"error\": ", f);
 			json_str(f, strerror(d->err));
 		}
+		if (d->efa) {
+			const struct vs_efa_caps *c = &d->efa_caps;
+
+			fprintf(f, ",\n     \"efa\": {\"max_sq_wr\": %u, "
+				"\"max_rq_wr\": %u, \"max_sq_sge\": %u, "
+				"\"max_rq_sge\": %u, \"inline_buf_size\": %u, "
+				"\"max_rdma_size\": %u, \"device_caps\": %u, "
+				"\"rdma_read\": %s, \"rdma_write\": %s, "
+				"\"rnr_retry\": %s}", c->max_sq_wr, c->max_rq_wr,
+				c->max_sq_sge, c->max_rq_sge, c->inline_buf_size,
+				c->max_rdma_size, c->device_caps,
+				c->flags & VS_EFA_CAP_RDMA_READ ? "true" : "false",
+				c->flags & VS_EFA_CAP_RDMA_WRITE ? "true" : "false",
+				c->flags & VS_EFA_CAP_RNR_RETRY ? "true" : "false");
+		} else {
+			fputs(", \"efa\": null", f);
+		}
 		fputs(",\n     \"ports\": [", f);
 		for (unsigned int p = 0; p < d->nports; p++) {
 			if (p)

@@ -63,6 +63,23 @@ static void print_port_text(const struct port_row *p)
 		printf("\t\tGID scan stopped: %s\n", strerror(p->gid_err));
 }
 
+static void print_efa_text(const struct vs_efa_caps *c)
+{
+	printf("\t%-13s%s%s%s%s%s\n", "EFA (SRD):", "send/recv",
+	       c->flags & VS_EFA_CAP_RDMA_READ ? ", RDMA read" : "",
+	       c->flags & VS_EFA_CAP_RDMA_WRITE ? ", RDMA write" : "",
+	       c->flags & VS_EFA_CAP_RNR_RETRY ? ", RNR retry" : "",
+	       c->flags & VS_EFA_CAP_UNSOLICITED_WRITE_RECV ?
+	       ", unsolicited write recv" : "");
+	printf("\t\t%-13s%u WRs x %u SGEs\n", "send queue:", c->max_sq_wr,
+	       c->max_sq_sge);
+	printf("\t\t%-13s%u WRs x %u SGEs\n", "recv queue:", c->max_rq_wr,
+	       c->max_rq_sge);
+	printf("\t\t%-13s%u bytes\n", "inline:", c->inline_buf_size);
+	printf("\t\t%-13s%u bytes\n", "max RDMA:", c->max_rdma_size);
+	printf("\t\t%-13s0x%x\n", "device_caps:", c->device_caps);
+}
+
 void print_text(const struct report *r)
 {
 	char guid[24];
@@ -90,6 +107,8 @@ void print_text(const struct report *r)
 		if (d->err)
 			printf("\t%s failed: %s\n", d->err_what,
 			       strerror(d->err));
+		if (d->efa)
+			print_efa_text(&d->efa_caps);
 		for (unsigned int p = 0; p < d->nports; p++)
 			print_port_text(&d->ports[p]);
 	}
