@@ -231,7 +231,8 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 		return vs__neg(vs__cq_bad(cq, "wc", "vs_cq_poll"));
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
-	x = cq->poll_ops;
+	/* a wait that stashes may switch it under us (lib/cq_stash.c) */
+	x = __atomic_load_n(&cq->poll_ops, __ATOMIC_ACQUIRE);
 	if (VS_UNLIKELY(cq->one_per_start)) {
 		while (n < max) {
 			ret = ibv_start_poll(x, &attr);
