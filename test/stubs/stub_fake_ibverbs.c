@@ -19,6 +19,7 @@
  * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,8 @@ struct fake_cq {
 	struct ibv_wc ring[FAKE_CQ_RING];
 	unsigned int head, tail;
 	struct ibv_wc cur; /* the current completion of a start/next poll */
+	/* a provider's poll lock: start_poll to end_poll, and ibv_poll_cq */
+	pthread_mutex_t lock;
 	/* completion events: armed by req_notify, one event per arming */
 	int armed;
 	unsigned int reported, acked;
@@ -136,10 +139,12 @@ static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	struct fake_cq *f = (struct fake_cq *)cq;
 	int got = 0;
 
+	pthread_mutex_lock(&f->lock);
 	while (got < n && f->tail != f->head) {
 		wc[got++] = f->ring[f->tail % FAKE_CQ_RING];
 		f->tail++;
 	}
+	pthread_mutex_unlock(&f->lock);
 	return got;
 }
 
@@ -620,6 +625,7 @@ static struct fake_cq *new_cq(struct ibv_context *context, int cqe,
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
+	pthread_mutex_init(&f->lock, NULL);
 	f->ex.context = context;
 	f->ex.channel = channel;
 	f->ex.cq_context = cq_context;
@@ -653,14 +659,23 @@ static int cqx_next(struct ibv_cq_ex *ex)
 	return 0;
 }
 
+/* Held from a start that found one to the end, as a provider's lock is. */
 static int cqx_start(struct ibv_cq_ex *ex, struct ibv_poll_cq_attr *attr)
 {
-	return cqx_next(ex);
+	struct fake_cq *f = (struct fake_cq *)ex;
+	int ret;
+
+	pthread_mutex_lock(&f->lock);
+	ret = cqx_next(ex);
+	if (ret)
+		pthread_mutex_unlock(&f->lock);
+	return ret;
 }
 
 static void cqx_end(struct ibv_cq_ex *ex)
 {
 	(void)*(volatile int *)&ex->cqe; /* ASan: the CQ is alive */
+	pthread_mutex_unlock(&((struct fake_cq *)ex)->lock);
 }
 
 #define CUR(ex) (((struct fake_cq *)(ex))->cur)
@@ -724,6 +739,7 @@ VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 		drop_events(f);
 		((struct fake_channel *)cq->channel)->cqs--;
 	}
+	pthread_mutex_destroy(&((struct fake_cq *)cq)->lock);
 	free(cq);
 	vs_stub_live[LIVE_CQ]--;
 	return 0;
