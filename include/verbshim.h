@@ -36,5 +36,6 @@
 #include "verbshim/cm_oneshot.h"
 #include "verbshim/scope.h"
 #include "verbshim/srd.h"
+#include "verbshim/post_srd.h"
 
 #endif /* VERBSHIM_H */

@@ -33,6 +33,7 @@
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
 #include "verbshim/srd.h"
+#include "verbshim/post_srd.h"
 #include "transports.h"
 #include "verbshim/event.h"
 #include "verbshim/scope.h"

@@ -14,7 +14,7 @@
 #include "verbshim/endpoint.h"
 #include "verbshim/post.h"
 #include "verbshim/recv.h"
-#include "verbshim/srd.h"
+#include "verbshim/post_srd.h"
 
 VS_BEGIN_DECLS
 
