@@ -217,10 +217,6 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 		return ret;
 	}
 	fill_param(id, cfg, &p);
-	if (!vs__cm_is_ud(id)) {
-		p.responder_resources = id->qp->max_dest_rd_atomic;
-		p.initiator_depth = id->qp->max_rd_atomic;
-	}
 	errno = 0;
 	if (rdma_accept(id->id, &p)) {
 		id->state = VS_CM_FAILED;
