@@ -116,6 +116,28 @@ static inline void vs_t_expect_wc(const struct vs_wc *wc, uint64_t wr_id,
 	if (byte_len != UINT32_MAX)
 		VS_ASSERT_EQ(wc->byte_len, byte_len);
 }
+/* One receive of one SGE on an RC QP. */
+static inline void vs_t_rc_recv(struct vs_rc_qp *qp, uint64_t wr_id,
+				struct ibv_sge sge)
+{
+	struct vs_recv_batch rb;
+
+	VS_OK(vs_rc_recv_start(qp, &rb));
+	VS_OK(vs_recv_add(&rb, wr_id, &sge, 1));
+	VS_OK(vs_recv_submit(&rb));
+}
+
+/* One signaled send of one SGE on an RC QP. */
+static inline void vs_t_rc_send(struct vs_rc_qp *qp, uint64_t wr_id,
+				struct ibv_sge sge)
+{
+	struct vs_rc_batch b;
+
+	VS_OK(vs_rc_batch_start(qp, &b));
+	VS_OK(vs_rc_send(&b, wr_id, VS_WR_SIGNALED, &sge, 1));
+	VS_OK(vs_rc_batch_submit(&b));
+}
+
 
 /* The device of the VM ($VS_RXE_DEV), or the first. */
 static inline const char *vs_t_dev(void)

@@ -35,24 +35,6 @@
 static const char *ip;
 static char port[16];
 
-static void post_recv(struct vs_rc_qp *qp, uint64_t wr_id, struct ibv_sge sge)
-{
-	struct vs_recv_batch rb;
-
-	VS_OK(vs_rc_recv_start(qp, &rb));
-	VS_OK(vs_recv_add(&rb, wr_id, &sge, 1));
-	VS_OK(vs_recv_submit(&rb));
-}
-
-static void post_send(struct vs_rc_qp *qp, uint64_t wr_id, struct ibv_sge sge)
-{
-	struct vs_rc_batch b;
-
-	VS_OK(vs_rc_batch_start(qp, &b));
-	VS_OK(vs_rc_send(&b, wr_id, VS_WR_SIGNALED, &sge, 1));
-	VS_OK(vs_rc_batch_submit(&b));
-}
-
 /*
  * Waits (5 s) for exactly that many sends and receives on cq, successful
  * (or flushed, when flushed_ok).
@@ -112,11 +94,11 @@ static void serve_echo(struct vs_cm_id *c, struct vs_pd *pd, struct vs_cq *cq,
 	struct vs_cm_event ev;
 
 	if (!posted)
-		post_recv(qp, 1, vs_mr_sge(mr, 0, MSG));
+		vs_t_rc_recv(qp, 1, vs_mr_sge(mr, 0, MSG));
 	wait_counts(cq, 0, 1);
 	for (int k = 0; k < MSG; k++)
 		m[MSG + k] = (uint8_t)(m[k] + 1);
-	post_send(qp, 2, vs_mr_sge(mr, MSG, MSG));
+	vs_t_rc_send(qp, 2, vs_mr_sge(mr, MSG, MSG));
 	/*
 	 * The client disconnects once the echo arrived, maybe before its
 	 * device acknowledged it: this send then completes flushed (the
@@ -140,9 +122,9 @@ static void client_echo(struct vs_rc_qp *qp, struct vs_cq *cq, struct vs_mr *mr,
 {
 	uint8_t *m = vs_mr_ptr(mr, 0);
 
-	post_recv(qp, 3, vs_mr_sge(mr, MSG, MSG));
+	vs_t_rc_recv(qp, 3, vs_mr_sge(mr, MSG, MSG));
 	fill(m, seed);
-	post_send(qp, 4, vs_mr_sge(mr, 0, MSG));
+	vs_t_rc_send(qp, 4, vs_mr_sge(mr, 0, MSG));
 	wait_counts(cq, 1, 1);
 	for (int k = 0; k < MSG; k++)
 		if (m[MSG + k] != (uint8_t)(m[k] + 1))
@@ -257,7 +239,7 @@ static void *steps_server(void *arg)
 		VS_ASSERT_PTR_EQ(second, NULL);
 	}
 	VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
-	post_recv(qp, 1, vs_mr_sge(mr, 0, MSG)); /* before the client can send */
+	vs_t_rc_recv(qp, 1, vs_mr_sge(mr, 0, MSG)); /* before the client can send */
 	{
 		uint8_t big[VS_CM_ACCEPT_DATA_MAX + 1] = { 0 };
 
@@ -505,7 +487,7 @@ static void test_epoll(struct vs_cm_id *l)
 					VS_OK(vs_cm_rc_qp_create(sid, spd, &(struct vs_rc_config){
 						.send_cq = scq }, &sqp));
 					VS_OK(vs_mr_alloc(spd, MSG, 0, &smr));
-					post_recv(sqp, 9, vs_mr_sge(smr, 0, MSG));
+					vs_t_rc_recv(sqp, 9, vs_mr_sge(smr, 0, MSG));
 					VS_OK(vs_cm_accept(sid, &(struct vs_cm_conn_config){
 						.no_wait = true }));
 					VS_ASSERT_EQ(vs_cm_state(sid), VS_CM_ACCEPTING);
@@ -519,7 +501,7 @@ static void test_epoll(struct vs_cm_id *l)
 					VS_ASSERT_EQ(vs_cm_state(cid), VS_CM_CONNECTED);
 					c_est = true;
 					fill(vs_mr_ptr(cmr, 0), 5);
-					post_send(cqp, 8, vs_mr_sge(cmr, 0, MSG));
+					vs_t_rc_send(cqp, 8, vs_mr_sge(cmr, 0, MSG));
 				}
 				break;
 			case T_SERVER:
@@ -662,7 +644,7 @@ static void *cycle_server(void *arg)
 			VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
 		}
 		VS_OK(vs_cm_rc_qp_create(c, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
-		post_recv(qp, 1, vs_mr_sge(mr, 0, MSG));
+		vs_t_rc_recv(qp, 1, vs_mr_sge(mr, 0, MSG));
 		VS_OK(vs_cm_accept(c, NULL));
 		serve_echo(c, pd, cq, qp, true, mr);
 		VS_OK(vs_rc_qp_close(qp));

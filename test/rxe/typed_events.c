@@ -50,24 +50,6 @@ static void connect_pair(struct vs_rc_qp *a, struct vs_rc_qp *b)
 	VS_OK(vs_rc_handshake(b, &ea));
 }
 
-static void post_recv(struct vs_rc_qp *qp, uint64_t wr_id, struct ibv_sge sge)
-{
-	struct vs_recv_batch rb;
-
-	VS_OK(vs_rc_recv_start(qp, &rb));
-	VS_OK(vs_recv_add(&rb, wr_id, &sge, 1));
-	VS_OK(vs_recv_submit(&rb));
-}
-
-static void post_send(struct vs_rc_qp *qp, uint64_t wr_id, struct ibv_sge sge)
-{
-	struct vs_rc_batch b;
-
-	VS_OK(vs_rc_batch_start(qp, &b));
-	VS_OK(vs_rc_send(&b, wr_id, VS_WR_SIGNALED, &sge, 1));
-	VS_OK(vs_rc_batch_submit(&b));
-}
-
 /* A signaled RDMA write of len bytes from 0 to 2048 of mr (no receive needed). */
 static void post_write(struct vs_rc_qp *qp, uint64_t wr_id, struct vs_mr *mr,
 		       uint32_t len)
@@ -108,7 +90,7 @@ static void test_many_cqs(struct vs_context *ctx, struct vs_pd *pd, bool legacy)
 		/* source: MSG bytes of pattern i at i*MSG; sink at (NCQ+i)*MSG */
 		for (int k = 0; k < MSG; k++)
 			m[i * MSG + k] = (uint8_t)(i * 37 + k);
-		post_recv(p[i].qp, 1000 + (uint64_t)i,
+		vs_t_rc_recv(p[i].qp, 1000 + (uint64_t)i,
 			  vs_mr_sge(mr, (uint64_t)(NCQ + i) * MSG, MSG));
 	}
 	/* nothing yet: the wait says so at once */
@@ -121,7 +103,7 @@ static void test_many_cqs(struct vs_context *ctx, struct vs_pd *pd, bool legacy)
 	}
 	/* in reverse order, so the channel's order is not the creation order */
 	for (int i = NCQ - 1; i >= 0; i--)
-		post_send(p[i].qp, 100 + (uint64_t)i, vs_mr_sge(mr, (uint64_t)i * MSG, MSG));
+		vs_t_rc_send(p[i].qp, 100 + (uint64_t)i, vs_mr_sge(mr, (uint64_t)i * MSG, MSG));
 	deadline = vs_t_now_ms() + 10000;
 	while (total < 2 * NCQ) {
 		struct vs_cq *from;
@@ -251,7 +233,7 @@ static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long c
 	connect_pair(r.tx, rx);
 	dst = vs_mr_ptr(r.mr, 4096);
 	for (int i = 0; i < RING; i++)
-		post_recv(rx, (uint64_t)i, vs_mr_sge(r.mr, 4096 + (uint64_t)i * 4, 4));
+		vs_t_rc_recv(rx, (uint64_t)i, vs_mr_sge(r.mr, 4096 + (uint64_t)i * 4, 4));
 	VS_ASSERT_EQ(pthread_create(&th, NULL, sender, &r), 0);
 	while (got < count) {
 		struct vs_wc wc[16];
@@ -271,7 +253,7 @@ static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long c
 			VS_ASSERT_EQ(dst[slot], (uint32_t)got);
 			dst[slot] = 0xdeadbeef;
 			if (got + RING < count)
-				post_recv(rx, slot, vs_mr_sge(r.mr, 4096 + slot * 4, 4));
+				vs_t_rc_recv(rx, slot, vs_mr_sge(r.mr, 4096 + slot * 4, 4));
 			__atomic_store_n(&r.consumed, got + 1, __ATOMIC_RELEASE);
 		}
 	}
@@ -459,8 +441,8 @@ static void test_async(struct vs_context *ctx, struct vs_pd *pd)
 	}
 	VS_OK(vs_recv_submit(&rb));
 	VS_OK(vs_srq_set_limit(srq, 3));
-	post_send(qp, 1, vs_mr_sge(mr, 0, 16));
-	post_send(qp, 2, vs_mr_sge(mr, 0, 16));
+	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, 16));
+	vs_t_rc_send(qp, 2, vs_mr_sge(mr, 0, 16));
 	vs_t_wait(cq, wc, 4);
 	expect_async(ctx, IBV_EVENT_SRQ_LIMIT_REACHED, &ev);
 	VS_ASSERT_EQ(ev.about, VS_ASYNC_SRQ);
