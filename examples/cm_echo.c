@@ -11,6 +11,7 @@
  * accept); the client connects in one call (vs_cm_rc_client) and checks
  * every byte that comes back.  Private data both ways says hello.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -38,24 +39,33 @@ static void post_send(struct vs_rc_qp *qp, struct vs_mr *mr, uint64_t off)
 	ex_check(vs_rc_batch_submit(&b), "vs_rc_batch_submit");
 }
 
-/* Waits for one receive (sends completing meanwhile are counted off). */
-static void wait_recv(struct vs_cq *cq, int *sends_left)
+/*
+ * Counts completions off until @want receives are there and no send is
+ * outstanding.  One CQ takes both queues, so the next message's receive
+ * may complete before the send that answered the last one: each
+ * completion is counted as what it is, never taken for the other.
+ */
+static void settle(struct vs_cq *cq, int *recvs, int want, int *sends)
 {
 	struct vs_wc wc;
 
-	for (;;) {
+	while (*recvs < want || *sends) {
 		if (ex_wait(cq, &wc, 1, 5000) != 1) {
-			fprintf(stderr, "cm_echo: no completion within 5 s\n");
+			fprintf(stderr, "cm_echo: no completion within 5 s "
+				"(%d of %d receives there, %d sends outstanding)\n",
+				*recvs, want, *sends);
 			exit(1);
 		}
 		if (wc.status != IBV_WC_SUCCESS) {
-			fprintf(stderr, "cm_echo: completion status %s\n",
+			fprintf(stderr, "cm_echo: %s completion status %s\n",
+				wc.opcode == IBV_WC_RECV ? "receive" : "send",
 				ibv_wc_status_str(wc.status));
 			exit(1);
 		}
 		if (wc.opcode == IBV_WC_RECV)
-			return;
-		--*sends_left;
+			++*recvs;
+		else
+			--*sends;
 	}
 }
 
@@ -75,9 +85,14 @@ static int serve(const char *port, int clients)
 		struct vs_cm_event ev;
 		uint8_t len;
 		const char *hello;
-		int sends = 0;
+		int recvs = 0, sends = 0, ret;
 
-		ex_check(vs_cm_get_request(l, 60000, &id), "vs_cm_get_request");
+		ret = vs_cm_get_request(l, 60000, &id);
+		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
+			fprintf(stderr, "cm_echo: no client came within 60 s\n");
+			return 1;
+		}
+		ex_check(ret, "vs_cm_get_request");
 		hello = vs_cm_private_data(id, &len);
 		printf("cm_echo: request from %s: \"%.*s\"\n", vs_cm_peer(id), (int)len,
 		       hello ? hello : "");
@@ -95,19 +110,15 @@ static int serve(const char *port, int clients)
 		for (int i = 0; i < msgs; i++) {
 			uint64_t slot = (uint64_t)(i % 2) * (uint64_t)size;
 
-			wait_recv(cq, &sends);
+			settle(cq, &recvs, 1, &sends);
+			recvs--;
 			/* the next receive goes up before the echo leaves */
 			if (i + 1 < msgs)
 				post_recv(qp, mr, (uint64_t)size - slot);
 			post_send(qp, mr, slot);
 			sends++;
-			while (sends) { /* the slot is reused two messages on */
-				struct vs_wc wc;
-
-				if (ex_wait(cq, &wc, 1, 5000) != 1 || wc.status != IBV_WC_SUCCESS)
-					ex_die("the echo's send");
-				sends--;
-			}
+			/* the slot is reused two messages on */
+			settle(cq, &recvs, 0, &sends);
 		}
 		do
 			ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
@@ -144,20 +155,13 @@ static int client(const char *host, const char *port)
 	m = vs_mr_ptr(mr, 0);
 	t0 = ex_now_ns();
 	for (int i = 0; i < msgs; i++) {
-		int sends = 1;
+		int recvs = 0, sends = 1;
 
 		for (int k = 0; k < size; k++)
 			m[k] = (uint8_t)(i * 7 + k);
 		post_recv(vs_cm_rc_qp(id), mr, (uint64_t)size);
 		post_send(vs_cm_rc_qp(id), mr, 0);
-		wait_recv(vs_cm_cq(id), &sends);
-		if (sends) {
-			struct vs_wc wc;
-
-			if (ex_wait(vs_cm_cq(id), &wc, 1, 5000) != 1 ||
-			    wc.status != IBV_WC_SUCCESS)
-				ex_die("the send");
-		}
+		settle(vs_cm_cq(id), &recvs, 1, &sends);
 		if (memcmp(m, m + size, (size_t)size)) {
 			fprintf(stderr, "cm_echo: message %d came back different\n", i);
 			return 1;
