@@ -222,12 +222,17 @@ if [ -n "$relroot" ]; then
 	vs_root=rel
 fi
 
+# tsc=reliable: under TCG a loaded host makes the clocksource watchdog
+# call the TSC unstable in the middle of a run; the static-key flip that
+# follows patches kernel text with int3 while the other vCPU runs it, and
+# the guest dies in "Oops: int3" (sched_clock_cpu; seen on 6.12).  qemu's
+# TSC is the host clock, the same for every vCPU: trusting it is right.
 # shellcheck disable=SC2054 # (commas are qemu's)
 # timeout(1) as well: a qemu orphaned by a SIGKILLed vm-run.sh still dies.
 qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem"
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem"
 	"${net[@]}" "${roots[@]}"
 	-virtfs "local,path=$(qarg "$repo"),mount_tag=repo,security_model=none,multidevs=remap"
 	-virtfs "local,path=$(qarg "$run"),mount_tag=vsrun,security_model=none,readonly=on")
