@@ -31,6 +31,7 @@
 #include "verbshim/ffi.h"
 #include "verbshim/event.h"
 #include "verbshim/cm.h"
+#include "verbshim/cm_connect.h"
 #include "verbshim/cm_event.h"
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"

@@ -15,6 +15,7 @@
 
 #include "vs_internal.h"
 #include "verbshim/cm.h"
+#include "verbshim/cm_connect.h"
 #include "verbshim/cm_event.h"
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"
