@@ -67,6 +67,25 @@ static bool is_multicast(const struct sockaddr *sa)
 	return false;
 }
 
+int vs__cm_resolve_route(struct vs_cm_id *id, const char *call)
+{
+	/* a multicast group has no route: join it (vs_cm_join) */
+	if (id->resolve_group) {
+		id->state = VS_CM_RESOLVED;
+		return 0;
+	}
+	errno = 0;
+	if (rdma_resolve_route(id->id, id->resolve_ms)) {
+		int err = vs__errno_or(EHOSTUNREACH);
+
+		id->state = VS_CM_FAILED;
+		return vs__verb_error(call, "rdma_resolve_route", err,
+				      "resolving the route to %s: %s", id->peer,
+				      strerror(err));
+	}
+	return 0;
+}
+
 int vs_cm_resolve(const char *host, const char *port,
 		  const struct vs_cm_config *cfg, struct vs_cm_id **out)
 {
@@ -97,6 +116,8 @@ int vs_cm_resolve(const char *host, const char *port,
 	if (ret)
 		goto out;
 	vs__cm_peer_text(id, dst->ai_dst_addr);
+	id->resolve_ms = timeout;
+	id->resolve_group = is_multicast(dst->ai_dst_addr);
 	errno = 0;
 	if (rdma_resolve_addr(id->id, src ? src->ai_src_addr : dst->ai_src_addr,
 			      dst->ai_dst_addr, timeout)) {
@@ -108,26 +129,20 @@ int vs_cm_resolve(const char *host, const char *port,
 				     strerror(err));
 		goto fail;
 	}
+	id->state = VS_CM_RESOLVING;
+	/* no_wait: the rest comes through vs_cm_next() (lib/cm_loop.c) */
+	if (cfg && cfg->no_wait)
+		goto done;
 	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ADDR_RESOLVED, timeout + 1000,
 			      &ev, "resolving the address of", call);
+	if (!ret)
+		ret = vs__cm_resolve_route(id, call);
 	if (ret)
 		goto fail;
-	/* a multicast group has no route: join it (vs_cm_join) */
-	if (is_multicast(dst->ai_dst_addr)) {
-		id->state = VS_CM_RESOLVED;
-		goto done;
-	}
-	errno = 0;
-	if (rdma_resolve_route(id->id, timeout)) {
-		int err = vs__errno_or(EHOSTUNREACH);
-
-		ret = vs__verb_error(call, "rdma_resolve_route", err,
-				     "resolving the route to %s: %s", id->peer,
-				     strerror(err));
-		goto fail;
-	}
-	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ROUTE_RESOLVED, timeout + 1000,
-			      &ev, "resolving the route to", call);
+	if (id->state == VS_CM_RESOLVING)
+		ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ROUTE_RESOLVED,
+				      timeout + 1000, &ev,
+				      "resolving the route to", call);
 	if (ret)
 		goto fail;
 done:

@@ -39,6 +39,9 @@ struct vs_cm_id {
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
 	bool joined;
+	/* a resolve under way: the route's limit; a group has no route */
+	int resolve_ms;
+	bool resolve_group;
 	struct sockaddr_storage group;
 	uint8_t pdata_len;
 	uint8_t pdata[VS_CM_DATA_MAX];
@@ -86,6 +89,9 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 		   const char *step, const char *call);
 bool vs__cm_is_failure(enum rdma_cm_event_type t);
+
+/* lib/cm_id.c: the route step of a resolve, after ADDR_RESOLVED (-errno recorded) */
+int vs__cm_resolve_route(struct vs_cm_id *id, const char *call);
 
 /* lib/cm_qp.c */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);

@@ -47,6 +47,7 @@ enum vs_cm_state {
 	VS_CM_REJECTED = 7,    /* the connect was rejected (or this side rejected) */
 	VS_CM_DISCONNECTED = 8,/* either side disconnected */
 	VS_CM_FAILED = 9,      /* a step failed: vs_cm_close() it */
+	VS_CM_RESOLVING = 10,  /* no_wait resolve under way: its events come by vs_cm_next() */
 };
 
 /* Resolving or listening. */
@@ -56,6 +57,13 @@ struct vs_cm_config {
 	int timeout_ms;               /* resolve: [2000] each of address, route */
 	const char *src;              /* resolve: a local address to bind, or NULL */
 	int backlog;                  /* listen: [64] */
+	/*
+	 * resolve: start the address resolution and return (the id
+	 * RESOLVING); vs_cm_next() then delivers ADDR_RESOLVED (the route
+	 * is asked for there), ROUTE_RESOLVED (RESOLVED) or the failure.
+	 * Many resolves overlap, as librdmacm's cmtime does them.
+	 */
+	bool no_wait;
 };
 
 /**
@@ -68,7 +76,9 @@ struct vs_cm_config {
  * Creates an id with its own event channel, resolves @host (rdma_getaddrinfo),
  * its address and its route, each within @cfg->timeout_ms.  Then
  * vs_cm_context() is the device the route goes out of: create the PD, CQs
- * and the QP (vs_cm_rc_qp_create()) on it, then vs_cm_connect().
+ * and the QP (vs_cm_rc_qp_create()) on it, then vs_cm_connect().  With
+ * @cfg->no_wait it returns once the address resolution is started: the id
+ * is VS_CM_RESOLVING until vs_cm_next() has delivered ROUTE_RESOLVED.
  *
  * Return: 0, or -errno with the step, the peer and the reason in
  * vs_last_error(): -EINVAL bad arguments, -EADDRNOTAVAIL / -EHOSTUNREACH /
