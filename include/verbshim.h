@@ -35,6 +35,7 @@
 #include "verbshim/cm_event.h"
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"
+#include "verbshim/cm_ep.h"
 #include "verbshim/scope.h"
 #include "verbshim/srd.h"
 #include "verbshim/post_srd.h"
