@@ -136,7 +136,11 @@ static int staged(const char *host, const char *port, int n)
 	wait_all(ep, ids, n, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolves");
 	t[1] = ex_now_ns();
 	for (int i = 0; i < n; i++) {
-		struct vs_context *ctx = vs_cm_context(ids[i]);
+		/*
+		 * Each resolved id borrows its own handle of the device's
+		 * context: the CQs go on the PD's (one device here).
+		 */
+		struct vs_context *ctx = vs_cm_context(ids[0]);
 
 		if (!pd)
 			ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");

@@ -8,11 +8,14 @@
  *    on one PD and CQ, connects sent together, the server (same loop)
  *    accepting on one PD and CQ; one message per connection, bytes and
  *    private data checked on the server;
+ *  - each connected QP's source GID is the CM's (the IPv4-mapped GID of
+ *    the rxe address), set at RTR;
  *  - an id still RESOLVING refuses a QP and a connect, naming its state;
  *  - a group address (UD): ADDR_RESOLVED leaves the id RESOLVED, no route;
  *  - an address off every subnet: the failure names the step and the
  *    host, from vs_cm_resolve or as vs_cm_next's event, within the limit.
  */
+#include <arpa/inet.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -36,6 +39,17 @@ static void check(const uint8_t *p, int seed)
 		if (p[k] != (uint8_t)(seed * 29 + k * 5 + 3))
 			VS_FAIL("byte %d of message %d: 0x%02x, expected 0x%02x",
 				k, seed, p[k], (uint8_t)(seed * 29 + k * 5 + 3));
+}
+
+/* The QP's own GID, once connected: the CM's, ::ffff:<ip>. */
+static void check_gid(struct vs_rc_qp *qp)
+{
+	struct vs_endpoint e;
+	uint8_t want[16] = { [10] = 0xff, [11] = 0xff };
+
+	VS_ASSERT_EQ(inet_pton(AF_INET, ip, want + 12), 1);
+	VS_OK(vs_rc_endpoint(qp, &e));
+	VS_ASSERT_MEMEQ(e.gid.raw, want, 16);
 }
 
 static void ep_add(int ep, int fd, uint32_t tag)
@@ -140,6 +154,7 @@ static void test_overlap(void)
 				while (vs_cm_next(id, 0, &ev) == 0) {
 					VS_ASSERT_EQ(ev.type, RDMA_CM_EVENT_ESTABLISHED);
 					VS_ASSERT_EQ(vs_cm_state(id), VS_CM_CONNECTED);
+					check_gid(sqp[tag - T_SERVER]);
 					accepted++;
 				}
 				continue;
@@ -183,6 +198,7 @@ static void test_overlap(void)
 				case RDMA_CM_EVENT_ESTABLISHED:
 					VS_ASSERT(!cl->established);
 					cl->established = true;
+					check_gid(cl->qp);
 					established++;
 					fill(vs_mr_ptr(cmr, tag * MSG), (int)tag);
 					vs_t_rc_send(cl->qp, tag, vs_mr_sge(cmr, tag * MSG, MSG));
