@@ -139,6 +139,26 @@ static inline void vs_t_rc_send(struct vs_rc_qp *qp, uint64_t wr_id,
 }
 
 
+/* len bytes that say which message they are (seed), and their check. */
+static inline uint8_t vs_t_byte(size_t k, int seed)
+{
+	return (uint8_t)(seed * 29 + (int)k * 5 + 3);
+}
+
+static inline void vs_t_fill(void *p, size_t len, int seed)
+{
+	for (size_t k = 0; k < len; k++)
+		((uint8_t *)p)[k] = vs_t_byte(k, seed);
+}
+
+static inline void vs_t_check(const void *p, size_t len, int seed)
+{
+	for (size_t k = 0; k < len; k++)
+		if (((const uint8_t *)p)[k] != vs_t_byte(k, seed))
+			VS_FAIL("byte %zu of message %d: 0x%02x, expected 0x%02x",
+				k, seed, ((const uint8_t *)p)[k], vs_t_byte(k, seed));
+}
+
 /* The device of the VM ($VS_RXE_DEV), or the first. */
 static inline const char *vs_t_dev(void)
 {

@@ -25,20 +25,6 @@
 
 static const char *ip;
 
-static void fill(uint8_t *p, int seed)
-{
-	for (int k = 0; k < MSG; k++)
-		p[k] = (uint8_t)(seed * 13 + k * 3 + 11);
-}
-
-static void check(const uint8_t *p, int seed)
-{
-	for (int k = 0; k < MSG; k++)
-		if (p[k] != (uint8_t)(seed * 13 + k * 3 + 11))
-			VS_FAIL("byte %d of message %d: 0x%02x, expected 0x%02x",
-				k, seed, p[k], (uint8_t)(seed * 13 + k * 3 + 11));
-}
-
 /* The server: accept, receive message 1 and check it, answer message 2. */
 static void *serve(void *arg)
 {
@@ -52,8 +38,8 @@ static void *serve(void *arg)
 	vs_t_rc_recv(vs_cm_rc_qp(c), 1, vs_mr_sge(mr, 0, MSG));
 	vs_t_wait(vs_cm_cq(c), wc, 1);
 	vs_t_expect_wc(&wc[0], 1, IBV_WC_RECV, MSG);
-	check(vs_mr_ptr(mr, 0), 1);
-	fill(vs_mr_ptr(mr, MSG), 2);
+	vs_t_check(vs_mr_ptr(mr, 0), MSG, 1);
+	vs_t_fill(vs_mr_ptr(mr, MSG), MSG, 2);
 	vs_t_rc_send(vs_cm_rc_qp(c), 2, vs_mr_sge(mr, MSG, MSG));
 	vs_t_wait(vs_cm_cq(c), wc, 1);
 	vs_t_expect_wc(&wc[0], 2, IBV_WC_SEND, UINT32_MAX);
@@ -98,13 +84,13 @@ static void test_rc(const char *name)
 	VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
 	vs_t_rc_recv(qp, 2, vs_mr_sge(mr, MSG, MSG));
 	VS_OK(vs_cm_connect(id, &(struct vs_cm_conn_config){ .timeout_ms = 10000 }));
-	fill(vs_mr_ptr(mr, 0), 1);
+	vs_t_fill(vs_mr_ptr(mr, 0), MSG, 1);
 	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, MSG));
 	vs_t_wait(cq, wc, 2);
 	for (int i = 0; i < 2; i++) {
 		if (wc[i].opcode == IBV_WC_RECV) {
 			vs_t_expect_wc(&wc[i], 2, IBV_WC_RECV, MSG);
-			check(vs_mr_ptr(mr, MSG), 2);
+			vs_t_check(vs_mr_ptr(mr, MSG), MSG, 2);
 		} else {
 			vs_t_expect_wc(&wc[i], 1, IBV_WC_SEND, UINT32_MAX);
 		}

@@ -27,20 +27,6 @@
 static const char *ip;
 static char port[16];
 
-static void fill(uint8_t *p, int seed)
-{
-	for (int k = 0; k < MSG; k++)
-		p[k] = (uint8_t)(seed * 29 + k * 5 + 3);
-}
-
-static void check(const uint8_t *p, int seed)
-{
-	for (int k = 0; k < MSG; k++)
-		if (p[k] != (uint8_t)(seed * 29 + k * 5 + 3))
-			VS_FAIL("byte %d of message %d: 0x%02x, expected 0x%02x",
-				k, seed, p[k], (uint8_t)(seed * 29 + k * 5 + 3));
-}
-
 /* The QP's own GID, once connected: the CM's, ::ffff:<ip>. */
 static void check_gid(struct vs_rc_qp *qp)
 {
@@ -200,7 +186,7 @@ static void test_overlap(void)
 					cl->established = true;
 					check_gid(cl->qp);
 					established++;
-					fill(vs_mr_ptr(cmr, tag * MSG), (int)tag);
+					vs_t_fill(vs_mr_ptr(cmr, tag * MSG), MSG, (int)tag);
 					vs_t_rc_send(cl->qp, tag, vs_mr_sge(cmr, tag * MSG, MSG));
 					break;
 				default:
@@ -215,7 +201,7 @@ static void test_overlap(void)
 			for (int w = 0; w < got; w++) {
 				vs_t_expect_wc(&wc[w], wc[w].wr_id, IBV_WC_RECV, MSG);
 				VS_ASSERT(wc[w].wr_id < N);
-				check(vs_mr_ptr(smr, wc[w].wr_id * MSG), (int)wc[w].wr_id);
+				vs_t_check(vs_mr_ptr(smr, wc[w].wr_id * MSG), MSG, (int)wc[w].wr_id);
 				served++;
 			}
 		}
