@@ -25,7 +25,12 @@
 
 static const char *ip;
 
-/* The server: accept, receive message 1 and check it, answer message 2. */
+/*
+ * The server: accept, post the receive of message 1, then send message 2
+ * (the client's receive was posted before it connected).  The client
+ * sends only once message 2 came, so its send never finds the server
+ * without a receive (the CM's RNR timer: 655 ms a retry).
+ */
 static void *serve(void *arg)
 {
 	struct vs_cm_id *l = arg, *c;
@@ -36,13 +41,18 @@ static void *serve(void *arg)
 			     NULL, &c));
 	VS_OK(vs_mr_alloc(vs_cm_pd(c), 2 * MSG, 0, &mr));
 	vs_t_rc_recv(vs_cm_rc_qp(c), 1, vs_mr_sge(mr, 0, MSG));
-	vs_t_wait(vs_cm_cq(c), wc, 1);
-	vs_t_expect_wc(&wc[0], 1, IBV_WC_RECV, MSG);
-	vs_t_check(vs_mr_ptr(mr, 0), MSG, 1);
 	vs_t_fill(vs_mr_ptr(mr, MSG), MSG, 2);
 	vs_t_rc_send(vs_cm_rc_qp(c), 2, vs_mr_sge(mr, MSG, MSG));
-	vs_t_wait(vs_cm_cq(c), wc, 1);
-	vs_t_expect_wc(&wc[0], 2, IBV_WC_SEND, UINT32_MAX);
+	vs_t_wait(vs_cm_cq(c), wc, 2);
+	for (int i = 0; i < 2; i++) {
+		if (wc[i].opcode == IBV_WC_RECV) {
+			vs_t_expect_wc(&wc[i], 1, IBV_WC_RECV, MSG);
+			vs_t_check(vs_mr_ptr(mr, 0), MSG, 1);
+		} else {
+			vs_t_expect_wc(&wc[i], 2, IBV_WC_SEND, UINT32_MAX);
+		}
+	}
+	VS_ASSERT(wc[0].opcode != wc[1].opcode);
 	{
 		struct vs_cm_event ev;
 
@@ -84,18 +94,13 @@ static void test_rc(const char *name)
 	VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
 	vs_t_rc_recv(qp, 2, vs_mr_sge(mr, MSG, MSG));
 	VS_OK(vs_cm_connect(id, &(struct vs_cm_conn_config){ .timeout_ms = 10000 }));
+	vs_t_wait(cq, wc, 1);
+	vs_t_expect_wc(&wc[0], 2, IBV_WC_RECV, MSG);
+	vs_t_check(vs_mr_ptr(mr, MSG), MSG, 2);
 	vs_t_fill(vs_mr_ptr(mr, 0), MSG, 1);
 	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, MSG));
-	vs_t_wait(cq, wc, 2);
-	for (int i = 0; i < 2; i++) {
-		if (wc[i].opcode == IBV_WC_RECV) {
-			vs_t_expect_wc(&wc[i], 2, IBV_WC_RECV, MSG);
-			vs_t_check(vs_mr_ptr(mr, MSG), MSG, 2);
-		} else {
-			vs_t_expect_wc(&wc[i], 1, IBV_WC_SEND, UINT32_MAX);
-		}
-	}
-	VS_ASSERT(wc[0].opcode != wc[1].opcode);
+	vs_t_wait(cq, wc, 1);
+	vs_t_expect_wc(&wc[0], 1, IBV_WC_SEND, UINT32_MAX);
 	VS_OK(vs_cm_disconnect(id));
 	pthread_join(t, NULL);
 	VS_OK(vs_cm_close(id));
