@@ -22,6 +22,8 @@
 #include "../common/vs_typed.h"
 
 #define MSG 64
+/* the other thread's steps, under valgrind in TCG too (cm_valgrind.sh) */
+#define WAIT_MS 60000
 
 static const char *ip;
 
@@ -43,7 +45,7 @@ static void *serve(void *arg)
 	vs_t_rc_recv(vs_cm_rc_qp(c), 1, vs_mr_sge(mr, 0, MSG));
 	vs_t_fill(vs_mr_ptr(mr, MSG), MSG, 2);
 	vs_t_rc_send(vs_cm_rc_qp(c), 2, vs_mr_sge(mr, MSG, MSG));
-	vs_t_wait(vs_cm_cq(c), wc, 2);
+	vs_t_wait_ms(vs_cm_cq(c), wc, 2, WAIT_MS);
 	for (int i = 0; i < 2; i++) {
 		if (wc[i].opcode == IBV_WC_RECV) {
 			vs_t_expect_wc(&wc[i], 1, IBV_WC_RECV, MSG);
@@ -94,12 +96,12 @@ static void test_rc(const char *name)
 	VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
 	vs_t_rc_recv(qp, 2, vs_mr_sge(mr, MSG, MSG));
 	VS_OK(vs_cm_connect(id, &(struct vs_cm_conn_config){ .timeout_ms = 10000 }));
-	vs_t_wait(cq, wc, 1);
+	vs_t_wait_ms(cq, wc, 1, WAIT_MS);
 	vs_t_expect_wc(&wc[0], 2, IBV_WC_RECV, MSG);
 	vs_t_check(vs_mr_ptr(mr, MSG), MSG, 2);
 	vs_t_fill(vs_mr_ptr(mr, 0), MSG, 1);
 	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, MSG));
-	vs_t_wait(cq, wc, 1);
+	vs_t_wait_ms(cq, wc, 1, WAIT_MS);
 	vs_t_expect_wc(&wc[0], 1, IBV_WC_SEND, UINT32_MAX);
 	VS_OK(vs_cm_disconnect(id));
 	pthread_join(t, NULL);
