@@ -114,16 +114,21 @@ static void wait_all(int ep, struct vs_cm_id **ids, int n,
 				left, what);
 			exit(1);
 		}
+		/*
+		 * One event per ready fd: the epoll set is level-triggered, so
+		 * an fd with more reports again, and no read ends in EAGAIN.
+		 */
 		for (int j = 0; j < k; j++) {
 			struct vs_cm_event ev;
 			struct vs_cm_id *id = ids[e[j].data.u32];
+			int ret = vs_cm_next(id, 0, &ev);
 
-			while (vs_cm_next(id, 0, &ev) == 0) {
-				if (ev.err)
-					ex_die(what);
-				if (ev.type == want)
-					left--;
-			}
+			if (ret == -EAGAIN)
+				continue;
+			if (ret || ev.err)
+				ex_die(what);
+			if (ev.type == want)
+				left--;
 		}
 	}
 }
