@@ -29,9 +29,14 @@ run_pair() {	# SERVER... -- CLIENT...
 	cli=("$@")
 	port=$((port + 1))
 	timeout 120 "${srv[@]}" -p $port >/dev/null 2>&1 &
+	local spid=$!
 	sleep 1
 	timeout 120 "${cli[@]}" -p $port
-	wait
+	# the server's own figures are not printed: do not wait for its
+	# clean-up (cmtime's server may wait for events that never come)
+	sleep 2
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
 }
 
 for ((r = 1; r <= reps; r++)); do

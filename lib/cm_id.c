@@ -10,7 +10,7 @@
 #define DEFAULT_RESOLVE_MS 2000
 #define DEFAULT_BACKLOG 64
 
-static int config_check(const struct vs_cm_config *cfg, const char *call)
+int vs__cm_config_check(const struct vs_cm_config *cfg, const char *call)
 {
 	if (!cfg)
 		return 0;
@@ -38,7 +38,23 @@ static enum vs_transport transport_of(const struct vs_cm_config *cfg)
 	return cfg && cfg->transport ? cfg->transport : VS_TRANSPORT_RC;
 }
 
-/* rdma_getaddrinfo of (host, port): a name or a numeric v4/v6 address. */
+/* rdma_getaddrinfo of (host, port) with hints, explained when it fails. */
+int vs__cm_lookup(const char *host, const char *port,
+		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
+		  const char *call)
+{
+	*res = NULL;
+	errno = 0;
+	if (rdma_getaddrinfo(host, port, hints, res) || !*res)
+		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
+				      "cannot resolve \"%s\" port \"%s\" (a host "
+				      "name, or a numeric IPv4 / IPv6 address; a "
+				      "port number or service name)",
+				      host ? host : "(any)", port ? port : "(none)");
+	return 0;
+}
+
+/* The same with the hints of a transport, passive or not. */
 static int lookup(const char *host, const char *port, bool passive,
 		  enum vs_transport t, struct rdma_addrinfo **res,
 		  const char *call)
@@ -48,14 +64,7 @@ static int lookup(const char *host, const char *port, bool passive,
 		.ai_port_space = t == VS_TRANSPORT_UD ? RDMA_PS_UDP : RDMA_PS_TCP,
 	};
 
-	errno = 0;
-	if (rdma_getaddrinfo(host, port, &hints, res) || !*res)
-		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
-				      "cannot resolve \"%s\" port \"%s\" (a host "
-				      "name, or a numeric IPv4 / IPv6 address; a "
-				      "port number or service name)",
-				      host ? host : "(any)", port ? port : "(none)");
-	return 0;
+	return vs__cm_lookup(host, port, &hints, res, call);
 }
 
 static bool is_multicast(const struct sockaddr *sa)
@@ -67,39 +76,43 @@ static bool is_multicast(const struct sockaddr *sa)
 	return false;
 }
 
-int vs_cm_resolve(const char *host, const char *port,
-		  const struct vs_cm_config *cfg, struct vs_cm_id **out)
+int vs__cm_resolve_route(struct vs_cm_id *id, const char *call)
 {
-	const char *call = "vs_cm_resolve";
-	struct rdma_addrinfo *dst = NULL, *src = NULL;
+	/* a multicast group has no route: join it (vs_cm_join) */
+	if (id->resolve_group) {
+		id->state = VS_CM_RESOLVED;
+		return 0;
+	}
+	errno = 0;
+	if (rdma_resolve_route(id->id, id->resolve_ms)) {
+		int err = vs__errno_or(EHOSTUNREACH);
+
+		id->state = VS_CM_FAILED;
+		return vs__verb_error(call, "rdma_resolve_route", err,
+				      "resolving the route to %s: %s", id->peer,
+				      strerror(err));
+	}
+	return 0;
+}
+
+int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
+		      const struct sockaddr *src, enum vs_transport t,
+		      const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		      const char *call)
+{
+	int timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_RESOLVE_MS;
 	struct vs__cm_ev ev;
 	struct vs_cm_id *id;
-	int timeout, ret;
+	int ret = vs__cm_new(t, &id, call);
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
-	if (!host || !port)
-		return vs__set_error(call, EINVAL, "%s is NULL", host ? "port" : "host");
-	ret = config_check(cfg, call);
 	if (ret)
 		return ret;
-	timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_RESOLVE_MS;
-	ret = lookup(host, port, false, transport_of(cfg), &dst, call);
-	if (ret)
-		return ret;
-	if (cfg && cfg->src) {
-		ret = lookup(cfg->src, NULL, true, transport_of(cfg), &src, call);
-		if (ret)
-			goto out;
-	}
-	ret = vs__cm_new(transport_of(cfg), &id, call);
-	if (ret)
-		goto out;
 	vs__cm_peer_text(id, dst->ai_dst_addr);
+	id->resolve_ms = timeout;
+	id->resolve_group = is_multicast(dst->ai_dst_addr);
 	errno = 0;
-	if (rdma_resolve_addr(id->id, src ? src->ai_src_addr : dst->ai_src_addr,
-			      dst->ai_dst_addr, timeout)) {
+	if (rdma_resolve_addr(id->id, src ? (struct sockaddr *)src :
+			      dst->ai_src_addr, dst->ai_dst_addr, timeout)) {
 		int err = vs__errno_or(EADDRNOTAVAIL);
 
 		ret = vs__verb_error(call, "rdma_resolve_addr", err,
@@ -108,69 +121,75 @@ int vs_cm_resolve(const char *host, const char *port,
 				     strerror(err));
 		goto fail;
 	}
+	id->state = VS_CM_RESOLVING;
+	/* no_wait: the rest comes through vs_cm_next() (lib/cm_loop.c) */
+	if (cfg && cfg->no_wait)
+		goto done;
 	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ADDR_RESOLVED, timeout + 1000,
 			      &ev, "resolving the address of", call);
+	if (!ret)
+		ret = vs__cm_resolve_route(id, call);
 	if (ret)
 		goto fail;
-	/* a multicast group has no route: join it (vs_cm_join) */
-	if (is_multicast(dst->ai_dst_addr)) {
-		id->state = VS_CM_RESOLVED;
-		goto done;
-	}
-	errno = 0;
-	if (rdma_resolve_route(id->id, timeout)) {
-		int err = vs__errno_or(EHOSTUNREACH);
-
-		ret = vs__verb_error(call, "rdma_resolve_route", err,
-				     "resolving the route to %s: %s", id->peer,
-				     strerror(err));
-		goto fail;
-	}
-	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ROUTE_RESOLVED, timeout + 1000,
-			      &ev, "resolving the route to", call);
+	if (id->state == VS_CM_RESOLVING)
+		ret = vs__cm_wait_for(id, RDMA_CM_EVENT_ROUTE_RESOLVED,
+				      timeout + 1000, &ev,
+				      "resolving the route to", call);
 	if (ret)
 		goto fail;
 done:
 	*out = id;
-	goto out;
+	return 0;
 fail:
 	vs__cm_free(id);
 	/* the handle was published: closed for good, never handed out */
 	id->h.magic = VS_KIND_CM_ID | VS__CLOSED;
-out:
+	return ret;
+}
+
+int vs_cm_resolve(const char *host, const char *port,
+		  const struct vs_cm_config *cfg, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_resolve";
+	struct rdma_addrinfo *dst = NULL, *src = NULL;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (!host || !port)
+		return vs__set_error(call, EINVAL, "%s is NULL", host ? "port" : "host");
+	ret = vs__cm_config_check(cfg, call);
+	if (ret)
+		return ret;
+	ret = lookup(host, port, false, transport_of(cfg), &dst, call);
+	if (ret)
+		return ret;
+	if (cfg && cfg->src)
+		ret = lookup(cfg->src, NULL, true, transport_of(cfg), &src, call);
+	if (!ret)
+		ret = vs__cm_resolve_ai(dst, src ? src->ai_src_addr : NULL,
+					transport_of(cfg), cfg, out, call);
 	if (src)
 		rdma_freeaddrinfo(src);
 	rdma_freeaddrinfo(dst);
 	return ret;
 }
 
-int vs_cm_listen(const char *host, const char *port,
-		 const struct vs_cm_config *cfg, struct vs_cm_id **out)
+int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
+		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		     const char *call)
 {
-	const char *call = "vs_cm_listen";
-	struct rdma_addrinfo *res = NULL;
 	struct vs_cm_id *id;
-	int ret;
+	int ret = vs__cm_new(t, &id, call);
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
-	if (!port)
-		return vs__set_error(call, EINVAL, "port is NULL");
-	ret = config_check(cfg, call);
 	if (ret)
 		return ret;
-	ret = lookup(host, port, true, transport_of(cfg), &res, call);
-	if (ret)
-		return ret;
-	ret = vs__cm_new(transport_of(cfg), &id, call);
-	if (ret)
-		goto out;
+	vs__cm_peer_text(id, res->ai_src_addr);
 	errno = 0;
 	if (rdma_bind_addr(id->id, res->ai_src_addr)) {
 		int err = vs__errno_or(EADDRNOTAVAIL);
 
-		vs__cm_peer_text(id, res->ai_src_addr);
 		ret = vs__verb_error(call, "rdma_bind_addr", err,
 				     "cannot bind to %s: %s%s", id->peer,
 				     strerror(err),
@@ -183,18 +202,40 @@ int vs_cm_listen(const char *host, const char *port,
 	if (rdma_listen(id->id, cfg && cfg->backlog ? cfg->backlog :
 			DEFAULT_BACKLOG)) {
 		ret = vs__verb_error(call, "rdma_listen", vs__errno_or(EINVAL),
-				     "cannot listen on port %s", port);
+				     "cannot listen on %s", id->peer);
 		goto fail;
 	}
+	id->peer[0] = 0; /* a listener has no peer */
 	id->state = VS_CM_LISTENING;
 	if (id->id->verbs)
 		vs__cm_bind_ctx(id, call); /* bound to a device's address */
 	*out = id;
-	goto out;
+	return 0;
 fail:
 	vs__cm_free(id);
 	id->h.magic = VS_KIND_CM_ID | VS__CLOSED;
-out:
+	return ret;
+}
+
+int vs_cm_listen(const char *host, const char *port,
+		 const struct vs_cm_config *cfg, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_listen";
+	struct rdma_addrinfo *res = NULL;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (!port)
+		return vs__set_error(call, EINVAL, "port is NULL");
+	ret = vs__cm_config_check(cfg, call);
+	if (ret)
+		return ret;
+	ret = lookup(host, port, true, transport_of(cfg), &res, call);
+	if (ret)
+		return ret;
+	ret = vs__cm_listen_ai(res, transport_of(cfg), cfg, out, call);
 	rdma_freeaddrinfo(res);
 	return ret;
 }

@@ -6,7 +6,8 @@
  * context) <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
  * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
- * cm_loop (vs_cm_next) and cm_oneshot (one-call client and server).
+ * cm_loop (vs_cm_next), cm_oneshot (one-call client and server) and
+ * cm_ep (rdma_create_ep-style setup from rdma_getaddrinfo hints).
  */
 #ifndef VS_CM_INTERNAL_H
 #define VS_CM_INTERNAL_H
@@ -15,9 +16,11 @@
 
 #include "vs_internal.h"
 #include "verbshim/cm.h"
+#include "verbshim/cm_connect.h"
 #include "verbshim/cm_event.h"
 #include "verbshim/cm_ud.h"
 #include "verbshim/cm_oneshot.h"
+#include "verbshim/cm_ep.h"
 
 struct vs_cm_id {
 	struct vs_handle h;
@@ -38,6 +41,9 @@ struct vs_cm_id {
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
 	bool joined;
+	/* a resolve under way: the route's limit; a group has no route */
+	int resolve_ms;
+	bool resolve_group;
 	struct sockaddr_storage group;
 	uint8_t pdata_len;
 	uint8_t pdata[VS_CM_DATA_MAX];
@@ -85,6 +91,21 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 		   const char *step, const char *call);
 bool vs__cm_is_failure(enum rdma_cm_event_type t);
+
+/* lib/cm_id.c: the route step of a resolve, after ADDR_RESOLVED (-errno recorded) */
+int vs__cm_resolve_route(struct vs_cm_id *id, const char *call);
+/* lib/cm_id.c: what vs_cm_resolve / vs_cm_listen do once rdma_getaddrinfo answered */
+int vs__cm_config_check(const struct vs_cm_config *cfg, const char *call);
+int vs__cm_lookup(const char *host, const char *port,
+		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
+		  const char *call);
+int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
+		      const struct sockaddr *src, enum vs_transport t,
+		      const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		      const char *call);
+int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
+		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		     const char *call);
 
 /* lib/cm_qp.c */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);

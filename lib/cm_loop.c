@@ -25,14 +25,22 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 	ev->status = e.status;
 	ev->id = about;
 	ev->listener = e.listener;
-	if (e.type == RDMA_CM_EVENT_CONNECT_RESPONSE &&
-	    about->state == VS_CM_CONNECTING) {
+	if (e.type == RDMA_CM_EVENT_ADDR_RESOLVED &&
+	    about->state == VS_CM_RESOLVING) {
+		/* a no_wait resolve: its route next (a group's: none) */
+		ev->err = -vs__cm_resolve_route(about, call);
+	} else if (e.type == RDMA_CM_EVENT_CONNECT_RESPONSE &&
+		   about->state == VS_CM_CONNECTING) {
 		/* the answer to a connect: bring the QP up, complete it */
 		ev->err = -vs__cm_complete(about, call);
 		if (!ev->err)
 			ev->type = RDMA_CM_EVENT_ESTABLISHED;
 	} else if (vs__cm_is_failure(e.type)) {
-		const char *step = about->state == VS_CM_REJECTED ||
+		const char *step = e.type == RDMA_CM_EVENT_ADDR_ERROR ?
+				   "resolving the address of" :
+				   e.type == RDMA_CM_EVENT_ROUTE_ERROR ?
+				   "resolving the route to" :
+				   about->state == VS_CM_REJECTED ||
 				   e.type == RDMA_CM_EVENT_UNREACHABLE ||
 				   e.type == RDMA_CM_EVENT_CONNECT_ERROR ?
 				   "connecting to" : "connection with";

@@ -18,6 +18,7 @@ const char *vs_cm_state_name(enum vs_cm_state s)
 	case VS_CM_REJECTED: return "REJECTED";
 	case VS_CM_DISCONNECTED: return "DISCONNECTED";
 	case VS_CM_FAILED: return "FAILED";
+	case VS_CM_RESOLVING: return "RESOLVING";
 	}
 	return "unknown state";
 }

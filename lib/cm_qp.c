@@ -38,6 +38,11 @@ static int qp_begin(struct vs_cm_id *id, struct vs_pd *pd, enum vs_transport t,
 	ret = vs__check_handle(pd, VS_KIND_PD, call, "pd");
 	if (ret)
 		return ret;
+	/* the PD's context handle when it is the id's device (one ioctl less) */
+	if (!id->ctx && id->id->verbs && pd->ctx->ctx == id->id->verbs) {
+		id->ctx = pd->ctx;
+		vs__ref_get(&id->ctx->h);
+	}
 	ret = vs__cm_bind_ctx(id, call);
 	if (ret)
 		return ret;
@@ -98,6 +103,15 @@ int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 				     "cfg is NULL (it names the CQs, at least send_cq)");
 	c = *cfg;
 	c.port = id->id->port_num;
+	/*
+	 * The source GID is the CM's, set at RTR (step): no auto-pick scan
+	 * of the GID table and its netdevs here (about 15 system calls per
+	 * QP, a third of a connection's; docs/bench-cm.md).
+	 */
+	if (!(c.comp_mask & VS_QP_CFG_GID_INDEX)) {
+		c.comp_mask |= VS_QP_CFG_GID_INDEX;
+		c.gid_index = 0;
+	}
 	ret = vs__qp_create(pd, VS_TRANSPORT_RC, &c, &qp);
 	if (ret)
 		return renamed(call, ret);
@@ -179,7 +193,14 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 		return ret;
 	if (to == IBV_QPS_RTS && (mask & IBV_QP_SQ_PSN))
 		qp->psn = a.sq_psn;
-	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a.ah_attr.is_global) {
+	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a.ah_attr.is_global &&
+	    a.ah_attr.grh.sgid_index != qp->gid_index) {
+		union ibv_gid gid;
+
+		/* the QP's source GID is the one the CM chose */
+		if (!ibv_query_gid(qp->pd->ctx->ctx, qp->port,
+				   a.ah_attr.grh.sgid_index, &gid))
+			qp->gid = gid;
 		qp->gid_index = a.ah_attr.grh.sgid_index;
 	}
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_MAX_DEST_RD_ATOMIC))

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The connection manager (librdmacm), typed: connect by address, typed
- * QPs on CM ids, every CM event delivered with its typed id and already
- * acknowledged, failures explained.  docs/API.md, "Connection manager".
+ * The connection manager (librdmacm), typed: CM ids (resolved, listening
+ * or a peer's request), their typed QPs and what can be read of them at
+ * any time.  Connecting, accepting and disconnecting are cm_connect.h,
+ * the events cm_event.h.  docs/API.md, "Connection manager".
  *
  * Every CM id owns its own event channel (like a socket owns its fd), so
  * a blocking step on one id never consumes another id's events, and an
@@ -46,6 +47,7 @@ enum vs_cm_state {
 	VS_CM_REJECTED = 7,    /* the connect was rejected (or this side rejected) */
 	VS_CM_DISCONNECTED = 8,/* either side disconnected */
 	VS_CM_FAILED = 9,      /* a step failed: vs_cm_close() it */
+	VS_CM_RESOLVING = 10,  /* no_wait resolve under way: its events come by vs_cm_next() */
 };
 
 /* Resolving or listening. */
@@ -55,21 +57,11 @@ struct vs_cm_config {
 	int timeout_ms;               /* resolve: [2000] each of address, route */
 	const char *src;              /* resolve: a local address to bind, or NULL */
 	int backlog;                  /* listen: [64] */
-};
-
-/* Connecting, accepting. */
-struct vs_cm_conn_config {
-	uint64_t comp_mask;           /* 0 */
-	const void *private_data;     /* sent with the request / the accept */
-	uint8_t private_data_len;     /* at most VS_CM_*_DATA_MAX of the message */
 	/*
-	 * connect: until established; accept: until the peer's
-	 * ready-to-use.  0 = the default 5000, -1 = for ever.
-	 */
-	int timeout_ms;
-	/*
-	 * Non-blocking: send and return; the outcome arrives as an event of
-	 * vs_cm_next() (ESTABLISHED, REJECTED, ...).
+	 * resolve: start the address resolution and return (the id
+	 * RESOLVING); vs_cm_next() then delivers ADDR_RESOLVED (the route
+	 * is asked for there), ROUTE_RESOLVED (RESOLVED) or the failure.
+	 * Many resolves overlap, as librdmacm's cmtime does them.
 	 */
 	bool no_wait;
 };
@@ -84,7 +76,9 @@ struct vs_cm_conn_config {
  * Creates an id with its own event channel, resolves @host (rdma_getaddrinfo),
  * its address and its route, each within @cfg->timeout_ms.  Then
  * vs_cm_context() is the device the route goes out of: create the PD, CQs
- * and the QP (vs_cm_rc_qp_create()) on it, then vs_cm_connect().
+ * and the QP (vs_cm_rc_qp_create()) on it, then vs_cm_connect().  With
+ * @cfg->no_wait it returns once the address resolution is started: the id
+ * is VS_CM_RESOLVING until vs_cm_next() has delivered ROUTE_RESOLVED.
  *
  * Return: 0, or -errno with the step, the peer and the reason in
  * vs_last_error(): -EINVAL bad arguments, -EADDRNOTAVAIL / -EHOSTUNREACH /
@@ -169,79 +163,6 @@ int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 		       const struct vs_ud_config *cfg, struct vs_ud_qp **out);
 
 /**
- * vs_cm_connect() - connect a resolved id that has its QP
- * @id: an id in VS_CM_RESOLVED with its QP
- * @cfg: private data and timeout; NULL for none and 5000 ms
- *
- * Sends the request; on the answer brings the QP to RTR and RTS with the
- * CM's attributes and completes the connection.  The peer's private data
- * of the accept is vs_cm_private_data() after.  With timeout 0 it only
- * sends: the outcome is an event of vs_cm_next().
- *
- * Return: 0 (connected, or sent), or -errno explained: -ECONNREFUSED
- * rejected (the reason and the peer's private data in the message and
- * vs_cm_reject_reason() / vs_cm_private_data()), -EHOSTUNREACH
- * unreachable, -ETIMEDOUT no answer in time, -EINVAL private data over
- * the limit, no QP, a listening id, wrong state.
- */
-int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg);
-
-/**
- * vs_cm_get_request() - the next connect request on a listener
- * @listener: a listening id
- * @timeout_ms: 0 never sleeps, -1 waits for ever, else the limit
- * @out: the new id in VS_CM_REQUEST, on its own event channel (cleared first)
- *
- * The request's private data is vs_cm_private_data(*@out).  Answer it
- * with vs_cm_accept() (after vs_cm_rc_qp_create()) or vs_cm_reject(),
- * and close the id when done.
- *
- * Return: 0, -EAGAIN / -ETIMEDOUT when none came (not recorded), or -errno.
- */
-VS_MUST_CHECK
-int vs_cm_get_request(struct vs_cm_id *listener, int timeout_ms,
-		      struct vs_cm_id **out);
-
-/**
- * vs_cm_accept() - accept a connect request
- * @id: an id in VS_CM_REQUEST with its QP
- * @cfg: private data for the peer and timeout; NULL for none and 5000 ms
- *
- * Brings the QP to RTR and RTS with the CM's attributes, sends the accept
- * and waits for the peer's ready-to-use (with @cfg->no_wait it does not:
- * the ESTABLISHED event arrives through vs_cm_next()).
- *
- * Return: 0, or -errno explained; -EINVAL when already accepted or
- * rejected, no QP, private data over VS_CM_ACCEPT_DATA_MAX.
- */
-int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg);
-
-/**
- * vs_cm_reject() - reject a connect request
- * @id: an id in VS_CM_REQUEST
- * @private_data: what the peer reads with the rejection (the place for
- *	an application's reason), or NULL
- * @len: its length, at most VS_CM_REJECT_DATA_MAX
- *
- * The peer sees reason 28 (IB CM "consumer defined": its program said no)
- * and @private_data.
- *
- * Return: 0, or -errno; -EINVAL in another state or data over the limit.
- */
-int vs_cm_reject(struct vs_cm_id *id, const void *private_data, uint8_t len);
-
-/**
- * vs_cm_disconnect() - disconnect a connected id
- * @id: the id
- *
- * Moves the QP to the error state (outstanding work requests flush) and
- * sends the disconnect; the peer gets RDMA_CM_EVENT_DISCONNECTED.
- *
- * Return: 0, or -errno; -EINVAL when not connected.
- */
-int vs_cm_disconnect(struct vs_cm_id *id);
-
-/**
  * vs_cm_rc_qp() - the RC QP of a CM id
  * @id: the id
  *
@@ -321,11 +242,6 @@ struct rdma_cm_id *vs_cm_raw(const struct vs_cm_id *id);
 #define vs_cm_context(id) vs_cm_context(VS__IS(struct vs_cm_id, id))
 #define vs_cm_rc_qp_create(id, pd, ...) vs_cm_rc_qp_create(VS__IS(struct vs_cm_id, id), VS__IS(struct vs_pd, pd), __VA_ARGS__)
 #define vs_cm_ud_qp_create(id, pd, ...) vs_cm_ud_qp_create(VS__IS(struct vs_cm_id, id), VS__IS(struct vs_pd, pd), __VA_ARGS__)
-#define vs_cm_connect(id, ...) vs_cm_connect(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_get_request(l, ...) vs_cm_get_request(VS__IS(struct vs_cm_id, l), __VA_ARGS__)
-#define vs_cm_accept(id, ...) vs_cm_accept(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_reject(id, ...) vs_cm_reject(VS__IS(struct vs_cm_id, id), __VA_ARGS__)
-#define vs_cm_disconnect(id) vs_cm_disconnect(VS__IS(struct vs_cm_id, id))
 #define vs_cm_rc_qp(id) vs_cm_rc_qp(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_ud_qp(id) vs_cm_ud_qp(VS__IS_C(struct vs_cm_id, id))
 #define vs_cm_state(id) vs_cm_state(VS__IS_C(struct vs_cm_id, id))

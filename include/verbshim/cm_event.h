@@ -63,8 +63,10 @@ int vs_cm_fd(const struct vs_cm_id *id);
  * @ev: where the event goes
  *
  * The library acts on each event before it returns it: a connect request
- * becomes a new id (@ev->id); the answer to a connect brings the QP up
- * and completes the connection, reported as RDMA_CM_EVENT_ESTABLISHED;
+ * becomes a new id (@ev->id); a no_wait resolve's ADDR_RESOLVED asks for
+ * the route (ROUTE_RESOLVED follows: the id is RESOLVED); the answer to a
+ * connect brings the QP up and completes the connection, reported as
+ * RDMA_CM_EVENT_ESTABLISHED;
  * a failure (rejected, unreachable, ...) sets @ev->err and records the
  * explanation in vs_last_error().  vs_cm_state() follows.
  *

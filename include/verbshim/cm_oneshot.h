@@ -7,7 +7,7 @@
 #ifndef VERBSHIM_CM_ONESHOT_H
 #define VERBSHIM_CM_ONESHOT_H
 
-#include "verbshim/cm.h"
+#include "verbshim/cm_connect.h"
 
 VS_BEGIN_DECLS
 

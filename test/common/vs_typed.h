@@ -74,10 +74,10 @@ static inline uint64_t vs_t_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Exactly n completions within 5 s (and no extra one shortly after). */
-static inline void vs_t_wait(struct vs_cq *cq, struct vs_wc *wc, int n)
+/* Exactly n completions within ms milliseconds. */
+static inline void vs_t_wait_ms(struct vs_cq *cq, struct vs_wc *wc, int n, int ms)
 {
-	uint64_t deadline = vs_t_now_ms() + 5000;
+	uint64_t deadline = vs_t_now_ms() + (uint64_t)ms;
 	int got = 0;
 
 	while (got < n) {
@@ -87,8 +87,14 @@ static inline void vs_t_wait(struct vs_cq *cq, struct vs_wc *wc, int n)
 			VS_FAIL("vs_cq_poll = %d: %s", r, vs_t_err());
 		got += r;
 		if (vs_t_now_ms() > deadline)
-			VS_FAIL("%d of %d completions within 5 s", got, n);
+			VS_FAIL("%d of %d completions within %d ms", got, n, ms);
 	}
+}
+
+/* Exactly n completions within 5 s. */
+static inline void vs_t_wait(struct vs_cq *cq, struct vs_wc *wc, int n)
+{
+	vs_t_wait_ms(cq, wc, n, 5000);
 }
 
 static inline void vs_t_no_more(struct vs_cq *cq)
@@ -138,6 +144,26 @@ static inline void vs_t_rc_send(struct vs_rc_qp *qp, uint64_t wr_id,
 	VS_OK(vs_rc_batch_submit(&b));
 }
 
+
+/* len bytes that say which message they are (seed), and their check. */
+static inline uint8_t vs_t_byte(size_t k, int seed)
+{
+	return (uint8_t)(seed * 29 + (int)k * 5 + 3);
+}
+
+static inline void vs_t_fill(void *p, size_t len, int seed)
+{
+	for (size_t k = 0; k < len; k++)
+		((uint8_t *)p)[k] = vs_t_byte(k, seed);
+}
+
+static inline void vs_t_check(const void *p, size_t len, int seed)
+{
+	for (size_t k = 0; k < len; k++)
+		if (((const uint8_t *)p)[k] != vs_t_byte(k, seed))
+			VS_FAIL("byte %zu of message %d: 0x%02x, expected 0x%02x",
+				k, seed, ((const uint8_t *)p)[k], vs_t_byte(k, seed));
+}
 
 /* The device of the VM ($VS_RXE_DEV), or the first. */
 static inline const char *vs_t_dev(void)

@@ -141,6 +141,10 @@ static void cm_rows(void)
 	ENTRY(vs_cm_ud_dest, vs_cm_ud_dest(NULL, &cd));
 	ENTRY(vs_cm_join, vs_cm_join(NULL, "239.1.1.1", 0));
 	ENTRY(vs_cm_leave, vs_cm_leave(bad));
+	ENTRY(vs_cm_create_ep, vs_cm_create_ep("h", NULL, NULL, NULL, &id));
+	ENTRY(vs_cm_create_ep, vs_cm_create_ep("h", "1", &(struct rdma_addrinfo){
+		.ai_port_space = RDMA_PS_IB }, NULL, &id));
+	ENTRY(vs_cm_create_ep, vs_cm_create_ep(NULL, "1", NULL, NULL, &id));
 }
 
 static void walk(void)
