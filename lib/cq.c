@@ -40,7 +40,7 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 				       "vs_cq_create", "cfg->channel");
 		if (ret)
 			return ret;
-		if (cfg->channel->ctx != c)
+		if (cfg->channel->ctx->ctx != c->ctx) /* the device's, as qp.c */
 			return vs__set_error("vs_cq_create", EINVAL,
 					     "cfg->channel belongs to another "
 					     "device context");

@@ -41,16 +41,26 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 	ret = vs__check_handle(p->recv_cq, VS_KIND_CQ, verb, "recv_cq");
 	if (ret)
 		return ret;
-	if (p->send_cq->ctx != pd->ctx || p->recv_cq->ctx != pd->ctx)
+	/*
+	 * By device, not by handle: ids of the CM each borrow their own
+	 * handle of librdmacm's one context per device.
+	 */
+	if (p->send_cq->ctx->ctx != pd->ctx->ctx ||
+	    p->recv_cq->ctx->ctx != pd->ctx->ctx)
 		return vs__set_error(verb, EINVAL,
-				     "the CQs and the PD belong to different devices");
+				     "the CQs and the PD belong to different "
+				     "devices (send_cq on %s, recv_cq on %s, pd "
+				     "on %s)", p->send_cq->ctx->name,
+				     p->recv_cq->ctx->name, pd->ctx->name);
 	if (p->srq) {
 		ret = vs__check_handle(p->srq, VS_KIND_SRQ, verb, "srq");
 		if (ret)
 			return ret;
-		if (p->srq->pd->ctx != pd->ctx)
+		if (p->srq->pd->ctx->ctx != pd->ctx->ctx)
 			return vs__set_error(verb, EINVAL,
-					     "the SRQ belongs to another device");
+					     "the SRQ belongs to another device "
+					     "(srq on %s, pd on %s)",
+					     p->srq->pd->ctx->name, pd->ctx->name);
 	}
 	p->asked = p->caps;
 	if (!p->caps.max_send_wr)

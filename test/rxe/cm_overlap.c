@@ -283,6 +283,32 @@ static void test_unroutable(void)
 	VS_ASSERT(vs_t_now_ms() - t0 < 4000);
 }
 
+/*
+ * Two ids on one device hold two handles of librdmacm's one context: a
+ * PD from one and a CQ from the other make a QP (same device), as
+ * cm_time's shared PD and CQ do.
+ */
+static void test_shared_device(void)
+{
+	struct vs_cm_id *a, *b;
+	struct vs_pd *pd;
+	struct vs_cq *cq;
+	struct vs_rc_qp *qp;
+
+	VS_OK(vs_cm_resolve(ip, "7471", NULL, &a));
+	VS_OK(vs_cm_resolve(ip, "7471", NULL, &b));
+	VS_OK(vs_pd_alloc(vs_cm_context(a), &pd));
+	VS_OK(vs_cq_create(vs_cm_context(b), NULL, &cq));
+	VS_ASSERT(vs_cm_context(a) != vs_cm_context(b));
+	VS_OK(vs_cm_rc_qp_create(b, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
+	VS_OK(vs_rc_qp_close(qp));
+	VS_OK(vs_cq_close(cq));
+	VS_OK(vs_pd_close(pd));
+	VS_OK(vs_cm_close(b));
+	VS_OK(vs_cm_close(a));
+	printf("shared device: a PD and a CQ from two ids' handles make a QP\n");
+}
+
 int main(void)
 {
 	ip = getenv("VS_RXE_IP");
@@ -291,6 +317,7 @@ int main(void)
 	test_overlap();
 	test_group();
 	test_unroutable();
+	test_shared_device();
 	printf("ok\n");
 	return 0;
 }
