@@ -213,15 +213,25 @@ VS_STUB_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	return 0;
 }
 
+/*
+ * While set, an event read returns that many microseconds late: a reader
+ * preempted between its read and what it does next (test/unit/race_channel.c).
+ */
+VS_STUB_EXPORT int vs_stub_cq_event_delay_us;
+
 VS_STUB_EXPORT int ibv_get_cq_event(struct ibv_comp_channel *channel,
 				    struct ibv_cq **cq, void **cq_context)
 {
 	struct fake_cq *f;
+	int delay;
 
 	vs_stub_record("ibv_get_cq_event");
 	if (read(channel->fd, &f, sizeof(f)) != sizeof(f))
 		return -1; /* errno from read: EAGAIN on a non-blocking fd */
 	__atomic_add_fetch(&f->reported, 1, __ATOMIC_ACQ_REL);
+	delay = __atomic_load_n(&vs_stub_cq_event_delay_us, __ATOMIC_RELAXED);
+	if (delay)
+		usleep((useconds_t)delay);
 	*cq = ibv_cq_ex_to_cq(&f->ex);
 	*cq_context = f->ex.cq_context;
 	return 0;
