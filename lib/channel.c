@@ -12,11 +12,13 @@
  * it is O_NONBLOCK for good, for epoll.  One wait at a time sleeps on the
  * fd (the sleeper); others sleep on the channel's condition until the
  * sleeper has read an event (it marks the event's CQ for them) or leaves.
- * While the fd is blocking nothing reads it unless that cannot block:
- * the sleeper's read for ever, or a read under the lock after poll()
- * said an event is there while no wait sleeps (the kernel removes a
- * queued event only on a read or its CQ's destroy, and both take turns
- * under the lock then).
+ * While a wait sleeps on the fd no other reads it, so every event wakes
+ * the sleeper, which marks the event's CQ and wakes the others.  While
+ * the fd is blocking nothing reads it unless that cannot block: the
+ * sleeper's read for ever, or a read under the lock after poll() said an
+ * event is there while no wait sleeps (the kernel removes a queued event
+ * only on a read or its CQ's destroy, and both take turns under the lock
+ * then).
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -226,16 +228,22 @@ static int rearm(struct vs_cq *cq, const char *verb)
 	return 1;
 }
 
-/* Under the lock: whether a read of the fd now cannot block. */
+/*
+ * Under the lock: whether this wait may read the fd now.  Not while
+ * another sleeps on it: that one would sleep on through the event read
+ * here (or, the fd blocking, take the event poll() saw, and this read
+ * would block).  Then only when the read cannot block: the fd is
+ * non-blocking (EAGAIN says none), or poll() says an event is there.
+ */
 static bool can_read(struct vs_channel *ch)
 {
 	struct vs__channel_cqs *l = ch->cqs;
 	struct pollfd p = { .fd = ch->ch->fd, .events = POLLIN };
 
-	if (__atomic_load_n(&l->nonblocking, __ATOMIC_ACQUIRE))
-		return true; /* EAGAIN says none */
-	/* blocking: the sleeper may take the event poll() sees */
-	return !l->sleeper && poll(&p, 1, 0) == 1;
+	if (l->sleeper)
+		return false;
+	return __atomic_load_n(&l->nonblocking, __ATOMIC_ACQUIRE) ||
+	       poll(&p, 1, 0) == 1;
 }
 
 /*

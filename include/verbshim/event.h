@@ -104,10 +104,10 @@ struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
  *
  * Several threads may wait on one channel (each on its own CQ, or on the
  * channel): one sleeps on the fd, the others until it has read an event
- * (it marks the event's CQ for them) or leaves.  A wait with @timeout_ms
- * 0 never blocks; while the fd is blocking and another wait sleeps on
- * it, it reads no event itself (it may say -EAGAIN while that wait is
- * about to mark its CQ).  A wait holds a reference on the channel: a close
+ * (it marks the event's CQ for them) or leaves; no other wait reads the
+ * fd meanwhile, so a wait with @timeout_ms 0 (which never blocks) may say
+ * -EAGAIN while the sleeper is about to mark its CQ.  Hence an epoll loop
+ * on vs_channel_fd() should be the channel's only waiter.  A wait holds a reference on the channel: a close
  * meanwhile never frees what it uses.  Closing the CQ a wait is on does
  * not wake it (no event will come; as with ibv_get_cq_event): it returns
  * -EINVAL ("cq was closed while this wait was on it") when it wakes.
