@@ -385,20 +385,29 @@ static int read_ready(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
 }
 
 /*
- * A reference for the length of a wait, so that a close meanwhile never
- * frees what the wait uses (the last put destroys); false when the
- * channel is already going.
+ * A reference on ch for the length of a wait, so that a close meanwhile
+ * never frees what the wait uses (the wait's release destroys then):
+ * 0, or -EINVAL when the channel is already going.
  */
-static bool hold(struct vs_channel *ch)
+static int hold(struct vs_channel *ch, const char *verb)
 {
 	int refs = __atomic_load_n(&ch->h.refs, __ATOMIC_RELAXED);
 
 	do {
 		if (refs <= 0)
-			return false;
+			return vs__set_error(verb, EINVAL, "the completion "
+					     "channel is being closed");
 	} while (!__atomic_compare_exchange_n(&ch->h.refs, &refs, refs + 1, true,
 					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-	return true;
+	return 0;
+}
+
+/* The end of a held wait: its result, else the error of the last put. */
+static int release(struct vs_channel *ch, int ret, const char *verb)
+{
+	int err = vs__channel_put(ch, verb);
+
+	return ret ? ret : err;
 }
 
 static int wait_on(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
@@ -440,24 +449,6 @@ static int wait_on(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
 	return n;
 }
 
-/*
- * wait_on (sleep: vs__channel_sleep's body) holding ch; a close meanwhile
- * leaves the destroy to the put here.
- */
-static int held_wait(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
-		     struct vs_cq **from, struct vs_wc *wc, int max,
-		     const char *verb)
-{
-	int ret, err;
-
-	if (!hold(ch))
-		return vs__set_error(verb, EINVAL, "the completion channel is "
-				     "being closed");
-	ret = wait_on(ch, only, timeout_ms, from, wc, max, verb);
-	err = vs__channel_put(ch, verb);
-	return ret ? ret : err;
-}
-
 static int wait_args(const struct vs_wc *wc, int max, const char *verb)
 {
 	if (!wc)
@@ -482,7 +473,11 @@ int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
 	ret = wait_args(wc, max, "vs_channel_wait");
 	if (ret)
 		return ret;
-	ret = held_wait(ch, NULL, timeout_ms, &from, wc, max, "vs_channel_wait");
+	ret = hold(ch, "vs_channel_wait");
+	if (ret)
+		return ret;
+	ret = release(ch, wait_on(ch, NULL, timeout_ms, &from, wc, max,
+				  "vs_channel_wait"), "vs_channel_wait");
 	if (ret > 0)
 		*cq_out = from;
 	return ret;
@@ -500,8 +495,12 @@ int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)
 				     "cq has no completion channel (create it "
 				     "with .channel = a vs_channel to wait on it)");
 	ret = wait_args(wc, max, "vs_cq_wait");
-	return ret ? ret : held_wait(cq->channel, cq, timeout_ms, &from, wc, max,
-				     "vs_cq_wait");
+	if (!ret)
+		ret = hold(cq->channel, "vs_cq_wait");
+	if (ret)
+		return ret;
+	return release(cq->channel, wait_on(cq->channel, cq, timeout_ms, &from,
+					    wc, max, "vs_cq_wait"), "vs_cq_wait");
 }
 
 static int sleep_on(struct vs_cq *cq, int timeout_ms, int64_t deadline,
@@ -524,13 +523,8 @@ static int sleep_on(struct vs_cq *cq, int timeout_ms, int64_t deadline,
 int vs__channel_sleep(struct vs_cq *cq, int timeout_ms, int64_t deadline,
 		      const char *call)
 {
-	struct vs_channel *ch = cq->channel;
-	int ret, err;
+	int ret = hold(cq->channel, call);
 
-	if (!hold(ch))
-		return vs__set_error(call, EINVAL, "the completion channel is "
-				     "being closed");
-	ret = sleep_on(cq, timeout_ms, deadline, call);
-	err = vs__channel_put(ch, call);
-	return ret ? ret : err;
+	return ret ? ret : release(cq->channel,
+				   sleep_on(cq, timeout_ms, deadline, call), call);
 }
