@@ -103,15 +103,6 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static void qp_up(struct vs_cq *cq, struct vs_rc_qp **qp)
-{
-	struct vs_endpoint ep;
-
-	VS_OK(vs_rc_qp_create(g.pd, &(struct vs_rc_config){ .send_cq = cq }, qp));
-	VS_OK(vs_rc_endpoint(*qp, &ep));
-	VS_OK(vs_rc_handshake(*qp, &ep));
-}
-
 static void send_one(struct vs_rc_qp *qp, uint64_t wr_id)
 {
 	struct ibv_sge s = vs_mr_sge(g.mr, 0, 8);
@@ -134,7 +125,7 @@ static void passing_cq(bool legacy)
 
 	VS_OK(vs_cq_create(g.ctx, &(struct vs_cq_config){
 		.channel = g.ch, .legacy = legacy }, &cq));
-	qp_up(cq, &qp);
+	vs_t_fake_rc_loop(g.pd, cq, &qp);
 	__atomic_store_n(event_delay_us, 1000, __ATOMIC_RELAXED);
 	send_one(qp, 7);
 	usleep(200);
@@ -167,7 +158,7 @@ static void run(bool legacy, bool handed_out)
 		VS_OK(vs_cq_create(g.ctx, &(struct vs_cq_config){
 			.channel = g.ch, .legacy = legacy }, &g.cq[i]));
 		VS_ASSERT_EQ(vs_cq_is_extended(g.cq[i]), !legacy);
-		qp_up(g.cq[i], &g.qp[i]);
+		vs_t_fake_rc_loop(g.pd, g.cq[i], &g.qp[i]);
 		g.qp_num[i] = vs_rc_qp_num(g.qp[i]);
 	}
 	for (int i = 0; i < WAITERS; i++)
@@ -249,8 +240,6 @@ int main(void)
 	VS_OK(vs_mr_close(g.mr));
 	VS_OK(vs_pd_close(g.pd));
 	VS_OK(vs_device_close(g.ctx));
-	for (int k = 0; k < 7; k++)
-		if (live[k])
-			VS_FAIL("%d objects of kind %d left", live[k], k);
+	vs_t_fake_all_gone(live);
 	return 0;
 }

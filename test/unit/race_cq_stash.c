@@ -209,6 +209,7 @@ static void run(bool legacy, int rounds, int *live)
 	struct vs_wc wc;
 	const struct ibv_cq_ex *real;
 	int64_t t0;
+	int r;
 
 	g.over = 0;
 	g.a_own = g.b_of_a = g.b_other = 0;
@@ -217,12 +218,7 @@ static void run(bool legacy, int rounds, int *live)
 	VS_ASSERT_EQ(vs_cq_is_extended(g.cq), !legacy);
 	real = g.cq->poll_ops; /* the provider's, or the legacy emulation's */
 	for (int q = 0; q < 2; q++) {
-		struct vs_endpoint ep;
-
-		VS_OK(vs_rc_qp_create(g.pd, &(struct vs_rc_config){
-			.send_cq = g.cq }, &g.qp[q]));
-		VS_OK(vs_rc_endpoint(g.qp[q], &ep));
-		VS_OK(vs_rc_handshake(g.qp[q], &ep));
+		vs_t_fake_rc_loop(g.pd, g.cq, &g.qp[q]);
 		g.qp_num[q] = vs_rc_qp_num(g.qp[q]);
 	}
 	VS_ASSERT_EQ(pthread_barrier_init(&g.go, NULL, 3), 0);
@@ -230,7 +226,12 @@ static void run(bool legacy, int rounds, int *live)
 	VS_ASSERT_EQ(pthread_create(&a, NULL, thread_a, NULL), 0);
 	VS_ASSERT_EQ(pthread_create(&b, NULL, thread_b, NULL), 0);
 	t0 = now_ms();
-	for (int r = 0; r < rounds; r++) {
+	/*
+	 * Until both sides have raced for A's completions (on a loaded host
+	 * one may win every round for a while): at most four times as long.
+	 */
+	for (r = 0; r < rounds || (rounds == ROUNDS && (!g.a_own || !g.b_of_a) &&
+				   r < 4 * rounds); r++) {
 		g.first = 1000 + (uint64_t)r * ROUND;
 		memset(g.seen, 0, sizeof(g.seen));
 		g.taken = 0;
@@ -248,7 +249,7 @@ static void run(bool legacy, int rounds, int *live)
 	pthread_barrier_wait(&g.go);
 	VS_ASSERT_EQ(pthread_join(a, NULL), 0);
 	VS_ASSERT_EQ(pthread_join(b, NULL), 0);
-	VS_ASSERT_EQ(g.a_own + g.b_of_a + g.b_other, (long)rounds * ROUND);
+	VS_ASSERT_EQ(g.a_own + g.b_of_a + g.b_other, (long)r * ROUND);
 	/* both sides raced: each got some of what A waited for */
 	if (rounds == ROUNDS) {
 		VS_ASSERT(g.a_own > 0);
@@ -256,7 +257,7 @@ static void run(bool legacy, int rounds, int *live)
 	}
 	printf("%s CQ: %d completions in %lld ms: A waited for and got %ld, "
 	       "B took %ld of A's and %ld others\n", legacy ? "legacy" : "extended",
-	       rounds * ROUND, (long long)(now_ms() - t0), g.a_own, g.b_of_a,
+	       r * ROUND, (long long)(now_ms() - t0), g.a_own, g.b_of_a,
 	       g.b_other);
 	pthread_barrier_destroy(&g.go);
 	pthread_barrier_destroy(&g.done);
@@ -283,8 +284,6 @@ int main(void)
 	VS_OK(vs_mr_close(g.mr));
 	VS_OK(vs_pd_close(g.pd));
 	VS_OK(vs_device_close(g.ctx));
-	for (int k = 0; k < 7; k++)
-		if (live[k])
-			VS_FAIL("%d objects of kind %d left", live[k], k);
+	vs_t_fake_all_gone(live);
 	return 0;
 }
