@@ -11,6 +11,12 @@
 #   bench/events.sh                boots the VM (scripts/vm-run.sh)
 #   VS_EVENTS_ROUNDS=N             round trips per table row (default 5000;
 #                                  0: no table, the system calls only)
+#   VS_EVENTS_PASSES=P             then P interleaved passes of raw, typed
+#                                  and typed-legacy (VS_EVENTS_ROUNDS each,
+#                                  one mode per process), each pass's typed
+#                                  rows against the raw run just before them,
+#                                  and the medians: on a shared host the load
+#                                  drifts from one row to the next (default 0)
 #   VS_EVENTS_N1 / VS_EVENTS_N2    strace runs (default 300 / 1000)
 #   VS_EVENTS_BIN=PATH             another build of bench/events.c (default
 #                                  build/bench/events)
@@ -35,6 +41,38 @@ if [ "$ROUNDS" != 0 ]; then
 	echo "## Round trips ($ROUNDS per mode, 64-byte sends, one CQ and channel per side)"
 	echo
 	"$EV" -n "$ROUNDS"
+	echo
+fi
+
+PASSES=${VS_EVENTS_PASSES:-0}
+if [ "$PASSES" != 0 ]; then
+	PR=$ROUNDS
+	[ "$PR" != 0 ] || PR=5000
+	echo "## Interleaved passes ($PASSES x raw, typed, typed-legacy; $PR round trips each)"
+	echo
+	echo "| pass | mode | round trips/s | messages/s | RTT p50 (us) | RTT p99 (us) | messages/s against raw |"
+	echo "|---:|---|---:|---:|---:|---:|---:|"
+	for p in $(seq 1 "$PASSES"); do
+		for m in raw typed typed-legacy; do
+			"$EV" --mode "$m" -n "$PR"
+		done | awk -v p="$p" '$1 == "raw" { raw = $2 }
+			{ vs = raw ? sprintf("%+.1f%%", ($2 / raw - 1) * 100) : "-"
+			  printf "| %d | %s | %.0f | %.0f | %s | %s | %s |\n", p, $1, $2, 2 * $2, $3, $4, vs }'
+	done | tee "$tmp/passes"
+	echo
+	# medians over the passes, per mode: the rate, and the rate against
+	# the raw run of the same pass
+	awk -F'|' 'function median(x, k,   i, j, t) {
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+				if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+			return k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2 }
+		{ gsub(/ /, "", $3); n[$3]++; v[$3, n[$3]] = $4 + 0; gsub(/[ %+]/, "", $8); d[$3, n[$3]] = $8 + 0 }
+		END { for (m in n) { k = n[m]; split("", a); split("", b)
+			for (i = 1; i <= k; i++) { a[i] = v[m, i]; b[i] = d[m, i] }
+			med = median(a, k)
+			printf "median %s: %.0f round trips/s (%.0f messages/s)", m, med, 2 * med
+			if (m != "raw") printf ", %+.1f%% against raw", median(b, k)
+			printf "\n" } }' "$tmp/passes" | sort
 	echo
 fi
 

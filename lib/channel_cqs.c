@@ -97,6 +97,7 @@ int vs__channel_put(struct vs_channel *ch, const char *verb)
 				      "uses it?); it stays open: close it again "
 				      "to retry");
 	}
+	pthread_cond_destroy(&ch->cqs->turn);
 	pthread_mutex_destroy(&ch->cqs->lock);
 	free(ch->cqs);
 	ch->cqs = NULL;

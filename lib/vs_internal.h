@@ -184,6 +184,15 @@ struct vs__channel_cqs {
 	struct vs_cq *head, *tail;
 	int n;
 	bool slept; /* the last successful wait slept (lib/channel.c) */
+	/*
+	 * lib/channel.c: one wait at a time sleeps on the fd (sleeper), the
+	 * others on turn until it has read something or left; the fd is
+	 * blocking until it is handed out (nonblocking, atomic: once set it
+	 * stays).
+	 */
+	pthread_cond_t turn;
+	bool sleeper;
+	bool nonblocking;
 };
 
 void vs__channel_cqs_append(struct vs__channel_cqs *l, struct vs_cq *cq);
@@ -199,6 +208,13 @@ int vs__channel_put(struct vs_channel *ch, const char *call);
  */
 int64_t vs__deadline(int timeout_ms);
 int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call);
+/*
+ * lib/wait.c: the same rules for a sleep on cond (a CLOCK_MONOTONIC one,
+ * vs__cond_init), lock held: 0 (woken: look again), -EAGAIN, -ETIMEDOUT.
+ */
+int vs__wait_cond(pthread_cond_t *cond, pthread_mutex_t *lock, int timeout_ms,
+		  int64_t deadline);
+int vs__cond_init(pthread_cond_t *cond);
 /* lib/legacy_cq.c: completions polled from the provider, not yet consumed */
 bool vs__legacy_cq_buffered(struct vs__legacy_cq *l);
 /*

@@ -82,6 +82,8 @@ VS_GLIBC_PIN(sem_wait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(sem_trywait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(sem_timedwait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(memcpy, VS_GLIBC_BASE);
+/* moved from libpthread in 2.34 (new default node there), same ABI */
+VS_GLIBC_PIN(pthread_condattr_setclock, "GLIBC_2.3.3");
 #endif /* VS_GLIBC_PIN */
 
 #ifdef __linux__

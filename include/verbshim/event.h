@@ -15,10 +15,13 @@ VS_BEGIN_DECLS
 struct vs__channel_cqs; /* private: lib/channel.c */
 
 /*
- * A completion channel (owns an ibv_comp_channel).  Its fd is
- * non-blocking, so it can go straight into epoll/poll/select: readable
- * means vs_channel_wait(ch, 0, ...) has work.  CQs created with
- * .channel = ch hold a reference on it.
+ * A completion channel (owns an ibv_comp_channel).  The fd the program is
+ * handed (vs_channel_fd, vs_channel_raw) is non-blocking, so it can go
+ * straight into epoll/poll/select: readable means vs_channel_wait(ch, 0,
+ * ...) has work.  Until it is handed out the fd is blocking, so that a
+ * wait for ever sleeps in its one read of the event.  CQs created with
+ * .channel = ch hold a reference on it.  Reach the fd through the calls,
+ * not through the fields.
  */
 struct vs_channel {
 	struct vs_handle h; /* private */
@@ -32,8 +35,9 @@ struct vs_channel {
  * @ctx: an open device context
  * @out: where the channel goes (cleared first)
  *
- * The channel's fd is non-blocking. CQs join it through
- * vs_cq_config.channel; each holds a reference on it.
+ * CQs join it through vs_cq_config.channel; each holds a reference on it.
+ * Its fd is blocking until vs_channel_fd() or vs_channel_raw() first hands
+ * it out, and non-blocking from then on (see vs_channel_fd()).
  *
  * Return: 0, or -EINVAL (bad @ctx or NULL @out), -ENOMEM, or the errno of
  * ibv_create_comp_channel; the error record names the call and the verb.
@@ -56,17 +60,26 @@ int vs_channel_close(struct vs_channel *ch);
  * vs_channel_fd() - the fd to watch for completions
  * @ch: the channel
  *
- * Readable means vs_channel_wait(@ch, 0, ...) has work.
+ * Readable means vs_channel_wait(@ch, 0, ...) has work.  The first call
+ * (or vs_channel_raw()'s) makes the fd O_NONBLOCK for the rest of the
+ * channel's life, so it can go straight into epoll; until then the waits
+ * keep it blocking, and a wait with timeout -1 sleeps inside its read of
+ * the event (one system call, as the textbook loop's) instead of poll()
+ * and a read.  Do not change the fd's flags yourself.
  *
- * Return: the non-blocking fd, or -1 for a NULL, closed or other-kind
- * handle (nothing recorded).
+ * Return: the non-blocking fd; -1 for a NULL, closed or other-kind handle
+ * (nothing recorded), or when fcntl cannot make it non-blocking (recorded).
  */
 int vs_channel_fd(const struct vs_channel *ch);
 /**
  * vs_channel_raw() - the underlying ibv_comp_channel
  * @ch: the channel
  *
- * Return: the raw channel (owned by @ch), or NULL for a bad handle.
+ * Hands the fd out as vs_channel_fd() does: it is non-blocking from the
+ * first call on.
+ *
+ * Return: the raw channel (owned by @ch); NULL for a bad handle (nothing
+ * recorded), or when fcntl cannot make its fd non-blocking (recorded).
  */
 struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
 
@@ -88,6 +101,16 @@ struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
  * legacy CQ with completions buffered in the library) is polled again by
  * the next wait before it sleeps, so nothing is left behind, whatever
  * max is.  Completions are never lost to another CQ's wait.
+ *
+ * Several threads may wait on one channel (each on its own CQ, or on the
+ * channel): one sleeps on the fd, the others until it has read an event
+ * (it marks the event's CQ for them) or leaves; no other wait reads the
+ * fd meanwhile, so a wait with @timeout_ms 0 (which never blocks) may say
+ * -EAGAIN while the sleeper is about to mark its CQ.  Hence an epoll loop
+ * on vs_channel_fd() should be the channel's only waiter.  A wait holds a reference on the channel: a close
+ * meanwhile never frees what it uses.  Closing the CQ a wait is on does
+ * not wake it (no event will come; as with ibv_get_cq_event): it returns
+ * -EINVAL ("cq was closed while this wait was on it") when it wakes.
  *
  * Return: how many (>= 1), -EAGAIN when @timeout_ms is 0 and nothing is
  * there, -ETIMEDOUT after @timeout_ms without any (neither recorded), or

@@ -92,4 +92,23 @@ static inline struct vs_stub_efa *vs_t_use_fake_efa(uint32_t device_caps)
 	return efa;
 }
 
+/* An RC QP on the fake whose send CQ is cq, connected to itself. */
+static inline void vs_t_fake_rc_loop(struct vs_pd *pd, struct vs_cq *cq,
+				     struct vs_rc_qp **qp)
+{
+	struct vs_endpoint ep;
+
+	VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq }, qp));
+	VS_OK(vs_rc_endpoint(*qp, &ep));
+	VS_OK(vs_rc_handshake(*qp, &ep));
+}
+
+/* Fails the test when the fake still has objects (live: vs_t_use_fake's). */
+static inline void vs_t_fake_all_gone(const int *live)
+{
+	for (int k = 0; k < 7; k++)
+		if (live[k])
+			VS_FAIL("%d objects of kind %d left", live[k], k);
+}
+
 #endif /* VS_FAKE_TEST_H */

@@ -6,7 +6,10 @@
  *    CQ and user context, the bytes that arrived checked;
  *  - no lost wake-up: a sender thread races the receiver's re-arm for
  *    VS_EVENTS_MESSAGES messages (default 100000), each carrying its
- *    sequence number, the receiver sleeping on the channel (5 s timeout);
+ *    sequence number, the receiver sleeping on the channel: for ever on
+ *    the fd never handed out (blocking: asleep in its read of the event;
+ *    the sender fails the test when nothing was consumed for 10 s), then
+ *    with a 5 s timeout on the fd handed out (non-blocking: poll, read);
  *  - -EAGAIN (timeout 0) and -ETIMEDOUT within bounds;
  *  - a legacy CQ's buffered completions are served without sleeping;
  *  - closing CQs and the channel with events read but not acked, and
@@ -15,6 +18,7 @@
  *    QP on the SRQ moved to error: typed RC QP), port error then port
  *    active (the device's netdev set down and up again).
  */
+#include <fcntl.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <sys/ioctl.h>
@@ -167,16 +171,31 @@ struct race {
 	long count;
 	long consumed; /* receives completed and re-posted (atomic) */
 	int err;
+	bool forever; /* the receiver waits with timeout -1 */
 };
 
 static void *sender(void *arg)
 {
 	struct race *r = arg;
 	struct vs_wc wc[32];
-	long sent = 0, done = 0;
+	long sent = 0, done = 0, seen = -1;
 	uint32_t *src = vs_mr_ptr(r->mr, 0);
+	uint64_t since = vs_t_now_ms();
 
 	while (done < r->count) {
+		long consumed = __atomic_load_n(&r->consumed, __ATOMIC_ACQUIRE);
+
+		if (consumed != seen) {
+			seen = consumed;
+			since = vs_t_now_ms();
+		} else if (r->forever && consumed < r->count &&
+			   vs_t_now_ms() - since > 10000) {
+			/* the receiver cannot time out: say why it hangs */
+			printf("FAIL: lost wake-up: vs_cq_wait(-1) asleep for 10 s "
+			       "after %ld of %ld messages (%ld sent)\n", consumed,
+			       r->count, sent);
+			exit(1);
+		}
 		/* never more in flight than receives posted */
 		while (sent < r->count &&
 		       sent - __atomic_load_n(&r->consumed, __ATOMIC_ACQUIRE) < RING &&
@@ -210,18 +229,27 @@ static void *sender(void *arg)
 	return NULL;
 }
 
-static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long count)
+static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long count,
+				bool forever)
 {
 	struct vs_channel *ch;
 	struct vs_cq *rx_cq;
 	struct vs_rc_qp *rx;
-	struct race r = { .count = count };
+	struct race r = { .count = count, .forever = forever };
+	int flags;
 	pthread_t th;
 	uint32_t *dst;
 	long got = 0, waits = 0;
 	uint64_t t0 = vs_t_now_ms();
 
 	VS_OK(vs_channel_create(ctx, &ch));
+	/* blocking until handed out; non-blocking from then on */
+	flags = fcntl(ch->ch->fd, F_GETFL);
+	VS_ASSERT(flags >= 0 && !(flags & O_NONBLOCK));
+	if (!forever) {
+		flags = fcntl(vs_channel_fd(ch), F_GETFL);
+		VS_ASSERT(flags >= 0 && (flags & O_NONBLOCK));
+	}
 	VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){ .channel = ch, .depth = 512 },
 			   &rx_cq));
 	VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 512 }, &r.tx_cq));
@@ -237,7 +265,7 @@ static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long c
 	VS_ASSERT_EQ(pthread_create(&th, NULL, sender, &r), 0);
 	while (got < count) {
 		struct vs_wc wc[16];
-		int n = vs_cq_wait(rx_cq, 5000, wc, 16);
+		int n = vs_cq_wait(rx_cq, forever ? -1 : 5000, wc, 16);
 
 		waits++;
 		if (n < 0)
@@ -259,8 +287,10 @@ static void test_no_lost_wakeup(struct vs_context *ctx, struct vs_pd *pd, long c
 	}
 	VS_ASSERT_EQ(pthread_join(th, NULL), 0);
 	VS_ASSERT_EQ(r.err, 0);
-	printf("  no lost wake-up: %ld messages in %llu ms, %ld waits (%.1f per wait)\n",
-	       count, (unsigned long long)(vs_t_now_ms() - t0), waits,
+	printf("  no lost wake-up (%s): %ld messages in %llu ms, %ld waits "
+	       "(%.1f per wait)\n", forever ? "timeout -1, blocking fd" :
+	       "timeout 5 s, fd handed out", count,
+	       (unsigned long long)(vs_t_now_ms() - t0), waits,
 	       (double)count / (double)waits);
 	VS_OK(vs_rc_qp_close(rx));
 	VS_OK(vs_rc_qp_close(r.tx));
@@ -530,7 +560,8 @@ static void run(bool legacy, long count)
 	printf("mode: %s\n", legacy ? "legacy" : "extended where the provider has it");
 	test_many_cqs(ctx, pd, legacy);
 	test_timeouts_and_close(ctx, pd);
-	test_no_lost_wakeup(ctx, pd, count);
+	test_no_lost_wakeup(ctx, pd, count, true);
+	test_no_lost_wakeup(ctx, pd, count, false);
 	if (!legacy)
 		test_async(ctx, pd);
 	VS_OK(vs_pd_close(pd));

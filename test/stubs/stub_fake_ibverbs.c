@@ -19,8 +19,10 @@
  * Linked with stub_ibverbs.o, whose weak generic bodies cover the rest.
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <net/if.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -81,15 +83,21 @@ struct fake_cq {
 };
 
 /*
- * A completion channel: a pipe carrying the fake_cq pointer of each
- * event.  Like the kernel, a destroyed CQ's queued events are dropped;
- * like libibverbs, destroying a CQ with events not acknowledged would
- * block for ever: here it aborts, naming the count.
+ * A completion channel: a socket pair carrying the fake_cq pointer of
+ * each event (SOCK_SEQPACKET: whole events, and recv(MSG_DONTWAIT) takes
+ * one without sleeping whatever the fd's O_NONBLOCK).  As in the kernel,
+ * an event is counted as reported to its CQ when it is taken off the
+ * queue, under the queue's lock (evlock), and a CQ's destroy drops its
+ * queued events under that lock, so every event is either dropped or
+ * counted; as libibverbs does, the destroy then waits until the events
+ * counted are acknowledged: for ever there, 2 s here, then it aborts
+ * naming the count.
  */
 struct fake_channel {
 	struct ibv_comp_channel ch; /* ch.fd: the read end */
 	int wfd;
 	int cqs;
+	pthread_mutex_t evlock;
 };
 
 #define FAKE_MAX_BATCH 256
@@ -155,7 +163,7 @@ static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	vs_stub_record("ibv_req_notify_cq");
 	if (err)
 		return err;
-	((struct fake_cq *)cq)->armed = 1;
+	__atomic_store_n(&((struct fake_cq *)cq)->armed, 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -163,12 +171,14 @@ static void complete(struct ibv_cq *cq, const struct ibv_wc *wc)
 {
 	struct fake_cq *f = (struct fake_cq *)cq;
 
+	/* from the posting thread while others poll and arm (race tests) */
+	pthread_mutex_lock(&f->lock);
 	if (f->head - f->tail < FAKE_CQ_RING)
 		f->ring[f->head++ % FAKE_CQ_RING] = *wc;
-	if (f->armed && cq->channel) {
+	pthread_mutex_unlock(&f->lock);
+	if (cq->channel && __atomic_exchange_n(&f->armed, 0, __ATOMIC_ACQ_REL)) {
 		struct fake_channel *c = (struct fake_channel *)cq->channel;
 
-		f->armed = 0;
 		if (write(c->wfd, &f, sizeof(f)) != sizeof(f))
 			abort();
 	}
@@ -185,10 +195,11 @@ VS_STUB_EXPORT struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_conte
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c || pipe(fds)) {
+	if (!c || socketpair(AF_UNIX, SOCK_SEQPACKET, 0, fds)) {
 		free(c);
 		return NULL;
 	}
+	pthread_mutex_init(&c->evlock, NULL);
 	c->ch.context = context;
 	c->ch.fd = fds[0];
 	c->wfd = fds[1];
@@ -207,19 +218,47 @@ VS_STUB_EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 		return EBUSY;
 	close(c->ch.fd);
 	close(c->wfd);
+	pthread_mutex_destroy(&c->evlock);
 	free(c);
 	return 0;
 }
 
+/*
+ * While set, an event read returns that many microseconds late: a reader
+ * preempted between its read and what it does next (test/unit/race_channel.c).
+ */
+VS_STUB_EXPORT int vs_stub_cq_event_delay_us;
+
 VS_STUB_EXPORT int ibv_get_cq_event(struct ibv_comp_channel *channel,
 				    struct ibv_cq **cq, void **cq_context)
 {
+	struct fake_channel *c = (struct fake_channel *)channel;
+	struct pollfd p = { .fd = channel->fd, .events = POLLIN };
 	struct fake_cq *f;
+	int delay;
 
 	vs_stub_record("ibv_get_cq_event");
-	if (read(channel->fd, &f, sizeof(f)) != sizeof(f))
-		return -1; /* errno from read: EAGAIN on a non-blocking fd */
-	f->reported++;
+	for (;;) {
+		ssize_t n;
+
+		pthread_mutex_lock(&c->evlock);
+		n = recv(channel->fd, &f, sizeof(f), MSG_DONTWAIT);
+		if (n == sizeof(f))
+			__atomic_add_fetch(&f->reported, 1, __ATOMIC_ACQ_REL);
+		pthread_mutex_unlock(&c->evlock);
+		if (n == sizeof(f))
+			break;
+		if (n >= 0 || errno != EAGAIN)
+			return -1;
+		/* as a read: EAGAIN on a non-blocking fd, else sleep for one */
+		if (fcntl(channel->fd, F_GETFL) & O_NONBLOCK)
+			return -1;
+		if (poll(&p, 1, -1) < 0)
+			return -1;
+	}
+	delay = __atomic_load_n(&vs_stub_cq_event_delay_us, __ATOMIC_RELAXED);
+	if (delay)
+		usleep((useconds_t)delay);
 	*cq = ibv_cq_ex_to_cq(&f->ex);
 	*cq_context = f->ex.cq_context;
 	return 0;
@@ -228,7 +267,7 @@ VS_STUB_EXPORT int ibv_get_cq_event(struct ibv_comp_channel *channel,
 VS_STUB_EXPORT void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)
 {
 	vs_stub_record("ibv_ack_cq_events");
-	((struct fake_cq *)cq)->acked += nevents;
+	__atomic_add_fetch(&((struct fake_cq *)cq)->acked, nevents, __ATOMIC_ACQ_REL);
 }
 
 /* Drops f's queued events from its channel (the kernel does at destroy). */
@@ -236,13 +275,12 @@ static void drop_events(struct fake_cq *f)
 {
 	struct fake_channel *c = (struct fake_channel *)f->ex.channel;
 	struct fake_cq *q[256];
-	int fl = fcntl(c->ch.fd, F_GETFL), n = 0;
+	int n = 0;
 
-	fcntl(c->ch.fd, F_SETFL, fl | O_NONBLOCK);
-	while (n < 256 && read(c->ch.fd, &q[n], sizeof(q[n])) == sizeof(q[n]))
+	while (n < 256 && recv(c->ch.fd, &q[n], sizeof(q[n]), MSG_DONTWAIT) ==
+				  sizeof(q[n]))
 		if (q[n] != f)
 			n++;
-	fcntl(c->ch.fd, F_SETFL, fl);
 	for (int i = 0; i < n; i++)
 		if (write(c->wfd, &q[i], sizeof(q[i])) != sizeof(q[i]))
 			abort();
@@ -728,16 +766,28 @@ VS_STUB_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 		return err;
 	(void)*(volatile void **)&cq->context;
 	if (cq->channel) {
+		struct fake_channel *c = (struct fake_channel *)cq->channel;
 		struct fake_cq *f = (struct fake_cq *)cq;
+		unsigned int reported;
 
-		if (f->reported != f->acked) {
-			fprintf(stderr, "fake ibv_destroy_cq: %u completion events "
-				"not acknowledged: a real one blocks for ever\n",
-				f->reported - f->acked);
-			abort();
-		}
+		/* the kernel's part: queued events dropped, the rest counted */
+		pthread_mutex_lock(&c->evlock);
 		drop_events(f);
-		((struct fake_channel *)cq->channel)->cqs--;
+		reported = __atomic_load_n(&f->reported, __ATOMIC_ACQUIRE);
+		pthread_mutex_unlock(&c->evlock);
+		/* libibverbs': wait for their acks (2 s here) */
+		for (int ms = 0; __atomic_load_n(&f->acked, __ATOMIC_ACQUIRE) !=
+				 reported; ms++) {
+			if (ms == 2000) {
+				fprintf(stderr, "fake ibv_destroy_cq: %u completion "
+					"events not acknowledged after 2 s: a real "
+					"one blocks for ever\n",
+					reported - f->acked);
+				abort();
+			}
+			usleep(1000);
+		}
+		c->cqs--;
 	}
 	pthread_mutex_destroy(&((struct fake_cq *)cq)->lock);
 	free(cq);

@@ -88,6 +88,9 @@ static void test_attribution(void)
 	int seen[3] = { 0 }, flags;
 
 	rig_up(&r);
+	/* blocking until handed out, non-blocking from then on */
+	flags = fcntl(r.ch->ch->fd, F_GETFL);
+	VS_ASSERT(flags >= 0 && !(flags & O_NONBLOCK));
 	flags = fcntl(vs_channel_fd(r.ch), F_GETFL);
 	VS_ASSERT(flags >= 0 && (flags & O_NONBLOCK));
 	VS_ASSERT(vs_channel_raw(r.ch) != NULL);
