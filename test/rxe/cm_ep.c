@@ -31,7 +31,8 @@ static const char *ip;
  * The server: accept, post the receive of message 1, then send message 2
  * (the client's receive was posted before it connected).  The client
  * sends only once message 2 came, so its send never finds the server
- * without a receive (the CM's RNR timer: 655 ms a retry).
+ * without a receive (the CM's RNR timer: 655 ms a retry).  The server
+ * disconnects once both of its completions are in; the client answers.
  */
 static void *serve(void *arg)
 {
@@ -55,6 +56,12 @@ static void *serve(void *arg)
 		}
 	}
 	VS_ASSERT(wc[0].opcode != wc[1].opcode);
+	/*
+	 * The server ends the connection, once its own send is acked: a
+	 * client that left first would drop the retransmission of message
+	 * 2 should its ack have been lost (seen once on a loaded host).
+	 */
+	VS_OK(vs_cm_disconnect(c));
 	{
 		struct vs_cm_event ev;
 
@@ -103,6 +110,13 @@ static void test_rc(const char *name)
 	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, MSG));
 	vs_t_wait_ms(cq, wc, 1, WAIT_MS);
 	vs_t_expect_wc(&wc[0], 1, IBV_WC_SEND, UINT32_MAX);
+	{
+		struct vs_cm_event ev;
+
+		do
+			VS_OK(vs_cm_next(id, WAIT_MS, &ev));
+		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+	}
 	VS_OK(vs_cm_disconnect(id));
 	pthread_join(t, NULL);
 	VS_OK(vs_cm_close(id));
