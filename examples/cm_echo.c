@@ -9,7 +9,9 @@
  * The server serves its clients one after the other with the steps
  * (a request, a QP on one shared PD and CQ, receives posted before the
  * accept); the client connects in one call (vs_cm_rc_client) and checks
- * every byte that comes back.  Private data both ways says hello.
+ * every byte that comes back.  Private data both ways says hello.  The
+ * server ends each connection once its last echo is acked; the client
+ * answers the disconnect.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -120,10 +122,15 @@ static int serve(const char *port, int clients)
 			/* the slot is reused two messages on */
 			settle(cq, &recvs, 0, &sends);
 		}
+		/*
+		 * The server ends it, its last echo acked: a client that left
+		 * first could not answer that echo's retransmission, should
+		 * the first ack have been lost.
+		 */
+		ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
 		do
 			ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
 		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
-		ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
 		ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
 		ex_check(vs_cm_close(id), "vs_cm_close");
 		printf("cm_echo: client %d: %d messages echoed, disconnected\n", c + 1, msgs);
@@ -140,6 +147,7 @@ static int serve(const char *port, int clients)
 static int client(const char *host, const char *port)
 {
 	struct vs_cm_id *id;
+	struct vs_cm_event ev;
 	struct vs_mr *mr;
 	uint8_t *m, len;
 	const char *hello;
@@ -169,6 +177,9 @@ static int client(const char *host, const char *port)
 	}
 	printf("cm_echo: %d messages of %d bytes echoed and checked, %.1f us per round trip\n",
 	       msgs, size, (ex_now_ns() - t0) / 1e3 / msgs);
+	do /* the server disconnects once its last echo is acked */
+		ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
+	while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
 	ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
 	ex_check(vs_mr_close(mr), "vs_mr_close");
 	ex_check(vs_cm_close(id), "vs_cm_close");
