@@ -84,7 +84,6 @@ static int serve(const char *port, int clients)
 	for (int c = 0; c < clients; c++) {
 		struct vs_cm_id *id;
 		struct vs_rc_qp *qp;
-		struct vs_cm_event ev;
 		uint8_t len;
 		const char *hello;
 		int recvs = 0, sends = 0, ret;
@@ -128,9 +127,7 @@ static int serve(const char *port, int clients)
 		 * the first ack have been lost.
 		 */
 		ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
-		do
-			ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
-		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+		ex_cm_await_disconnect(id);
 		ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
 		ex_check(vs_cm_close(id), "vs_cm_close");
 		printf("cm_echo: client %d: %d messages echoed, disconnected\n", c + 1, msgs);
@@ -147,7 +144,6 @@ static int serve(const char *port, int clients)
 static int client(const char *host, const char *port)
 {
 	struct vs_cm_id *id;
-	struct vs_cm_event ev;
 	struct vs_mr *mr;
 	uint8_t *m, len;
 	const char *hello;
@@ -177,9 +173,8 @@ static int client(const char *host, const char *port)
 	}
 	printf("cm_echo: %d messages of %d bytes echoed and checked, %.1f us per round trip\n",
 	       msgs, size, (ex_now_ns() - t0) / 1e3 / msgs);
-	do /* the server disconnects once its last echo is acked */
-		ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
-	while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+	/* the server disconnects once its last echo is acked */
+	ex_cm_await_disconnect(id);
 	ex_check(vs_cm_disconnect(id), "vs_cm_disconnect");
 	ex_check(vs_mr_close(mr), "vs_mr_close");
 	ex_check(vs_cm_close(id), "vs_cm_close");

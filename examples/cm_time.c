@@ -76,11 +76,7 @@ static int serve(const char *port, int n)
 			 "vs_cm_accept");
 	}
 	for (int i = 0; i < n; i++) {
-		struct vs_cm_event ev;
-
-		do
-			ex_check(vs_cm_next(ids[i], 60000, &ev), "vs_cm_next");
-		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+		ex_cm_await_disconnect(ids[i]);
 		ex_check(vs_cm_disconnect(ids[i]), "vs_cm_disconnect");
 		ex_check(vs_rc_qp_close(qps[i]), "vs_rc_qp_close");
 		ex_check(vs_cm_close(ids[i]), "vs_cm_close");

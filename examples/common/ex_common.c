@@ -34,6 +34,15 @@ uint64_t ex_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+void ex_cm_await_disconnect(struct vs_cm_id *id)
+{
+	struct vs_cm_event ev;
+
+	do
+		ex_check(vs_cm_next(id, 60000, &ev), "vs_cm_next");
+	while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+}
+
 int ex_wait(struct vs_cq *cq, struct vs_wc *wc, int n, int timeout_ms)
 {
 	uint64_t deadline = ex_now_ns() + (uint64_t)timeout_ms * 1000000ull;

@@ -19,6 +19,9 @@ void ex_check(int ret, const char *what);
 
 uint64_t ex_now_ns(void);
 
+/* Reads id's CM events until the peer's disconnect (60 s, else exits 1). */
+void ex_cm_await_disconnect(struct vs_cm_id *id);
+
 /*
  * Polls cq until n completions arrived (into wc[0..n-1]) or timeout_ms
  * passed; returns how many arrived, exits on a poll failure.

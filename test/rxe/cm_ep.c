@@ -27,6 +27,16 @@
 
 static const char *ip;
 
+/* Reads id's CM events until the disconnect, within ms each. */
+static void await_disconnect(struct vs_cm_id *id, int ms)
+{
+	struct vs_cm_event ev;
+
+	do
+		VS_OK(vs_cm_next(id, ms, &ev));
+	while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
+}
+
 /*
  * The server: accept, post the receive of message 1, then send message 2
  * (the client's receive was posted before it connected).  The client
@@ -62,13 +72,7 @@ static void *serve(void *arg)
 	 * 2 should its ack have been lost (seen once on a loaded host).
 	 */
 	VS_OK(vs_cm_disconnect(c));
-	{
-		struct vs_cm_event ev;
-
-		do
-			VS_OK(vs_cm_next(c, 10000, &ev));
-		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
-	}
+	await_disconnect(c, 10000);
 	VS_OK(vs_mr_close(mr));
 	VS_OK(vs_cm_close(c));
 	return NULL;
@@ -110,13 +114,7 @@ static void test_rc(const char *name)
 	vs_t_rc_send(qp, 1, vs_mr_sge(mr, 0, MSG));
 	vs_t_wait_ms(cq, wc, 1, WAIT_MS);
 	vs_t_expect_wc(&wc[0], 1, IBV_WC_SEND, UINT32_MAX);
-	{
-		struct vs_cm_event ev;
-
-		do
-			VS_OK(vs_cm_next(id, WAIT_MS, &ev));
-		while (ev.type != RDMA_CM_EVENT_DISCONNECTED);
-	}
+	await_disconnect(id, WAIT_MS);
 	VS_OK(vs_cm_disconnect(id));
 	pthread_join(t, NULL);
 	VS_OK(vs_cm_close(id));
