@@ -10,8 +10,10 @@
 #   VS_BENCH_REPS=N               runs of each tool (default 3)
 #
 # Both staged: each step for all N connections before the next, connects
-# overlapping (cmtime's way; build/bin/cm_time -P).  Then cm_time one
-# connection after the other, for the per-connection latency of a step.
+# overlapping (cmtime's way; build/bin/cm_time -P, one shared CM event
+# channel per side as cmtime's; -P -I, a channel per id, the library's
+# default).  Then cm_time one connection after the other, for the
+# per-connection latency of a step.
 # Prints each run's table: figures, never judged (docs/bench-cm.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,8 +44,10 @@ run_pair() {	# SERVER... -- CLIENT...
 for ((r = 1; r <= reps; r++)); do
 	echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
 	run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving'
-	echo "== run $r: cm_time -P -n $n"
-	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP"
+	echo "== run $r: cm_time -P -n $n (one shared CM event channel per side)"
+	run_pair build/bin/cm_time -P -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP"
+	echo "== run $r: cm_time -P -I -n $n (a CM event channel per id)"
+	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP"
 	echo "== run $r: cm_time -n $n (one after the other)"
 	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
 done
