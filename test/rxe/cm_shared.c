@@ -15,8 +15,11 @@
  *    them, and closes once they are gone; ids closed with their events
  *    still queued on the channel (the peer's DISCONNECTED): nothing of
  *    them comes back; the listener closed before its connections;
+ *  - each connected QP's MTU is the path MTU it was brought up with, its
+ *    source GID the CM's (its create read no port and no GID: the route's);
  *  - no fd left behind (/proc/self/fd counted after each round).
  */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <poll.h>
 #include <sys/epoll.h>
@@ -103,6 +106,28 @@ static void next_disconnect(struct vs_cm_channel *ch, struct vs_cm_event *ev)
 		VS_OK(vs_cm_channel_next(ch, 5000, ev));
 	while (ev->type == RDMA_CM_EVENT_TIMEWAIT_EXIT);
 	VS_ASSERT_EQ(ev->type, RDMA_CM_EVENT_DISCONNECTED);
+}
+
+/*
+ * A connected QP's port facts, which its create took from the CM's route
+ * rather than a port query (lib/cm_qp.c): its MTU is the path MTU it
+ * was brought up with, no LID on RoCE, and its source GID the CM's,
+ * ::ffff:<ip>, read at RTR.
+ */
+static void check_port_facts(struct vs_rc_qp *qp)
+{
+	struct vs_endpoint e;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	uint8_t want[16] = { [10] = 0xff, [11] = 0xff };
+
+	VS_ASSERT_EQ(inet_pton(AF_INET, ip, want + 12), 1);
+	VS_OK(vs_rc_endpoint(qp, &e));
+	VS_ASSERT(e.flags & VS_EP_GID_VALID);
+	VS_ASSERT_MEMEQ(e.gid.raw, want, 16);
+	VS_ASSERT_EQ(e.lid, 0);
+	VS_ASSERT_EQ(ibv_query_qp(vs_rc_qp_raw(qp), &a, IBV_QP_PATH_MTU, &ia), 0);
+	VS_ASSERT_EQ((int)e.mtu, (int)a.path_mtu);
 }
 
 static const char *shared_msg = "shares a CM event channel";
@@ -215,6 +240,7 @@ static void run_round(int round)
 						VS_ASSERT(!cl->established);
 						cl->established = true;
 						established++;
+						check_port_facts(cl->qp);
 						vs_t_fill(vs_mr_ptr(cs.mr, (size_t)(N + i) * MSG), MSG, i);
 						vs_t_rc_send(cl->qp, (uint64_t)(N + i),
 							     vs_mr_sge(cs.mr, (size_t)(N + i) * MSG, MSG));
@@ -263,6 +289,7 @@ static void run_round(int round)
 					s[i].established = true;
 					VS_ASSERT_EQ(vs_cm_state(ev.id), VS_CM_CONNECTED);
 					accepted++;
+					check_port_facts(s[i].qp);
 					vs_t_fill(vs_mr_ptr(ss.mr, (size_t)(N + i) * MSG), MSG, 100 + i);
 					vs_t_rc_send(s[i].qp, (uint64_t)(N + i),
 						     vs_mr_sge(ss.mr, (size_t)(N + i) * MSG, MSG));
