@@ -30,15 +30,26 @@ run_pair() {	# SERVER... -- CLIENT...
 	shift
 	cli=("$@")
 	port=$((port + 1))
-	timeout 120 "${srv[@]}" -p $port >/dev/null 2>&1 &
+	local out
+	out=$(mktemp)
+	timeout 120 "${srv[@]}" -p $port >"$out" 2>&1 &
 	local spid=$!
 	sleep 1
+	# cm_time's server says when it listens (librdmacm's start may take
+	# longer than the second on a loaded host); cmtime's says nothing
+	if [[ ${srv[0]} == */cm_time ]]; then
+		for _ in $(seq 100); do
+			grep -q listening "$out" && break
+			sleep 0.2
+		done
+	fi
 	timeout 120 "${cli[@]}" -p $port
 	# the server's own figures are not printed: do not wait for its
 	# clean-up (cmtime's server may wait for events that never come)
 	sleep 2
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
+	rm -f "$out"
 }
 
 for ((r = 1; r <= reps; r++)); do
