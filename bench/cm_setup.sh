@@ -62,3 +62,20 @@ for ((r = 1; r <= reps; r++)); do
 	echo "== run $r: cm_time -n $n (one after the other)"
 	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
 done
+
+# The staged clients' system calls (strace -f -c, one run each): a count,
+# which the host's load does not move as it moves the times.
+command -v strace >/dev/null || exit 0
+st=$(mktemp)
+count() {	# what's printed: total calls, and cmtime's polling (sched_yield)
+	awk -v what="$1" '$NF == "total" { t = $4 } $NF == "sched_yield" { y = $4 }
+		END { printf "== syscalls of %s: %d in all, %d per connection (sched_yield %d)\n",
+			what, t, t / '"$n"', y }' "$st"
+}
+run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- strace -f -c -o "$st" cmtime -s "$VS_RXE_IP" -c "$n" >/dev/null
+count "cmtime -c $n"
+run_pair build/bin/cm_time -P -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -n "$n" "$VS_RXE_IP" >/dev/null
+count "cm_time -P -n $n"
+run_pair build/bin/cm_time -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" >/dev/null
+count "cm_time -P -I -n $n"
+rm -f "$st"
