@@ -9,11 +9,12 @@
 #   VS_BENCH_CONNS=N              connections per run (default 50)
 #   VS_BENCH_REPS=N               runs of each tool (default 3)
 #
-# Both staged: each step for all N connections before the next, connects
+# Staged: each step for all N connections before the next, connects
 # overlapping (cmtime's way; build/bin/cm_time -P, one shared CM event
 # channel per side as cmtime's; -P -I, a channel per id, the library's
-# default).  Then cm_time one connection after the other, for the
-# per-connection latency of a step.
+# default), in turn (each run starts with the next tool).  Then cm_time
+# one connection after the other, for the per-connection latency of a
+# step.  Last, each staged client's system calls (strace -c).
 # Prints each run's table: figures, never judged (docs/bench-cm.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,15 +53,28 @@ run_pair() {	# SERVER... -- CLIENT...
 	rm -f "$out"
 }
 
+staged() {	# 0: cmtime, 1: cm_time -P, 2: cm_time -P -I
+	case $1 in
+	0) echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
+	   run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving' ;;
+	1) echo "== run $r: cm_time -P -n $n (one shared CM event channel per side)"
+	   run_pair build/bin/cm_time -P -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP" ;;
+	2) echo "== run $r: cm_time -P -I -n $n (a CM event channel per id)"
+	   run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" ;;
+	esac
+	# a killed server's connections are torn down by the kernel (rxe,
+	# emulated): not inside the next tool's clock
+	sleep 3
+}
+
 for ((r = 1; r <= reps; r++)); do
-	echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
-	run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving'
-	echo "== run $r: cm_time -P -n $n (one shared CM event channel per side)"
-	run_pair build/bin/cm_time -P -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP"
-	echo "== run $r: cm_time -P -I -n $n (a CM event channel per id)"
-	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP"
+	# the staged tools in turn, each run starting with the next one
+	for k in 0 1 2; do
+		staged $(((r - 1 + k) % 3))
+	done
 	echo "== run $r: cm_time -n $n (one after the other)"
 	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
+	sleep 3
 done
 
 # The staged clients' system calls (strace -f -c, one run each): a count,
