@@ -130,7 +130,11 @@ static void ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan)
 	}
 }
 
-/* The next raw event of ech, waiting within the rules; 0 or -errno. */
+/*
+ * The next raw event of ech, waiting within the rules; 0 or -errno.  A
+ * deadline of 0 with a timeout is set at the first wait: an event
+ * already there costs no clock read (a system call, lib/wait.c).
+ */
 static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
 		   int64_t deadline, struct rdma_cm_event **e, const char *what,
 		   const char *call)
@@ -145,6 +149,8 @@ static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
 					      vs__errno_or(EIO),
 					      "reading the %s events (fd %d) "
 					      "failed", what, ech->fd);
+		if (timeout_ms > 0 && !deadline)
+			deadline = vs__deadline(timeout_ms);
 		ret = vs__wait_fd(ech->fd, timeout_ms, deadline, call);
 		if (ret)
 			return ret;
@@ -206,6 +212,8 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 			/* an id the user closed: acked and dropped */
 			ack(e, e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
 			    e->id : NULL);
+			if (timeout_ms > 0 && !deadline) /* the limit holds on */
+				deadline = vs__deadline(timeout_ms);
 			continue;
 		}
 		ev->type = e->event;

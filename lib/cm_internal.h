@@ -100,7 +100,8 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
 /*
  * lib/cm_event.c: reads one event of id (a listener: its requests too)
- * within the wait rules (0 never sleeps, -1 for ever); acts on it (state,
+ * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
+ * timeout: from the first wait on); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
  * it.  0, -EAGAIN / -ETIMEDOUT (not recorded), or -errno recorded.
  */

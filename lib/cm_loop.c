@@ -61,7 +61,7 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 	if (!ev)
 		return vs__set_error(call, EINVAL, "ev is NULL");
 	memset(ev, 0, sizeof(*ev));
-	ret = vs__cm_read(id, timeout_ms, vs__deadline(timeout_ms), &e, call);
+	ret = vs__cm_read(id, timeout_ms, 0, &e, call);
 	if (ret)
 		return ret;
 	deliver(&e, ev, call);
@@ -80,8 +80,7 @@ int vs_cm_channel_next(struct vs_cm_channel *ch, int timeout_ms,
 	if (!ev)
 		return vs__set_error(call, EINVAL, "ev is NULL");
 	memset(ev, 0, sizeof(*ev));
-	ret = vs__cm_channel_read(ch, timeout_ms, vs__deadline(timeout_ms), &e,
-				  call);
+	ret = vs__cm_channel_read(ch, timeout_ms, 0, &e, call);
 	if (ret)
 		return ret;
 	deliver(&e, ev, call);

@@ -133,6 +133,11 @@ int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 		c.comp_mask |= VS_QP_CFG_GID_INDEX;
 		c.gid_index = 0;
 	}
+	/* the CM's PSN replaces it at RTS: no random one drawn (getrandom) */
+	if (!(c.comp_mask & VS_QP_CFG_PSN)) {
+		c.comp_mask |= VS_QP_CFG_PSN;
+		c.psn = 0;
+	}
 	/* and no port query: the route's MTU and LID (docs/bench-cm.md) */
 	ret = vs__qp_create_now(pd, VS_TRANSPORT_RC, &c, &now, &qp);
 	if (ret)
