@@ -9,9 +9,12 @@
 #   VS_BENCH_CONNS=N              connections per run (default 50)
 #   VS_BENCH_REPS=N               runs of each tool (default 3)
 #
-# Both staged: each step for all N connections before the next, connects
-# overlapping (cmtime's way; build/bin/cm_time -P).  Then cm_time one
-# connection after the other, for the per-connection latency of a step.
+# Staged: each step for all N connections before the next, connects
+# overlapping (cmtime's way; build/bin/cm_time -P, one shared CM event
+# channel per side as cmtime's; -P -I, a channel per id, the library's
+# default), in turn (each run starts with the next tool).  Then cm_time
+# one connection after the other, for the per-connection latency of a
+# step.  Last, each staged client's system calls (strace -c).
 # Prints each run's table: figures, never judged (docs/bench-cm.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,22 +31,65 @@ run_pair() {	# SERVER... -- CLIENT...
 	shift
 	cli=("$@")
 	port=$((port + 1))
-	timeout 120 "${srv[@]}" -p $port >/dev/null 2>&1 &
+	local out
+	out=$(mktemp)
+	timeout 120 "${srv[@]}" -p $port >"$out" 2>&1 &
 	local spid=$!
 	sleep 1
+	# cm_time's server says when it listens (librdmacm's start may take
+	# longer than the second on a loaded host); cmtime's says nothing
+	if [[ ${srv[0]} == */cm_time ]]; then
+		for _ in $(seq 100); do
+			grep -q listening "$out" && break
+			sleep 0.2
+		done
+	fi
 	timeout 120 "${cli[@]}" -p $port
 	# the server's own figures are not printed: do not wait for its
 	# clean-up (cmtime's server may wait for events that never come)
 	sleep 2
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
+	rm -f "$out"
+}
+
+staged() {	# 0: cmtime, 1: cm_time -P, 2: cm_time -P -I
+	case $1 in
+	0) echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
+	   run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving' ;;
+	1) echo "== run $r: cm_time -P -n $n (one shared CM event channel per side)"
+	   run_pair build/bin/cm_time -P -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP" ;;
+	2) echo "== run $r: cm_time -P -I -n $n (a CM event channel per id)"
+	   run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" ;;
+	esac
+	# a killed server's connections are torn down by the kernel (rxe,
+	# emulated): not inside the next tool's clock
+	sleep 3
 }
 
 for ((r = 1; r <= reps; r++)); do
-	echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
-	run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving'
-	echo "== run $r: cm_time -P -n $n"
-	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP"
+	# the staged tools in turn, each run starting with the next one
+	for k in 0 1 2; do
+		staged $(((r - 1 + k) % 3))
+	done
 	echo "== run $r: cm_time -n $n (one after the other)"
 	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
+	sleep 3
 done
+
+# The staged clients' system calls (strace -f -c, one run each): a count,
+# which the host's load does not move as it moves the times.
+command -v strace >/dev/null || exit 0
+st=$(mktemp)
+count() {	# what's printed: total calls, and cmtime's polling (sched_yield)
+	awk -v what="$1" '$NF == "total" { t = $4 } $NF == "sched_yield" { y = $4 }
+		END { printf "== syscalls of %s: %d in all, %d per connection (sched_yield %d)\n",
+			what, t, t / '"$n"', y }' "$st"
+}
+run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- strace -f -c -o "$st" cmtime -s "$VS_RXE_IP" -c "$n" >/dev/null
+count "cmtime -c $n"
+run_pair build/bin/cm_time -P -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -n "$n" "$VS_RXE_IP" >/dev/null
+count "cm_time -P -n $n"
+run_pair build/bin/cm_time -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" >/dev/null
+count "cm_time -P -I -n $n"
+rm -f "$st"

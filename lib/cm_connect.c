@@ -126,6 +126,9 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (cfg && cfg->timeout_ms < -1)
 		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
 				     "default, -1: for ever)", cfg->timeout_ms);
+	/* refused before the request leaves, not after */
+	if (wait_ms(cfg) && (ret = vs__cm_no_wait_only(id, call)))
+		return ret;
 	/* UD: ready before the request leaves (the answer needs no more) */
 	if (vs__cm_is_ud(id)) {
 		ret = vs__cm_qp_up(id, call);
@@ -209,6 +212,10 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (cfg && cfg->timeout_ms < -1)
 		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
 				     "default, -1: for ever)", cfg->timeout_ms);
+	/* UD's accept never waits; RC's waits unless no_wait */
+	if (!vs__cm_is_ud(id) && wait_ms(cfg) &&
+	    (ret = vs__cm_no_wait_only(id, call)))
+		return ret;
 	/* ready before the accept leaves: the client may send at once */
 	ret = vs__cm_qp_up(id, call);
 	if (ret) {

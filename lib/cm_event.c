@@ -54,8 +54,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		/* the new id comes with the request: ours from here on */
 		ret = vs__cm_wrap(e->id, id, &conn, call);
 		if (ret) {
-			rdma_reject(e->id, NULL, 0);
-			rdma_destroy_id(e->id);
+			ev->orphan = e->id;
 			return ret;
 		}
 		conn->state = VS_CM_REQUEST;
@@ -117,30 +116,111 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 	return 0;
 }
 
-int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
-		struct vs__cm_ev *ev, const char *call)
+/*
+ * Acks e; a request's raw id nobody took is rejected and destroyed after
+ * the ack (rdma_destroy_id waits until the id's events are acked).
+ */
+static void ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan)
 {
-	memset(ev, 0, sizeof(*ev));
+	/* acked now: no destroy ever waits for it */
+	rdma_ack_cm_event(e);
+	if (orphan) {
+		rdma_reject(orphan, NULL, 0);
+		rdma_destroy_id(orphan);
+	}
+}
+
+/*
+ * The next raw event of ech, waiting within the rules; 0 or -errno.  A
+ * deadline of 0 with a timeout is set at the first wait: an event
+ * already there costs no clock read (a system call, lib/wait.c).
+ */
+static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
+		   int64_t deadline, struct rdma_cm_event **e, const char *what,
+		   const char *call)
+{
 	for (;;) {
-		struct rdma_cm_event *e;
 		int ret;
 
-		if (!rdma_get_cm_event(id->ech, &e)) {
-			ev->type = e->event;
-			ev->status = e->status;
-			ret = apply(id, e, ev, call);
-			/* acked now: no destroy ever waits for it */
-			rdma_ack_cm_event(e);
-			return ret;
-		}
+		if (!rdma_get_cm_event(ech, e))
+			return 0;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return vs__verb_error(call, "rdma_get_cm_event",
 					      vs__errno_or(EIO),
-					      "reading the CM id's events (fd %d) "
-					      "failed", id->ech->fd);
-		ret = vs__wait_fd(id->ech->fd, timeout_ms, deadline, call);
+					      "reading the %s events (fd %d) "
+					      "failed", what, ech->fd);
+		if (timeout_ms > 0 && !deadline)
+			deadline = vs__deadline(timeout_ms);
+		ret = vs__wait_fd(ech->fd, timeout_ms, deadline, call);
 		if (ret)
 			return ret;
+	}
+}
+
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+		struct vs__cm_ev *ev, const char *call)
+{
+	struct rdma_cm_event *e;
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	/* the shared channel's next event may be another id's */
+	ret = vs__cm_no_wait_only(id, call);
+	if (!ret)
+		ret = get_raw(id->ech, timeout_ms, deadline, &e, "CM id's", call);
+	if (ret)
+		return ret;
+	ev->type = e->event;
+	ev->status = e->status;
+	ret = apply(id, e, ev, call);
+	ack(e, ev->orphan);
+	return ret;
+}
+
+/*
+ * The open id a raw id's context names on ch, else NULL: the user closed
+ * it (its handle memory is never freed, so reading it is safe) or it is
+ * on another channel.
+ */
+static struct vs_cm_id *open_on(struct rdma_cm_id *raw,
+				const struct vs_cm_channel *ch)
+{
+	struct vs_cm_id *id = raw ? raw->context : NULL;
+
+	if (!id || __atomic_load_n(&id->h.magic, __ATOMIC_ACQUIRE) != VS_KIND_CM_ID)
+		return NULL;
+	return id->chan == ch && id->id == raw ? id : NULL;
+}
+
+int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
+			int64_t deadline, struct vs__cm_ev *ev, const char *call)
+{
+	for (;;) {
+		struct rdma_cm_event *e;
+		struct vs_cm_id *id;
+		int ret;
+
+		memset(ev, 0, sizeof(*ev));
+		ret = get_raw(ch->ech, timeout_ms, deadline, &e,
+			      "shared CM event channel's", call);
+		if (ret)
+			return ret;
+		/* a request names its listener; its new id is not ours yet */
+		id = e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
+		     open_on(e->listen_id, ch) : open_on(e->id, ch);
+		if (!id) {
+			/* an id the user closed: acked and dropped */
+			ack(e, e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
+			    e->id : NULL);
+			if (timeout_ms > 0 && !deadline) /* the limit holds on */
+				deadline = vs__deadline(timeout_ms);
+			continue;
+		}
+		ev->type = e->event;
+		ev->status = e->status;
+		ret = apply(id, e, ev, call);
+		ack(e, ev->orphan);
+		return ret;
 	}
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * CM id handles: one rdma_cm_id and its own event channel (non-blocking
- * fd) per handle, and the device context borrowed from librdmacm.
+ * fd) per handle, or a channel many handles share (struct vs_cm_channel),
+ * and the device context borrowed from librdmacm.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -38,7 +39,145 @@ bool vs__cm_is_ud(const struct vs_cm_id *id)
 	return id->transport == VS_TRANSPORT_UD;
 }
 
-int vs__cm_new(enum vs_transport t, struct vs_cm_id **out, const char *call)
+int vs_cm_channel_create(struct vs_cm_channel **out)
+{
+	const char *call = "vs_cm_channel_create";
+	struct vs_cm_channel *ch;
+	int ret = 0;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	ch = vs__handle_alloc(sizeof(*ch));
+	if (!ch)
+		return vs__set_error(call, ENOMEM, "out of memory");
+	ch->ech = new_channel(call, &ret);
+	if (!ch->ech) {
+		vs__handle_unpublish(ch, sizeof(*ch));
+		return ret;
+	}
+	pthread_mutex_init(&ch->lock, NULL);
+	vs__handle_init(&ch->h, VS_KIND_CM_CHANNEL);
+	*out = ch;
+	return 0;
+}
+
+/* The last reference (the user's or its last id's) destroys the channel. */
+static void channel_put(struct vs_cm_channel *ch)
+{
+	if (!vs__ref_put(&ch->h))
+		return;
+	/* no id left on it: no event of theirs is unacknowledged */
+	rdma_destroy_event_channel(ch->ech);
+	ch->ech = NULL;
+	pthread_mutex_destroy(&ch->lock);
+}
+
+int vs_cm_channel_close(struct vs_cm_channel *ch)
+{
+	const char *call = "vs_cm_channel_close";
+	char names[320];
+	size_t len = 0;
+	int open = 0, ret = vs__check_handle(ch, VS_KIND_CM_CHANNEL, call, "ch");
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&ch->lock);
+	names[0] = 0;
+	for (struct vs_cm_id *id = ch->ids; id; id = id->ch_next) {
+		if (open++ < 4 && len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len,
+						"%sCM id %p (%s%s%s)",
+						open > 1 ? ", " : "", (void *)id,
+						vs_cm_state_name(id->state),
+						id->peer[0] ? ", peer " : "",
+						id->peer);
+	}
+	if (open) {
+		pthread_mutex_unlock(&ch->lock);
+		return vs__set_error(call, EBUSY,
+				     "%d CM id%s still on this channel: %s%s; "
+				     "close them first (vs_cm_close)", open,
+				     open > 1 ? "s are" : " is", names,
+				     open > 4 ? ", ..." : "");
+	}
+	/* under the lock: no id can join between the check and the mark */
+	ret = vs__user_close(ch, VS_KIND_CM_CHANNEL, call, "ch");
+	pthread_mutex_unlock(&ch->lock);
+	if (!ret)
+		channel_put(ch);
+	return ret;
+}
+
+int vs_cm_channel_fd(const struct vs_cm_channel *ch)
+{
+	return ch && ch->h.magic == VS_KIND_CM_CHANNEL ? ch->ech->fd : -1;
+}
+
+struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg)
+{
+	return cfg && (cfg->comp_mask & VS_CM_CONFIG_CHANNEL) ? cfg->channel : NULL;
+}
+
+/* id onto ch (a reference); -EINVAL when ch was closed meanwhile */
+static int channel_join(struct vs_cm_channel *ch, struct vs_cm_id *id,
+			const char *call)
+{
+	int ret;
+
+	pthread_mutex_lock(&ch->lock);
+	ret = vs__check_handle(ch, VS_KIND_CM_CHANNEL, call, "the CM event channel");
+	if (!ret) {
+		vs__ref_get(&ch->h);
+		id->chan = ch;
+		id->ech = ch->ech;
+		id->ch_prev = NULL;
+		id->ch_next = ch->ids;
+		if (ch->ids)
+			ch->ids->ch_prev = id;
+		ch->ids = id;
+	}
+	pthread_mutex_unlock(&ch->lock);
+	return ret;
+}
+
+void vs__cm_channel_drop(struct vs_cm_id *id)
+{
+	struct vs_cm_channel *ch = id->chan;
+
+	if (!ch) {
+		if (id->ech)
+			rdma_destroy_event_channel(id->ech);
+		id->ech = NULL;
+		return;
+	}
+	pthread_mutex_lock(&ch->lock);
+	if (id->ch_prev)
+		id->ch_prev->ch_next = id->ch_next;
+	else
+		ch->ids = id->ch_next;
+	if (id->ch_next)
+		id->ch_next->ch_prev = id->ch_prev;
+	pthread_mutex_unlock(&ch->lock);
+	id->ch_prev = id->ch_next = NULL;
+	id->chan = NULL;
+	id->ech = NULL;
+	channel_put(ch);
+}
+
+int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call)
+{
+	if (!id->chan)
+		return 0;
+	return vs__set_error(call, EINVAL,
+			     "the CM id shares a CM event channel "
+			     "(vs_cm_config.channel): a step that waits for its "
+			     "events would take other ids' events; use the "
+			     "no_wait steps and vs_cm_channel_next()");
+}
+
+int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
+	       struct vs_cm_id **out, const char *call)
 {
 	struct vs_cm_id *id;
 	int ret = 0;
@@ -48,15 +187,18 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_id **out, const char *call)
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = t;
-	id->ech = new_channel(call, &ret);
-	if (!id->ech)
+	if (chan)
+		ret = channel_join(chan, id, call);
+	else
+		id->ech = new_channel(call, &ret);
+	if (ret)
 		goto fail;
 	errno = 0;
 	if (rdma_create_id(id->ech, &id->id, id,
 			   t == VS_TRANSPORT_UD ? RDMA_PS_UDP : RDMA_PS_TCP)) {
 		ret = vs__verb_error(call, "rdma_create_id", vs__errno_or(ENODEV),
 				     "cannot create a CM id");
-		rdma_destroy_event_channel(id->ech);
+		vs__cm_channel_drop(id);
 		goto fail;
 	}
 	vs__handle_init(&id->h, VS_KIND_CM_ID);
@@ -78,6 +220,15 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = listener->transport;
+	if (listener->chan) {
+		/* librdmacm put it on the listener's channel: it stays there */
+		ret = channel_join(listener->chan, id, call);
+		if (ret) {
+			vs__handle_unpublish(id, sizeof(*id));
+			return ret;
+		}
+		goto wrapped;
+	}
 	id->ech = new_channel(call, &ret);
 	if (!id->ech) {
 		vs__handle_unpublish(id, sizeof(*id));
@@ -93,6 +244,7 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 		vs__handle_unpublish(id, sizeof(*id));
 		return ret;
 	}
+wrapped:
 	id->id = raw;
 	raw->context = id;
 	/*
@@ -118,10 +270,8 @@ void vs__cm_free(struct vs_cm_id *id)
 {
 	if (id->id)
 		rdma_destroy_id(id->id);
-	if (id->ech)
-		rdma_destroy_event_channel(id->ech);
 	id->id = NULL;
-	id->ech = NULL;
+	vs__cm_channel_drop(id);
 }
 
 void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa)

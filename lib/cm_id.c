@@ -14,9 +14,18 @@ int vs__cm_config_check(const struct vs_cm_config *cfg, const char *call)
 {
 	if (!cfg)
 		return 0;
-	if (cfg->comp_mask)
-		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown bits",
-				     (unsigned long long)cfg->comp_mask);
+	if (cfg->comp_mask & ~(uint64_t)VS_CM_CONFIG_CHANNEL)
+		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown "
+				     "bits (known: VS_CM_CONFIG_CHANNEL 0x%x)",
+				     (unsigned long long)cfg->comp_mask,
+				     VS_CM_CONFIG_CHANNEL);
+	if (cfg->comp_mask & VS_CM_CONFIG_CHANNEL) {
+		int ret = vs__check_handle(cfg->channel, VS_KIND_CM_CHANNEL, call,
+					   "cfg->channel (VS_CM_CONFIG_CHANNEL is set)");
+
+		if (ret)
+			return ret;
+	}
 	if (cfg->transport && cfg->transport != VS_TRANSPORT_RC &&
 	    cfg->transport != VS_TRANSPORT_UD)
 		return vs__set_error(call, EINVAL,
@@ -101,10 +110,19 @@ int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
 		      const char *call)
 {
 	int timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_RESOLVE_MS;
+	struct vs_cm_channel *chan = vs__cm_cfg_channel(cfg);
 	struct vs__cm_ev ev;
 	struct vs_cm_id *id;
-	int ret = vs__cm_new(t, &id, call);
+	int ret;
 
+	if (chan && !cfg->no_wait)
+		return vs__set_error(call, EINVAL,
+				     "cfg->channel is a shared CM event channel: "
+				     "a resolve on it cannot wait for its events "
+				     "(they would be taken from the other ids'); "
+				     "set cfg->no_wait and take ROUTE_RESOLVED "
+				     "from vs_cm_channel_next()");
+	ret = vs__cm_new(t, chan, &id, call);
 	if (ret)
 		return ret;
 	vs__cm_peer_text(id, dst->ai_dst_addr);
@@ -181,7 +199,7 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 		     const char *call)
 {
 	struct vs_cm_id *id;
-	int ret = vs__cm_new(t, &id, call);
+	int ret = vs__cm_new(t, vs__cm_cfg_channel(cfg), &id, call);
 
 	if (ret)
 		return ret;
@@ -264,8 +282,8 @@ int vs_cm_close(struct vs_cm_id *id)
 				      "close it again to retry");
 	}
 	id->id = NULL;
-	rdma_destroy_event_channel(id->ech);
-	id->ech = NULL;
+	/* the raw id's events were acked as read: nothing of it is left */
+	vs__cm_channel_drop(id);
 	id->joined = false;
 	/* what a one-call setup made: closed for the user unless it did */
 	if (id->qp && id->own_qp && id->qp->h.magic == vs__transport(id->qp->transport)->kind)
@@ -355,5 +373,13 @@ struct rdma_cm_id *vs_cm_raw(const struct vs_cm_id *id)
 
 int vs_cm_fd(const struct vs_cm_id *id)
 {
-	return open_id(id) ? id->ech->fd : -1;
+	if (!open_id(id))
+		return -1;
+	if (id->chan) {
+		vs__set_error("vs_cm_fd", EINVAL, "the CM id is on a shared CM "
+			      "event channel: its events come on that "
+			      "channel's fd (vs_cm_channel_fd)");
+		return -1;
+	}
+	return id->ech->fd;
 }

@@ -22,10 +22,26 @@
 #include "verbshim/cm_oneshot.h"
 #include "verbshim/cm_ep.h"
 
+/*
+ * A channel many ids share.  Each id on it holds a reference and is on
+ * its list (linked at create, unlinked when its raw id is destroyed); the
+ * last put destroys the rdma_event_channel.  lock guards the list only:
+ * reading events is for one thread at a time, as for an id.
+ */
+struct vs_cm_channel {
+	struct vs_handle h;
+	struct rdma_event_channel *ech; /* fd non-blocking */
+	pthread_mutex_t lock;
+	struct vs_cm_id *ids;
+};
+
 struct vs_cm_id {
 	struct vs_handle h;
 	struct rdma_cm_id *id;
-	struct rdma_event_channel *ech; /* its own; fd non-blocking */
+	/* its own channel (fd non-blocking), or chan's when shared */
+	struct rdma_event_channel *ech;
+	struct vs_cm_channel *chan;      /* shared: one reference; else NULL */
+	struct vs_cm_id *ch_prev, *ch_next; /* on chan->ids */
 	enum vs_transport transport;
 	enum vs_cm_state state;
 	struct vs_context *ctx;  /* borrowed, one reference; NULL until bound */
@@ -56,14 +72,26 @@ struct vs__cm_ev {
 	int status;
 	struct vs_cm_id *id;       /* the id it concerns (a new id for a request) */
 	struct vs_cm_id *listener; /* a request's listener */
+	/* a request's raw id nobody wraps: rejected and destroyed after the ack */
+	struct rdma_cm_id *orphan;
 };
 
-/* lib/cm_handle.c */
-int vs__cm_new(enum vs_transport t, struct vs_cm_id **out, const char *call);
+/* lib/cm_handle.c; chan: the shared channel, or NULL for one of its own */
+int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
+	       struct vs_cm_id **out, const char *call);
 int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 		struct vs_cm_id **out, const char *call);
 /* Frees what a never-published or final id owns (raw id, channel). */
 void vs__cm_free(struct vs_cm_id *id);
+/* After the raw id's destroy: its own channel destroyed, or off the shared one. */
+void vs__cm_channel_drop(struct vs_cm_id *id);
+/*
+ * -EINVAL recorded when id is on a shared channel (a step of call that
+ * would wait for its events), else 0.
+ */
+int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call);
+/* cfg's channel (VS_CM_CONFIG_CHANNEL), or NULL */
+struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg);
 void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 bool vs__cm_is_ud(const struct vs_cm_id *id);
@@ -72,7 +100,8 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
 /*
  * lib/cm_event.c: reads one event of id (a listener: its requests too)
- * within the wait rules (0 never sleeps, -1 for ever); acts on it (state,
+ * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
+ * timeout: from the first wait on); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
  * it.  0, -EAGAIN / -ETIMEDOUT (not recorded), or -errno recorded.
  */
@@ -91,6 +120,13 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 		   const char *step, const char *call);
 bool vs__cm_is_failure(enum rdma_cm_event_type t);
+/*
+ * One event of any id on the shared channel ch, as vs__cm_read; an
+ * event of an id already closed is acked and dropped (a request to a
+ * closed listener rejected), never returned.
+ */
+int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
+			int64_t deadline, struct vs__cm_ev *ev, const char *call);
 
 /* lib/cm_id.c: the route step of a resolve, after ADDR_RESOLVED (-errno recorded) */
 int vs__cm_resolve_route(struct vs_cm_id *id, const char *call);

@@ -1,26 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Non-blocking mode: each CM event of an id, typed, acted on and
- * acknowledged, for an event loop watching vs_cm_fd().
+ * Non-blocking mode: each CM event of an id (or of any id on a shared
+ * channel), typed, acted on and acknowledged, for an event loop watching
+ * vs_cm_fd() (vs_cm_channel_fd()).
  */
 #include "cm_internal.h"
 
-int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
+/* What both loops do with an event read and acked: the next step, typed. */
+static void deliver(const struct vs__cm_ev *ep, struct vs_cm_event *ev,
+		    const char *call)
 {
-	const char *call = "vs_cm_next";
-	struct vs__cm_ev e;
-	struct vs_cm_id *about;
-	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+	const struct vs__cm_ev e = *ep;
+	struct vs_cm_id *about = e.id;
 
-	if (ret)
-		return ret;
-	if (!ev)
-		return vs__set_error(call, EINVAL, "ev is NULL");
-	memset(ev, 0, sizeof(*ev));
-	ret = vs__cm_read(id, timeout_ms, vs__deadline(timeout_ms), &e, call);
-	if (ret)
-		return ret;
-	about = e.id;
 	ev->type = e.type;
 	ev->status = e.status;
 	ev->id = about;
@@ -56,5 +48,41 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 		ev->private_data_len = about->pdata_len;
 		memcpy(ev->private_data, about->pdata, about->pdata_len);
 	}
+}
+
+int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
+{
+	const char *call = "vs_cm_next";
+	struct vs__cm_ev e;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (!ev)
+		return vs__set_error(call, EINVAL, "ev is NULL");
+	memset(ev, 0, sizeof(*ev));
+	ret = vs__cm_read(id, timeout_ms, 0, &e, call);
+	if (ret)
+		return ret;
+	deliver(&e, ev, call);
+	return 0;
+}
+
+int vs_cm_channel_next(struct vs_cm_channel *ch, int timeout_ms,
+		       struct vs_cm_event *ev)
+{
+	const char *call = "vs_cm_channel_next";
+	struct vs__cm_ev e;
+	int ret = vs__check_handle(ch, VS_KIND_CM_CHANNEL, call, "ch");
+
+	if (ret)
+		return ret;
+	if (!ev)
+		return vs__set_error(call, EINVAL, "ev is NULL");
+	memset(ev, 0, sizeof(*ev));
+	ret = vs__cm_channel_read(ch, timeout_ms, 0, &e, call);
+	if (ret)
+		return ret;
+	deliver(&e, ev, call);
 	return 0;
 }

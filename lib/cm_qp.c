@@ -78,6 +78,25 @@ static int renamed(const char *call, int ret)
 		    : vs__set_error(call, -ret, "%s", msg);
 }
 
+/*
+ * What the id's route says of the port (the path the CM brings the QP up
+ * with): its MTU and source LID; mtu 0 when the id has no path (then the
+ * create reads the port).
+ */
+static void port_now(const struct vs_cm_id *id, bool gid_at_rtr,
+		     struct vs__port_now *now)
+{
+	const struct rdma_route *r = &id->id->route;
+
+	memset(now, 0, sizeof(*now));
+	if (r->num_paths < 1 || !r->path_rec ||
+	    r->path_rec->mtu < IBV_MTU_256 || r->path_rec->mtu > IBV_MTU_4096)
+		return;
+	now->mtu = (enum ibv_mtu)r->path_rec->mtu;
+	now->lid = ntohs(r->path_rec->slid);
+	now->gid_at_rtr = gid_at_rtr;
+}
+
 static void qp_keep(struct vs_cm_id *id, struct vs_qp *qp)
 {
 	id->qp = qp;
@@ -88,6 +107,7 @@ int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 		       const struct vs_rc_config *cfg, struct vs_rc_qp **out)
 {
 	const char *call = "vs_cm_rc_qp_create";
+	struct vs__port_now now;
 	struct vs_rc_config c;
 	struct vs_qp *qp;
 	int ret;
@@ -108,11 +128,18 @@ int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 	 * of the GID table and its netdevs here (about 15 system calls per
 	 * QP, a third of a connection's; docs/bench-cm.md).
 	 */
+	port_now(id, !(c.comp_mask & VS_QP_CFG_GID_INDEX), &now);
 	if (!(c.comp_mask & VS_QP_CFG_GID_INDEX)) {
 		c.comp_mask |= VS_QP_CFG_GID_INDEX;
 		c.gid_index = 0;
 	}
-	ret = vs__qp_create(pd, VS_TRANSPORT_RC, &c, &qp);
+	/* the CM's PSN replaces it at RTS: no random one drawn (getrandom) */
+	if (!(c.comp_mask & VS_QP_CFG_PSN)) {
+		c.comp_mask |= VS_QP_CFG_PSN;
+		c.psn = 0;
+	}
+	/* and no port query: the route's MTU and LID (docs/bench-cm.md) */
+	ret = vs__qp_create_now(pd, VS_TRANSPORT_RC, &c, &now, &qp);
 	if (ret)
 		return renamed(call, ret);
 	qp_keep(id, qp);
@@ -124,6 +151,7 @@ int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 		       const struct vs_ud_config *cfg, struct vs_ud_qp **out)
 {
 	const char *call = "vs_cm_ud_qp_create";
+	struct vs__port_now now;
 	struct vs_ud_config c;
 	struct vs_qp *qp;
 	uint32_t qkey = 0;
@@ -141,7 +169,8 @@ int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 	c = *cfg;
 	c.port = id->id->port_num;
 	c.qkey = qkey;
-	ret = vs__qp_create(pd, VS_TRANSPORT_UD, &c, &qp);
+	port_now(id, false, &now); /* UD: its AHs need its GID now */
+	ret = vs__qp_create_now(pd, VS_TRANSPORT_UD, &c, &now, &qp);
 	if (ret)
 		return renamed(call, ret);
 	qp_keep(id, qp);
@@ -154,6 +183,13 @@ static uint8_t min3(uint8_t a, uint8_t b, uint8_t c)
 	uint8_t m = a < b ? a : b;
 
 	return m < c ? m : c;
+}
+
+static bool gid_zero(const union ibv_gid *g)
+{
+	static const union ibv_gid zero;
+
+	return !memcmp(g, &zero, sizeof(zero)); /* not read yet (gid_at_rtr) */
 }
 
 /* One step to `to` with the CM's attributes and mask, through the typed modify. */
@@ -194,7 +230,7 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 	if (to == IBV_QPS_RTS && (mask & IBV_QP_SQ_PSN))
 		qp->psn = a.sq_psn;
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a.ah_attr.is_global &&
-	    a.ah_attr.grh.sgid_index != qp->gid_index) {
+	    (a.ah_attr.grh.sgid_index != qp->gid_index || gid_zero(&qp->gid))) {
 		union ibv_gid gid;
 
 		/* the QP's source GID is the one the CM chose */

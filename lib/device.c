@@ -228,7 +228,35 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 	out->gid_tbl_len = pa.gid_tbl_len;
 	out->rate_mbps = vs_rate_mbps(pa.active_speed, pa.active_width);
 	out->raw = pa;
+	if (port <= sizeof(c->port_fixed) / sizeof(c->port_fixed[0])) {
+		/*
+		 * Only what cannot change: the link layer is the port's kind
+		 * (IB or Ethernet: a device that switches is re-registered, a
+		 * new context) and the GID table's size is the driver's; the
+		 * state, LID and MTU move and are read each time.  The cache
+		 * is the context's, written the same by any thread (benign).
+		 */
+		struct vs_context *w = (struct vs_context *)c;
+
+		w->port_fixed[port - 1].link_layer = pa.link_layer;
+		w->port_fixed[port - 1].gid_tbl_len = pa.gid_tbl_len;
+		__atomic_store_n(&w->port_fixed[port - 1].known, 1, __ATOMIC_RELEASE);
+	}
 	return 0;
+}
+
+bool vs__port_fixed(const struct vs_context *c, uint8_t port,
+		    struct vs_port_info *out)
+{
+	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt ||
+	    port > sizeof(c->port_fixed) / sizeof(c->port_fixed[0]) ||
+	    !__atomic_load_n(&c->port_fixed[port - 1].known, __ATOMIC_ACQUIRE))
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->port = port;
+	out->link_layer = c->port_fixed[port - 1].link_layer;
+	out->gid_tbl_len = c->port_fixed[port - 1].gid_tbl_len;
+	return true;
 }
 
 int vs_port_info(const struct vs_context *c, uint8_t port, struct vs_port_info *out)

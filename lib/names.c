@@ -22,6 +22,7 @@ static const struct {
 	{ VS_KIND_SRD_QP, "SRD QP", "closed SRD QP" },
 	{ VS_KIND_CHANNEL, "completion channel", "closed completion channel" },
 	{ VS_KIND_CM_ID, "CM id", "closed CM id" },
+	{ VS_KIND_CM_CHANNEL, "CM event channel", "closed CM event channel" },
 };
 
 const char *vs_kind_name(uint32_t magic)

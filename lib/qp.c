@@ -20,9 +20,14 @@ static uint32_t random_psn(void)
 	return v & 0xffffff;
 }
 
-/* Validates the config and fills the QP's fixed fields. */
+/*
+ * Validates the config and fills the QP's fixed fields.  now (a CM id's
+ * route) spares the port query, once the context knows the port's fixed
+ * fields, and (gid_at_rtr) the GID read.
+ */
 static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
-		   struct vs__qp_params *p, struct vs_qp *qp, const char *verb)
+		   struct vs__qp_params *p, struct vs_qp *qp,
+		   const struct vs__port_now *now, const char *verb)
 {
 	const struct ibv_device_attr *da = &pd->ctx->attr.orig_attr;
 	const uint64_t known = tr->cfg;
@@ -89,9 +94,15 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
-	ret = vs__port_info(pd->ctx, p->port, &pi, verb);
-	if (ret)
-		return ret;
+	if (now && now->mtu && vs__port_fixed(pd->ctx, p->port, &pi)) {
+		/* the route's: what the CM brings the QP up with */
+		pi.active_mtu = now->mtu;
+		pi.lid = pi.link_layer == IBV_LINK_LAYER_ETHERNET ? 0 : now->lid;
+	} else {
+		ret = vs__port_info(pd->ctx, p->port, &pi, verb);
+		if (ret)
+			return ret;
+	}
 	if (p->comp_mask & VS_QP_CFG_PSN) {
 		if (p->psn > 0xffffff)
 			return vs__set_error(verb, EINVAL,
@@ -112,7 +123,10 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 					     "gid_index %u is beyond the port's "
 					     "GID table (%d entries)", p->gid_index,
 					     pi.gid_tbl_len);
-		ret = ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
+		/* gid_at_rtr: zero until the CM's RTR names the source GID */
+		ret = now && now->gid_at_rtr &&
+		      pi.link_layer == IBV_LINK_LAYER_ETHERNET ? 0 :
+		      ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
 			return vs__verb_error(verb, "ibv_query_gid", vs__errno_or(EINVAL),
 					     "cannot read GID %u of port %u",
@@ -337,6 +351,12 @@ static void free_qp_parts(struct vs_qp *qp)
 int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		  struct vs_qp **out)
 {
+	return vs__qp_create_now(pd, t, cfg, NULL, out);
+}
+
+int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
+		      const struct vs__port_now *now, struct vs_qp **out)
+{
 	const struct vs__transport *tr = vs__transport(t);
 	const char *verb = tr ? tr->create : "vs__qp_create";
 	struct vs__qp_params p;
@@ -360,7 +380,7 @@ int vs__qp_create(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	qp = vs__handle_alloc(sizeof(*qp));
 	if (!qp)
 		return vs__set_error(verb, ENOMEM, "out of memory");
-	ret = prepare(pd, tr, &p, qp, verb);
+	ret = prepare(pd, tr, &p, qp, now, verb);
 	if (ret)
 		goto fail;
 	ret = create_raw(pd, tr, &p, qp, verb);

@@ -125,6 +125,25 @@ const struct vs__quirks *vs__quirks(const struct vs_context *c);
 /* vs_port_info and vs_gid_pick on behalf of call (errors name it). */
 int vs__port_info(const struct vs_context *c, uint8_t port,
 		  struct vs_port_info *out, const char *call);
+/*
+ * The port's fields that never change while c is open (port, link_layer,
+ * gid_tbl_len; the rest of out zero), cached by vs__port_info: false
+ * when not read yet (or port beyond the cache).
+ */
+bool vs__port_fixed(const struct vs_context *c, uint8_t port,
+		    struct vs_port_info *out);
+/*
+ * What a CM id's route says of its port (lib/cm_qp.c), so the QP's
+ * create reads neither the port nor a GID (lib/qp.c): the route's MTU
+ * and source LID are the ones the CM brings the QP up with.
+ */
+struct vs__port_now {
+	enum ibv_mtu mtu;
+	uint16_t lid;
+	bool gid_at_rtr; /* RC: the source GID is the CM's, read at RTR */
+};
+int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
+		      const struct vs__port_now *now, struct vs_qp **out);
 int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 		 const char *call);
 

@@ -5,10 +5,13 @@
  * any time.  Connecting, accepting and disconnecting are cm_connect.h,
  * the events cm_event.h.  docs/API.md, "Connection manager".
  *
- * Every CM id owns its own event channel (like a socket owns its fd), so
- * a blocking step on one id never consumes another id's events, and an
- * event loop watches vs_cm_fd() of each id next to its completion
- * channels.  A CM id is for one thread at a time.
+ * By default every CM id owns its own event channel (like a socket owns
+ * its fd), so a blocking step on one id never consumes another id's
+ * events, and an event loop watches vs_cm_fd() of each id next to its
+ * completion channels.  Many ids may instead share one channel
+ * (struct vs_cm_channel, cm_event.h: one fd, no channel per id; then
+ * only no_wait steps and vs_cm_channel_next()).  A CM id is for one
+ * thread at a time.
  */
 #ifndef VERBSHIM_CM_H
 #define VERBSHIM_CM_H
@@ -22,6 +25,8 @@ VS_BEGIN_DECLS
 
 /* A CM id (opaque; a handle of kind VS_KIND_CM_ID). */
 struct vs_cm_id;
+/* A CM event channel shared by many ids (opaque; cm_event.h). */
+struct vs_cm_channel;
 
 /*
  * How much private data each message carries (the IB CM message less the
@@ -50,9 +55,14 @@ enum vs_cm_state {
 	VS_CM_RESOLVING = 10,  /* no_wait resolve under way: its events come by vs_cm_next() */
 };
 
+/* vs_cm_config.comp_mask: which optional fields are set */
+enum vs_cm_config_mask {
+	VS_CM_CONFIG_CHANNEL = 1 << 0, /* .channel */
+};
+
 /* Resolving or listening. */
 struct vs_cm_config {
-	uint64_t comp_mask;           /* 0 (no optional fields yet) */
+	uint64_t comp_mask;           /* VS_CM_CONFIG_* of the optional fields set, or 0 */
 	enum vs_transport transport;  /* 0 = RC; UD for datagrams (RDMA_PS_UDP) */
 	int timeout_ms;               /* resolve: [2000] each of address, route */
 	const char *src;              /* resolve: a local address to bind, or NULL */
@@ -64,6 +74,15 @@ struct vs_cm_config {
 	 * Many resolves overlap, as librdmacm's cmtime does them.
 	 */
 	bool no_wait;
+	/*
+	 * Optional (VS_CM_CONFIG_CHANNEL): the id goes on this shared
+	 * channel (vs_cm_channel_create) instead of one of its own; so do
+	 * the connect requests of a listener.  Its events come only from
+	 * vs_cm_channel_next(): a resolve needs no_wait, and a step that
+	 * waits (connect, accept without no_wait, vs_cm_get_request,
+	 * vs_cm_next, vs_cm_join) is refused with -EINVAL.
+	 */
+	struct vs_cm_channel *channel;
 };
 
 /**

@@ -213,6 +213,7 @@ enum vs_handle_kind {
 	VS_KIND_SRD_QP = 0x76735351, /* "vsSQ" */
 	VS_KIND_CHANNEL = 0x76734348, /* "vsCH" */
 	VS_KIND_CM_ID = 0x7673434d, /* "vsCM" */
+	VS_KIND_CM_CHANNEL = 0x76734345, /* "vsCE" */
 };
 
 /**

@@ -42,6 +42,11 @@ struct vs_context {
 	bool attr_extended; /* attr came from ibv_query_device_ex */
 	/* private: librdmacm's context of a CM id (vs_cm_context): never closed */
 	bool borrowed;
+	/*
+	 * private: of ports 1..8, what never changes while the context is
+	 * open (lib/device.c: link layer, GID table size), once read
+	 */
+	struct { uint8_t known, link_layer; int gid_tbl_len; } port_fixed[8];
 };
 
 /**

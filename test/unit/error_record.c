@@ -37,6 +37,7 @@
  *   (the first two record fcntl refusing O_NONBLOCK, which a pipe never does);
  *   vs_async_event_name vs_gid_type_of vs_rate_mbps vs_speed_lane_mbps
  *   vs_speed_name vs_width_lanes: decoders, defined for every code;
+ *   vs_cm_channel_fd: -1 for a bad handle;
  *   vs_cm_pd vs_cm_cq vs_cm_rc_qp vs_cm_ud_qp vs_cm_raw vs_cm_fd vs_cm_state
  *   vs_cm_peer vs_cm_port vs_cm_private_data vs_cm_reject_reason: NULL, -1,
  *   VS_CM_FAILED, "(bad id)" or 0 for a bad handle;
@@ -146,6 +147,11 @@ static void cm_rows(void)
 	ENTRY(vs_cm_create_ep, vs_cm_create_ep("h", "1", &(struct rdma_addrinfo){
 		.ai_port_space = RDMA_PS_IB }, NULL, &id));
 	ENTRY(vs_cm_create_ep, vs_cm_create_ep(NULL, "1", NULL, NULL, &id));
+	ENTRY(vs_cm_channel_create, vs_cm_channel_create(NULL));
+	ENTRY(vs_cm_channel_close, vs_cm_channel_close((struct vs_cm_channel *)pd));
+	ENTRY(vs_cm_channel_next, vs_cm_channel_next(NULL, 0, &cev));
+	ENTRY(vs_cm_resolve, vs_cm_resolve("h", "1", &(struct vs_cm_config){
+		.comp_mask = VS_CM_CONFIG_CHANNEL, .no_wait = true }, &id));
 }
 
 static void walk(void)

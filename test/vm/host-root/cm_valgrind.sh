@@ -3,7 +3,9 @@
 # The typed connection manager under valgrind on the rxe device: short
 # runs of test/rxe/cm_ep.c (RC connect, a message each way, UD ids, bad
 # input) and test/rxe/cm_overlap.c (8 overlapped resolves and connects in
-# one epoll loop): no error, no definite or indirect leak.  Not the unit
+# one epoll loop) and test/rxe/cm_shared.c (ids on shared CM event
+# channels, closed in three orders, events of closed ids dropped): no
+# error, no definite or indirect leak.  Not the unit
 # stage's "possible" leaks (scripts/check.sh): librdmacm keeps the context
 # of every device it opened for the process's life, which valgrind counts
 # as possibly lost (pointers into the middle of its blocks).  Host root
@@ -15,7 +17,7 @@ need_vm
 cd "$(dirname "$0")/../../.."
 command -v valgrind >/dev/null || { echo "FAIL: no valgrind in the host root (scripts/deps.sh installs it)"; exit 1; }
 status=0
-for t in build/test/rxe/cm_ep build/test/rxe/cm_overlap; do
+for t in build/test/rxe/cm_ep build/test/rxe/cm_overlap build/test/rxe/cm_shared; do
 	[ -x "$t" ] || { echo "FAIL: no $t: make tests"; exit 1; }
 	echo "== valgrind $t"
 	rc=0
