@@ -34,7 +34,23 @@ calls=(
 	'vs_srd_qp_create(pd, NULL, &srd)'
 	'vs_srd_handshake(srd, &ep, &sdest)'
 	'vs_srd_batch_submit(&sb)'
+	'vs_channel_create(ctx, &ch)'
+	'vs_cm_channel_create(&cmch)'
+	'vs_cm_create_ep("h", "1", NULL, NULL, &cm)'
+	'vs_cq_wait_wr(cq, 1, 2, VS_WAIT_POLL, 0, &wc)'
+	'vs_scope_begin(&sc, VS_WAIT_POLL)'
+	'vs_scope_end(&sc, 0, &wc)'
+	'vs_scope_rc_batch_start(&sc, rc, &rb)'
+	'vs_scope_uc_batch_start(&sc, uc, &ub)'
+	'vs_scope_ud_batch_start(&sc, ud, &db)'
+	'vs_scope_wait(&sc, 1, 0, &wc)'
 )
+# Every VS_MUST_CHECK declaration of include/ is in the list above: a new
+# one cannot go untested.
+missing=$(comm -23 \
+	<(grep -h -A2 '^VS_MUST_CHECK' include/verbshim/*.h | grep -o 'vs_[a-z0-9_]*(' | tr -d '(' | sort -u) \
+	<(printf '%s\n' "${calls[@]}" | grep -o '^vs_[a-z0-9_]*' | sort -u))
+[ -z "$missing" ] || { echo "FAIL: VS_MUST_CHECK calls not in this test's list:" $missing; exit 1; }
 compilers=()
 for cc in gcc clang; do command -v $cc >/dev/null && compilers+=("$cc"); done
 [ ${#compilers[@]} -gt 0 ] || { echo "no compiler"; exit 77; }
@@ -66,6 +82,9 @@ for cc in "${compilers[@]}"; do
 					struct vs_srd_qp *srd = 0; struct vs_srd_dest sdest;
 					struct vs_srd_batch sb;
 					(void)srd; (void)sdest; (void)sb;
+					struct vs_channel *ch = 0; struct vs_cm_channel *cmch = 0;
+					struct vs_wc wc; struct vs_scope sc;
+					(void)ch; (void)cmch; (void)wc; (void)sc;
 					$stmt
 					return 0;
 				}
