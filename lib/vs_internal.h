@@ -94,8 +94,18 @@ static inline bool vs__ref_put(struct vs_handle *h)
  * "what is NULL", "what is a PD the caller already closed" or "what is a
  * handle of another kind (PD, expected MR)".
  */
-int vs__check_handle(const void *h, uint32_t kind, const char *verb,
-		     const char *what);
+int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
+			    const char *what) VS_COLD;
+
+/* inline: every call checks its handles, and an open one costs a compare */
+static inline int vs__check_handle(const void *h, uint32_t kind,
+				   const char *verb, const char *what)
+{
+	if (VS_LIKELY(h && __atomic_load_n(&((const struct vs_handle *)h)->magic,
+					   __ATOMIC_ACQUIRE) == kind))
+		return 0;
+	return vs__check_handle_failed(h, kind, verb, what);
+}
 
 /*
  * The user's close: checks h like vs__check_handle, then marks it closed
@@ -206,7 +216,12 @@ int vs__channel_put(struct vs_channel *ch, const char *call);
  * -EAGAIN when timeout_ms is 0, -ETIMEDOUT past the deadline (neither
  * recorded as an error: they are answers), or poll's errno.
  */
-int64_t vs__deadline(int timeout_ms);
+int64_t vs__now_deadline(int timeout_ms);
+/* inline: a wait for ever or of 0 reads no clock */
+static inline int64_t vs__deadline(int timeout_ms)
+{
+	return timeout_ms > 0 ? vs__now_deadline(timeout_ms) : 0;
+}
 int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call);
 /*
  * lib/wait.c: the same rules for a sleep on cond (a CLOCK_MONOTONIC one,
