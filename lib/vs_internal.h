@@ -186,8 +186,9 @@ void vs__legacy_cq_free(struct vs__legacy_cq *l);
 /*
  * lib/channel_cqs.c: the CQs of a channel.  A CQ joins its channel at
  * creation (arming it; the channel gains a reference) and leaves it at its
- * destroy, which acks the CQ's outstanding events first, under the
- * channel's lock, so ibv_destroy_cq never waits for an acknowledgement.
+ * destroy: unlinked and its outstanding events acked under the channel's
+ * lock, then ibv_destroy_cq outside it, so the destroy never waits for an
+ * acknowledgement that only a lock holder could give.
  */
 struct vs__channel_cqs {
 	pthread_mutex_t lock;
@@ -195,13 +196,17 @@ struct vs__channel_cqs {
 	int n;
 	bool slept; /* the last successful wait slept (lib/channel.c) */
 	/*
-	 * lib/channel.c: one wait at a time sleeps on the fd (sleeper), the
-	 * others on turn until it has read something or left; the fd is
+	 * lib/channel.c: reader (atomic) is the right to read the fd: taken
+	 * by compare-and-swap, under the lock for a read that cannot block,
+	 * or for a sleep on the fd (the sleeper; a vs_cq_wait for ever takes
+	 * it without the lock).  Waits that find it taken sleep on turn,
+	 * counted in turn_waiters (atomic), until it is given back.  The fd is
 	 * blocking until it is handed out (nonblocking, atomic: once set it
 	 * stays).
 	 */
 	pthread_cond_t turn;
-	bool sleeper;
+	bool reader;
+	int turn_waiters;
 	bool nonblocking;
 };
 
