@@ -574,6 +574,8 @@ static int wait_forever(struct vs_cq *cq, struct vs_wc *wc, int max)
 		void *ctx;
 		int n, err;
 
+		if (!cq_open(cq))
+			return closed_under_wait("vs_cq_wait");
 		/* cleared before the poll: a mark made after it stays */
 		if (pending(cq))
 			set_pending(cq, false);
@@ -583,30 +585,24 @@ static int wait_forever(struct vs_cq *cq, struct vs_wc *wc, int max)
 				set_pending(cq, true);
 			return n;
 		}
-		if (__atomic_load_n(&l->nonblocking, __ATOMIC_ACQUIRE) ||
-		    !take_reader(l))
+		if (!take_reader(l))
 			break;
-		if (!cq_open(cq)) {
-			give_reader(l);
-			return closed_under_wait("vs_cq_wait");
-		}
 		if (may_hold(cq)) {
 			give_reader(l);
 			continue;
 		}
+		/* handed out: the read may not block (looked at with the right) */
 		if (__atomic_load_n(&l->nonblocking, __ATOMIC_ACQUIRE)) {
-			give_reader(l); /* handed out since: it may not block */
+			give_reader(l);
 			break;
 		}
 		if (!ibv_get_cq_event(ch->ch, &icq, &ctx)) {
 			if (ctx == (void *)cq && icq == cq->cq) {
 				/* ours: on the list until our reference goes */
 				count_event(cq);
-				if (!cq_open(cq)) {
-					give_reader(l);
-					return closed_under_wait("vs_cq_wait");
-				}
-				err = ibv_req_notify_cq(cq->cq, cq->solicited_only);
+				/* closed meanwhile: nobody polls it, no re-arm */
+				err = cq_open(cq) ? ibv_req_notify_cq(cq->cq,
+						cq->solicited_only) : 0;
 				give_reader(l);
 				if (err)
 					return vs__verb_error("vs_cq_wait",
