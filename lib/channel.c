@@ -258,9 +258,11 @@ static void count_event(struct vs_cq *cq)
 	}
 }
 
-static bool may_hold(struct vs_cq *cq)
+static inline bool may_hold(struct vs_cq *cq)
 {
-	return pending(cq) || vs__cq_stash_waiting(cq) ||
+	return pending(cq) ||
+	       (__atomic_load_n(&cq->stash, __ATOMIC_RELAXED) &&
+		vs__cq_stash_waiting(cq)) ||
 	       (cq->legacy && vs__legacy_cq_buffered(cq->legacy));
 }
 
@@ -696,7 +698,10 @@ int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)
 	ret = timeout_ms < 0 ? wait_forever(cq, wc, max) :
 			       wait_on(cq->channel, cq, timeout_ms, &from, wc,
 				       max, "vs_cq_wait");
-	return vs__first_err(ret, vs__cq_put(cq, "vs_cq_wait"));
+	/* the put inline: the destroy is the rare case */
+	if (VS_UNLIKELY(vs__ref_put(&cq->h)))
+		ret = vs__first_err(ret, vs__cq_destroy(cq, "vs_cq_wait"));
+	return ret;
 }
 
 static int sleep_on(struct vs_cq *cq, int timeout_ms, int64_t deadline,

@@ -150,6 +150,8 @@ int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
 int vs__context_put(struct vs_context *ctx, const char *verb);
 int vs__pd_put(struct vs_pd *pd, const char *verb);
 int vs__cq_put(struct vs_cq *cq, const char *verb);
+/* the destroy behind vs__cq_put, once the last reference is gone */
+int vs__cq_destroy(struct vs_cq *cq, const char *verb);
 int vs__srq_put(struct vs_srq *srq, const char *verb);
 int vs__ah_put(struct vs_ah *ah, const char *verb);
 int vs__qp_put(struct vs_qp *qp, const char *verb);
