@@ -31,9 +31,11 @@
  * No lost wake-up: a CQ is armed at creation, and re-armed by whoever
  * read its event before it is polled; the reader marks it (ev_pending)
  * for the waits, or polls it itself.  A wait checks the marks after it
- * took the right and before it sleeps, and a mark is made while the right
- * is held, so a wait never sleeps through a mark.  vs_cq_wait clears its
- * CQ's mark before it polls, never after.
+ * took the right and before it sleeps, and the mark of an event read is
+ * made while the right is held, so no wait sleeps through one.  (A poll
+ * that filled wc[] marks its CQ after it, without the right: more may be
+ * there for that CQ's next wait, which polls before anything else.)
+ * vs_cq_wait clears its CQ's mark before it polls, never after.
  *
  * Acks: events are counted per CQ and acked ACK_BATCH at a time (a CQ's
  * destroy acks the rest, lib/channel_cqs.c); an event whose CQ is no
