@@ -20,6 +20,13 @@
 #   VS_EVENTS_N1 / VS_EVENTS_N2    strace runs (default 300 / 1000)
 #   VS_EVENTS_BIN=PATH             another build of bench/events.c (default
 #                                  build/bench/events)
+#   VS_EVENTS_CALLGRIND=DIR        instead of all that: instructions per
+#                                  round trip of raw, typed and typed-legacy
+#                                  under callgrind (both threads; runs of
+#                                  VS_EVENTS_N1 / N2, default 300 / 900,
+#                                  the difference over N2 - N1), the
+#                                  callgrind.MODE.N files kept in DIR for
+#                                  callgrind_annotate (by function)
 #
 # Figures are printed, never judged.
 set -euo pipefail
@@ -29,6 +36,29 @@ EV=${VS_EVENTS_BIN:-$B/events}
 [ -x "$EV" ] || { echo "no $EV: make benches" >&2; exit 1; }
 if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
 	exec scripts/vm-run.sh --timeout 1800 -- bench/events.sh
+fi
+if [ -n "${VS_EVENTS_CALLGRIND:-}" ]; then
+	# instruction counts do not depend on the host's load, unlike the rates
+	command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 1; }
+	N1=${VS_EVENTS_N1:-300}
+	N2=${VS_EVENTS_N2:-900}
+	D=$VS_EVENTS_CALLGRIND
+	mkdir -p "$D"
+	echo "## Instructions per round trip (callgrind, runs of $N2 minus runs of $N1)"
+	echo
+	echo "| mode | instructions per round trip |"
+	echo "|---|---:|"
+	for m in raw typed typed-legacy; do
+		for n in "$N1" "$N2"; do
+			valgrind -q --tool=callgrind --callgrind-out-file="$D/callgrind.$m.$n" \
+				"$EV" --mode "$m" -n "$n" >/dev/null
+		done
+		awk -v m="$m" -v d=$((N2 - N1)) 'FNR == 1 { f[++k] = FILENAME }
+			/^summary:/ { t[FILENAME] = $2 }
+			END { printf "| %s | %.0f |\n", m, (t[f[2]] - t[f[1]]) / d }' \
+			"$D/callgrind.$m.$N1" "$D/callgrind.$m.$N2"
+	done
+	exit 0
 fi
 command -v strace >/dev/null || { echo "strace is not installed (apt-get install strace)" >&2; exit 1; }
 ROUNDS=${VS_EVENTS_ROUNDS:-5000}

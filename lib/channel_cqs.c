@@ -5,11 +5,15 @@
  * (attach at create, destroy at close) and channel.c (the wait) both
  * build on it without depending on each other.
  *
- * Everything that reads events, acks them or destroys a CQ of the
- * channel holds the lock, so an event read for a CQ is acked before that
- * CQ's ibv_destroy_cq (which would otherwise wait for the ack for ever),
- * and a CQ is never touched after its destroy (the kernel drops the
- * events of a destroyed CQ from the channel).
+ * A CQ's destroy unlinks it and acks the events counted for it under the
+ * lock, then calls ibv_destroy_cq without the lock: that call waits until
+ * every event the channel gave out for the CQ is acked, and the reader of
+ * such an event may need the lock to learn that the CQ is gone (then it
+ * acks at once, lib/channel.c).  An event is counted in cq->unacked only
+ * while its CQ is on the list (under the lock, or by a wait that holds a
+ * reference on that CQ, which keeps it from its destroy), so the destroy
+ * acks all of them; the kernel drops the events of a destroyed CQ from
+ * the channel, so nothing reads one after.
  */
 #include <pthread.h>
 
@@ -71,14 +75,25 @@ int vs__channel_cq_destroy(struct vs_cq *cq)
 	int err;
 
 	pthread_mutex_lock(&l->lock);
+	vs__channel_cqs_remove(l, cq);
 	if (cq->unacked) {
 		ibv_ack_cq_events(cq->cq, cq->unacked);
 		cq->unacked = 0;
 	}
-	err = ibv_destroy_cq(cq->cq);
-	if (!err)
-		vs__channel_cqs_remove(l, cq);
 	pthread_mutex_unlock(&l->lock);
+	/* without the lock: a reader of its last event acks it under the lock */
+	err = ibv_destroy_cq(cq->cq);
+	if (err) {
+		/*
+		 * The CQ stays: back on the list, armed again and marked, since
+		 * its events meanwhile were acked and not followed up.
+		 */
+		pthread_mutex_lock(&l->lock);
+		vs__channel_cqs_append(l, cq);
+		ibv_req_notify_cq(cq->cq, cq->solicited_only);
+		__atomic_store_n(&cq->ev_pending, true, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&l->lock);
+	}
 	return err;
 }
 

@@ -134,10 +134,13 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 
 int vs__cq_put(struct vs_cq *cq, const char *verb)
 {
+	return vs__ref_put(&cq->h) ? vs__cq_destroy(cq, verb) : 0;
+}
+
+int vs__cq_destroy(struct vs_cq *cq, const char *verb)
+{
 	int err;
 
-	if (!vs__ref_put(&cq->h))
-		return 0;
 	/* on a channel: its outstanding events are acked first, never a hang */
 	err = cq->channel ? vs__channel_cq_destroy(cq) : ibv_destroy_cq(cq->cq);
 	if (err) {

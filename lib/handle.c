@@ -87,8 +87,9 @@ bool vs__handle_in_arena(const void *p, size_t size)
 	return found;
 }
 
-int vs__check_handle(const void *h, uint32_t kind, const char *verb,
-		     const char *what)
+/* the out-of-line half of vs__check_handle: says what is wrong */
+int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
+			    const char *what)
 {
 	const struct vs_handle *hd = (const struct vs_handle *)h;
 	uint32_t magic;
@@ -106,7 +107,7 @@ int vs__check_handle(const void *h, uint32_t kind, const char *verb,
 		return vs__set_error(verb, EINVAL,
 				     "%s is a handle of another kind (%s, expected %s)",
 				     what, vs_kind_name(magic), vs_kind_name(kind));
-	return 0;
+	return 0; /* opened again meanwhile (a failed destroy's reopen) */
 }
 
 int vs__user_close(void *handle, uint32_t kind, const char *verb,

@@ -20,6 +20,12 @@ struct vs__legacy_cq {
 	struct ibv_wc wc[LEGACY_CQ_BATCH];
 	int pos; /* wc[pos] is current while pos < n */
 	int n;
+	/*
+	 * n - pos as of the last end (atomic): what a wait reads before it
+	 * sleeps, without the lock.  A poll in progress looks not yet begun,
+	 * as it would to a reader that took the lock first.
+	 */
+	int buffered;
 };
 
 static struct vs__legacy_cq *cq_of(struct ibv_cq_ex *ex)
@@ -60,8 +66,10 @@ static int start_poll(struct ibv_cq_ex *ex, struct ibv_poll_cq_attr *attr)
 	(void)attr;
 	pthread_mutex_lock(&l->lock);
 	ret = fill(l);
-	if (ret)
+	if (ret) {
+		__atomic_store_n(&l->buffered, 0, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&l->lock);
+	}
 	return ret;
 }
 
@@ -80,6 +88,7 @@ static void end_poll(struct ibv_cq_ex *ex)
 
 	if (l->pos < l->n)
 		l->pos++;
+	__atomic_store_n(&l->buffered, l->n - l->pos, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&l->lock);
 }
 
@@ -182,10 +191,5 @@ void vs__legacy_cq_free(struct vs__legacy_cq *l)
 
 bool vs__legacy_cq_buffered(struct vs__legacy_cq *l)
 {
-	bool any;
-
-	pthread_mutex_lock(&l->lock);
-	any = l->pos < l->n;
-	pthread_mutex_unlock(&l->lock);
-	return any;
+	return __atomic_load_n(&l->buffered, __ATOMIC_ACQUIRE) > 0;
 }

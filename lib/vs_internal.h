@@ -94,8 +94,18 @@ static inline bool vs__ref_put(struct vs_handle *h)
  * "what is NULL", "what is a PD the caller already closed" or "what is a
  * handle of another kind (PD, expected MR)".
  */
-int vs__check_handle(const void *h, uint32_t kind, const char *verb,
-		     const char *what);
+int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
+			    const char *what) VS_COLD;
+
+/* inline: every call checks its handles, and an open one costs a compare */
+static inline int vs__check_handle(const void *h, uint32_t kind,
+				   const char *verb, const char *what)
+{
+	if (VS_LIKELY(h && __atomic_load_n(&((const struct vs_handle *)h)->magic,
+					   __ATOMIC_ACQUIRE) == kind))
+		return 0;
+	return vs__check_handle_failed(h, kind, verb, what);
+}
 
 /*
  * The user's close: checks h like vs__check_handle, then marks it closed
@@ -159,6 +169,8 @@ int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
 int vs__context_put(struct vs_context *ctx, const char *verb);
 int vs__pd_put(struct vs_pd *pd, const char *verb);
 int vs__cq_put(struct vs_cq *cq, const char *verb);
+/* the destroy behind vs__cq_put, once the last reference is gone */
+int vs__cq_destroy(struct vs_cq *cq, const char *verb);
 int vs__srq_put(struct vs_srq *srq, const char *verb);
 int vs__ah_put(struct vs_ah *ah, const char *verb);
 int vs__qp_put(struct vs_qp *qp, const char *verb);
@@ -195,8 +207,9 @@ void vs__legacy_cq_free(struct vs__legacy_cq *l);
 /*
  * lib/channel_cqs.c: the CQs of a channel.  A CQ joins its channel at
  * creation (arming it; the channel gains a reference) and leaves it at its
- * destroy, which acks the CQ's outstanding events first, under the
- * channel's lock, so ibv_destroy_cq never waits for an acknowledgement.
+ * destroy: unlinked and its outstanding events acked under the channel's
+ * lock, then ibv_destroy_cq outside it, so the destroy never waits for an
+ * acknowledgement that only a lock holder could give.
  */
 struct vs__channel_cqs {
 	pthread_mutex_t lock;
@@ -204,13 +217,17 @@ struct vs__channel_cqs {
 	int n;
 	bool slept; /* the last successful wait slept (lib/channel.c) */
 	/*
-	 * lib/channel.c: one wait at a time sleeps on the fd (sleeper), the
-	 * others on turn until it has read something or left; the fd is
+	 * lib/channel.c: reader (atomic) is the right to read the fd: taken
+	 * by compare-and-swap, under the lock for a read that cannot block,
+	 * or for a sleep on the fd (the sleeper; a vs_cq_wait for ever takes
+	 * it without the lock).  Waits that find it taken sleep on turn,
+	 * counted in turn_waiters (atomic), until it is given back.  The fd is
 	 * blocking until it is handed out (nonblocking, atomic: once set it
 	 * stays).
 	 */
 	pthread_cond_t turn;
-	bool sleeper;
+	bool reader;
+	int turn_waiters;
 	bool nonblocking;
 };
 
@@ -225,7 +242,12 @@ int vs__channel_put(struct vs_channel *ch, const char *call);
  * -EAGAIN when timeout_ms is 0, -ETIMEDOUT past the deadline (neither
  * recorded as an error: they are answers), or poll's errno.
  */
-int64_t vs__deadline(int timeout_ms);
+int64_t vs__now_deadline(int timeout_ms);
+/* inline: a wait for ever or of 0 reads no clock */
+static inline int64_t vs__deadline(int timeout_ms)
+{
+	return timeout_ms > 0 ? vs__now_deadline(timeout_ms) : 0;
+}
 int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call);
 /*
  * lib/wait.c: the same rules for a sleep on cond (a CLOCK_MONOTONIC one,

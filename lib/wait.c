@@ -25,9 +25,9 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int64_t vs__deadline(int timeout_ms)
+int64_t vs__now_deadline(int timeout_ms)
 {
-	return timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	return now_ms() + timeout_ms;
 }
 
 int vs__wait_fd(int fd, int timeout_ms, int64_t deadline, const char *call)

@@ -227,7 +227,9 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 	struct ibv_cq_ex *x;
 	int n = 0, ret;
 
-	if (VS_UNLIKELY(!cq || cq->h.magic != VS_KIND_CQ || !wc))
+	/* atomic: a close may race it (vs_cq_wait polls while one may come) */
+	if (VS_UNLIKELY(!cq || __atomic_load_n(&cq->h.magic, __ATOMIC_RELAXED) !=
+				       VS_KIND_CQ || !wc))
 		return vs__neg(vs__cq_bad(cq, "wc", "vs_cq_poll"));
 	if (VS_UNLIKELY(max <= 0))
 		return 0;

@@ -107,9 +107,11 @@ struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
  * (it marks the event's CQ for them) or leaves; no other wait reads the
  * fd meanwhile, so a wait with @timeout_ms 0 (which never blocks) may say
  * -EAGAIN while the sleeper is about to mark its CQ.  Hence an epoll loop
- * on vs_channel_fd() should be the channel's only waiter.  A wait holds a reference on the channel: a close
- * meanwhile never frees what it uses.  Closing the CQ a wait is on does
- * not wake it (no event will come; as with ibv_get_cq_event): it returns
+ * on vs_channel_fd() should be the channel's only waiter.  A wait holds a
+ * reference on the channel (vs_cq_wait: on its CQ, which holds the
+ * channel): a close meanwhile never frees what it uses.  Closing the CQ a
+ * wait is on returns at once (the CQ goes when the wait leaves) and does
+ * not wake it (no event need come; as with ibv_get_cq_event): it returns
  * -EINVAL ("cq was closed while this wait was on it") when it wakes.
  *
  * Return: how many (>= 1), -EAGAIN when @timeout_ms is 0 and nothing is

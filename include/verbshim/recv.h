@@ -29,6 +29,45 @@ int vs__recv_start(struct vs_recv_batch *rb, const void *owner, uint32_t kind,
 int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 		    long bad_index, const char *verb) VS_COLD;
 
+/*
+ * private: the start's fast path.  An open QP (or SRQ) with a store free
+ * opens it here; anything else goes to vs__recv_start (lib/post.c), which
+ * checks again and records what is wrong.
+ */
+VS_INLINE int vs__recv_start_qp(struct vs_recv_batch *rb, struct vs_qp *qp,
+				uint32_t kind, const char *verb)
+{
+	if (VS_LIKELY(rb && qp &&
+		      __atomic_load_n(&qp->h.magic, __ATOMIC_ACQUIRE) == kind &&
+		      !qp->srq && qp->state != IBV_QPS_RESET &&
+		      qp->state != IBV_QPS_ERR && !qp->recv.open)) {
+		qp->recv.open = true;
+		rb->store = &qp->recv;
+		rb->qp = qp->qp;
+		rb->srq = NULL;
+		rb->count = 0;
+		return 0;
+	}
+	return vs__recv_start(rb, qp, kind, verb);
+}
+
+VS_INLINE int vs__recv_start_srq(struct vs_recv_batch *rb, struct vs_srq *srq,
+				 const char *verb)
+{
+	if (VS_LIKELY(rb && srq &&
+		      __atomic_load_n(&srq->h.magic, __ATOMIC_ACQUIRE) ==
+			      VS_KIND_SRQ &&
+		      !srq->recv.open)) {
+		srq->recv.open = true;
+		rb->store = &srq->recv;
+		rb->qp = NULL;
+		rb->srq = srq->srq;
+		rb->count = 0;
+		return 0;
+	}
+	return vs__recv_start(rb, srq, VS_KIND_SRQ, verb);
+}
+
 /**
  * vs_rc_recv_start() - open a receive batch on an RC QP without an SRQ
  * @qp: an open QP of this transport
@@ -42,7 +81,7 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
  */
 VS_INLINE int vs_rc_recv_start(struct vs_rc_qp *qp, struct vs_recv_batch *rb)
 {
-	return vs__recv_start(rb, qp, VS_KIND_RC_QP, "vs_rc_recv_start");
+	return vs__recv_start_qp(rb, (struct vs_qp *)qp, VS_KIND_RC_QP, "vs_rc_recv_start");
 }
 
 /**
@@ -54,7 +93,7 @@ VS_INLINE int vs_rc_recv_start(struct vs_rc_qp *qp, struct vs_recv_batch *rb)
  */
 VS_INLINE int vs_uc_recv_start(struct vs_uc_qp *qp, struct vs_recv_batch *rb)
 {
-	return vs__recv_start(rb, qp, VS_KIND_UC_QP, "vs_uc_recv_start");
+	return vs__recv_start_qp(rb, (struct vs_qp *)qp, VS_KIND_UC_QP, "vs_uc_recv_start");
 }
 
 /**
@@ -66,7 +105,7 @@ VS_INLINE int vs_uc_recv_start(struct vs_uc_qp *qp, struct vs_recv_batch *rb)
  */
 VS_INLINE int vs_ud_recv_start(struct vs_ud_qp *qp, struct vs_recv_batch *rb)
 {
-	return vs__recv_start(rb, qp, VS_KIND_UD_QP, "vs_ud_recv_start");
+	return vs__recv_start_qp(rb, (struct vs_qp *)qp, VS_KIND_UD_QP, "vs_ud_recv_start");
 }
 
 /**
@@ -79,7 +118,7 @@ VS_INLINE int vs_ud_recv_start(struct vs_ud_qp *qp, struct vs_recv_batch *rb)
  */
 VS_INLINE int vs_srq_recv_start(struct vs_srq *srq, struct vs_recv_batch *rb)
 {
-	return vs__recv_start(rb, srq, VS_KIND_SRQ, "vs_srq_recv_start");
+	return vs__recv_start_srq(rb, srq, "vs_srq_recv_start");
 }
 
 /**

@@ -11,6 +11,8 @@
  * proves the same on a real device.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include "../common/vs_fake.h"
 
@@ -233,6 +235,76 @@ static void test_close_order(void)
 	rig_down(&r);
 }
 
+struct sleeper {
+	struct vs_cq *cq;
+	int entering; /* atomic */
+	int ret;
+	char msg[400];
+};
+
+static void *wait_for_ever(void *arg)
+{
+	struct sleeper *s = arg;
+	struct vs_wc wc[4];
+
+	__atomic_store_n(&s->entering, 1, __ATOMIC_RELEASE);
+	s->ret = vs_cq_wait(s->cq, -1, wc, 4);
+	if (s->ret < 0)
+		snprintf(s->msg, sizeof(s->msg), "%s", vs_last_error()->message);
+	return NULL;
+}
+
+/*
+ * vs_cq_wait(-1) on the blocking fd (its path without the channel's
+ * lock): its own events counted and acked in batches, the rest acked by
+ * the close (the fake's destroy aborts when one is missing); a close of
+ * the CQ a wait sleeps on returns at once and the CQ lives until the wait
+ * leaves (the wait holds it); another CQ's event wakes that wait, which
+ * says the CQ was closed and keeps the event for its CQ.
+ */
+static void test_wait_forever(void)
+{
+	struct rig r;
+	struct vs_wc wc[4];
+	struct sleeper s = { 0 };
+	pthread_t t;
+	bool held;
+	int cqs;
+
+	rig_up(&r);
+	for (int k = 0; k < 150; k++) {
+		send_n(&r, 0, 1, (uint64_t)k);
+		VS_ASSERT_EQ(vs_cq_wait(r.cq[0], -1, wc, 4), 1);
+		VS_ASSERT_EQ(wc[0].wr_id, (uint64_t)k);
+	}
+	VS_OK(vs_rc_qp_close(r.qp[1])); /* nothing else keeps cq 1 */
+	r.qp[1] = NULL;
+	s.cq = r.cq[1];
+	VS_ASSERT_EQ(pthread_create(&t, NULL, wait_for_ever, &s), 0);
+	while (!__atomic_load_n(&s.entering, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(200000); /* asleep in its read by now */
+	cqs = live[3];
+	VS_OK(vs_cq_close(r.cq[1]));
+	r.cq[1] = NULL;
+	held = live[3] == cqs; /* held by the wait: destroyed when it leaves */
+	send_n(&r, 2, 1, 7);
+	VS_ASSERT_EQ(pthread_join(t, NULL), 0);
+	VS_ASSERT_EQ(s.ret, -EINVAL);
+	VS_ASSERT_EQ(live[3], cqs - 1);
+	if (held) {
+		VS_ASSERT(strstr(s.msg, "cq was closed while this wait was on it"));
+	} else {
+		/* the thread was starved until after the close */
+		VS_ASSERT(strstr(s.msg, "already closed"));
+		printf("(the waiting thread came after the close)\n");
+	}
+	/* the event of cq 2 is kept for cq 2, whoever read it */
+	VS_ASSERT_EQ(vs_cq_wait(r.cq[2], 0, wc, 4), 1);
+	VS_ASSERT_EQ(wc[0].wr_id, 7);
+	rig_down(&r);
+}
+
 int main(void)
 {
 	void *fail;
@@ -247,6 +319,7 @@ int main(void)
 		test_timeouts_and_buffering(extended);
 		test_bad_input();
 		test_close_order();
+		test_wait_forever();
 		printf("events on the fake provider: %s verbs passed\n",
 		       extended ? "extended" : "legacy");
 	}
