@@ -139,11 +139,17 @@ if [ ! -s "$initrd" ]; then
 			echo "$ko" >>"$stage/lib/modules/order"
 		done <<<"$deps"
 	done
-	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$initrd.tmp"
-	# Older ones (another init or module list) are stale now.
-	find "$cache/initramfs" -maxdepth 1 -name "$kernel-*.cpio" ! -name "${initrd##*/}" -delete
-	mv "$initrd.tmp" "$initrd"
+	# Two runs may build the same image at once (the two-VM stage, or
+	# checkouts sharing a cache): each writes its own file, and the rename
+	# is atomic, so either image is whole when a boot reads it.
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$stage.cpio"
+	mv "$stage.cpio" "$initrd"
 	rm -rf "$stage"
+	# Images of another init or module list: stale once unused for a day
+	# (another checkout sharing the cache may still boot one today).
+	find "$cache/initramfs" -maxdepth 1 -name "$kernel-*.cpio" ! -name "${initrd##*/}" -mmin +1440 -delete
+	# and the stage dirs of builds that were killed
+	find "$cache/initramfs" -maxdepth 1 -name 'stage.*' -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 fi
 
 # Per-run dir (shared read-only with the guest): the command to run.
