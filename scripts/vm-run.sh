@@ -102,7 +102,9 @@ if [ -n "$rdma_core" ]; then
 fi
 
 # The initramfs: busybox, /init, the modules in load order; cached by content.
-modules="virtio_pci virtio_net dummy crc32_generic rdma_rxe rdma_ucm 9pnet_virtio 9p"
+# bonding (no bond until a test makes one): a fail-over is what makes the
+# kernel's CM raise RDMA_CM_EVENT_ADDR_CHANGE (test/rxe/cm_addr_change.c).
+modules="virtio_pci virtio_net dummy bonding crc32_generic rdma_rxe rdma_ucm 9pnet_virtio 9p"
 initrd_key=$( {
 	cat "$repo/scripts/vm-init.sh"
 	echo "$kdir $kver $modules"
