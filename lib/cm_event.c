@@ -271,7 +271,14 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 {
 	const char *peer = vs__cm_peer_or(id), *name = vs_cm_event_name(ev->type);
 	int st = ev->status, err = st < 0 ? -st : 0;
-	char pd[200];
+	char pd[200], local[64];
+
+	/* a listener has no peer: it is named by what it listens on */
+	if (id->state == VS_CM_LISTENING && id->id) {
+		vs__cm_addr_text(local, sizeof(local), rdma_get_local_addr(id->id));
+		if (local[0])
+			peer = local;
+	}
 
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:

@@ -274,26 +274,30 @@ void vs__cm_free(struct vs_cm_id *id)
 	vs__cm_channel_drop(id);
 }
 
-void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa)
+/* "a.b.c.d:port" or "[v6]:port"; "" for none or another family. */
+void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa)
 {
 	char a[INET6_ADDRSTRLEN] = "";
 
-	id->peer[0] = 0;
+	buf[0] = 0;
 	if (!sa)
 		return;
 	if (sa->sa_family == AF_INET) {
 		const struct sockaddr_in *in = (const void *)sa;
 
 		inet_ntop(AF_INET, &in->sin_addr, a, sizeof(a));
-		snprintf(id->peer, sizeof(id->peer), "%s:%u", a,
-			 ntohs(in->sin_port));
+		snprintf(buf, len, "%s:%u", a, ntohs(in->sin_port));
 	} else if (sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const void *)sa;
 
 		inet_ntop(AF_INET6, &in6->sin6_addr, a, sizeof(a));
-		snprintf(id->peer, sizeof(id->peer), "[%s]:%u", a,
-			 ntohs(in6->sin6_port));
+		snprintf(buf, len, "[%s]:%u", a, ntohs(in6->sin6_port));
 	}
+}
+
+void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa)
+{
+	vs__cm_addr_text(id->peer, sizeof(id->peer), sa);
 }
 
 const char *vs__cm_peer_or(const struct vs_cm_id *id)

@@ -92,6 +92,7 @@ void vs__cm_channel_drop(struct vs_cm_id *id);
 int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call);
 /* cfg's channel (VS_CM_CONFIG_CHANNEL), or NULL */
 struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg);
+void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa);
 void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 bool vs__cm_is_ud(const struct vs_cm_id *id);

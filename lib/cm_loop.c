@@ -32,6 +32,8 @@ static void deliver(const struct vs__cm_ev *ep, struct vs_cm_event *ev,
 				   "resolving the address of" :
 				   e.type == RDMA_CM_EVENT_ROUTE_ERROR ?
 				   "resolving the route to" :
+				   about->state == VS_CM_LISTENING ?
+				   "listening on" :
 				   about->state == VS_CM_REJECTED ||
 				   e.type == RDMA_CM_EVENT_UNREACHABLE ||
 				   e.type == RDMA_CM_EVENT_CONNECT_ERROR ?

@@ -70,7 +70,10 @@ int vs_cm_fd(const struct vs_cm_id *id);
  * connect brings the QP up and completes the connection, reported as
  * RDMA_CM_EVENT_ESTABLISHED;
  * a failure (rejected, unreachable, ...) sets @ev->err and records the
- * explanation in vs_last_error().  vs_cm_state() follows.
+ * explanation in vs_last_error().  vs_cm_state() follows, except for
+ * RDMA_CM_EVENT_ADDR_CHANGE (@ev->err ENETRESET): the kernel tears
+ * nothing down, so the id keeps its state; reconnect (or listen again)
+ * to use the new address.
  *
  * Return: 0 (an event, failures included), -EAGAIN / -ETIMEDOUT (none,
  * not recorded), or -errno when reading failed (-EINVAL bad arguments,

@@ -188,6 +188,11 @@ static void run_cm(const char *rxe0_ip)
 		VS_ASSERT(strstr(e->message, "the local address changed"));
 		VS_ASSERT(strstr(e->message, "RDMA_CM_EVENT_ADDR_CHANGE"));
 		VS_ASSERT(strstr(e->message, "reconnect"));
+		/* a listener's message names what it listens on, not a peer */
+		VS_ASSERT(!strstr(e->message, "connection with") ==
+			  (ids[i].state == VS_CM_LISTENING));
+		if (ids[i].state == VS_CM_LISTENING)
+			VS_ASSERT(strstr(e->message, "listening on " AC_IP ":"));
 	}
 	/* once per id, and none for the id on another netdev */
 	for (size_t i = 0; i < 3; i++)
