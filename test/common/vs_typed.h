@@ -6,6 +6,7 @@
 #ifndef VS_TYPED_TEST_H
 #define VS_TYPED_TEST_H
 
+#include <dirent.h>
 #include <time.h>
 #include <verbshim.h>
 
@@ -64,6 +65,19 @@ static inline void vs_t_check_call(const char *expr, const char *file, int line)
 			call ? call : "(null)", (int)n, expr);
 		exit(1);
 	}
+}
+
+/* Open fds of this process (a leak check: the same count before and after). */
+static inline int vs_t_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	VS_ASSERT(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
 }
 
 static inline uint64_t vs_t_now_ms(void)

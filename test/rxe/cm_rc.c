@@ -19,7 +19,6 @@
  *    the same open fds before and after.
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <linux/ipv6.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
@@ -609,18 +608,6 @@ static void test_ipv6(void)
 	printf("ipv6: connected to [%s]:%s, bytes echoed and checked\n", ip6, p6);
 }
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	VS_ASSERT(d);
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 /*
  * The cycles' server: one PD, CQ and MR for all its connections, the
  * receive posted before the accept (a send that finds no receive waits
@@ -660,7 +647,7 @@ static void test_cycles(struct vs_cm_id *l, int cycles)
 {
 	struct server_args a = { .l = l, .n = cycles };
 	pthread_t t;
-	int before = count_fds(), after;
+	int before = vs_t_count_fds(), after;
 	uint64_t t0 = vs_t_now_ms(), steps[4] = { 0 };
 
 	VS_ASSERT_EQ(pthread_create(&t, NULL, cycle_server, &a), 0);
@@ -690,7 +677,7 @@ static void test_cycles(struct vs_cm_id *l, int cycles)
 			steps[k] += t[k + 1] - t[k];
 	}
 	pthread_join(t, NULL);
-	after = count_fds();
+	after = vs_t_count_fds();
 	printf("cycles: %d connect/transfer/disconnect in %llu ms; fds %d before, %d after\n",
 	       cycles, (unsigned long long)(vs_t_now_ms() - t0), before, after);
 	printf("cycles: ms in total: connect %llu, transfer %llu, disconnect %llu, close %llu\n",

@@ -20,7 +20,6 @@
  *  - no fd left behind (/proc/self/fd counted after each round).
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <poll.h>
 #include <sys/epoll.h>
 #include <unistd.h>
@@ -45,18 +44,6 @@ struct conn {
 	int addr_seen, route_seen;
 	bool established;
 };
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	VS_ASSERT(d);
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
 
 static int client_of(struct conn *c, const struct vs_cm_id *id)
 {
@@ -406,11 +393,11 @@ int main(void)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	/* round 0 also opens what librdmacm keeps for the process's life */
 	run_round(0);
-	fds = count_fds();
+	fds = vs_t_count_fds();
 	run_round(1);
-	VS_ASSERT_EQ(count_fds(), fds);
+	VS_ASSERT_EQ(vs_t_count_fds(), fds);
 	run_round(2);
-	VS_ASSERT_EQ(count_fds(), fds);
+	VS_ASSERT_EQ(vs_t_count_fds(), fds);
 	printf("fds: %d after each round\nok\n", fds);
 	return 0;
 }
