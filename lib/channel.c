@@ -497,14 +497,9 @@ static int read_ready(struct vs_channel *ch, struct vs_cq *only, int timeout_ms,
  */
 static int hold(struct vs_channel *ch, const char *verb)
 {
-	int refs = __atomic_load_n(&ch->h.refs, __ATOMIC_RELAXED);
-
-	do {
-		if (refs <= 0)
-			return vs__set_error(verb, EINVAL, "the completion "
-					     "channel is being closed");
-	} while (!__atomic_compare_exchange_n(&ch->h.refs, &refs, refs + 1, true,
-					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	if (!vs__ref_get_live(&ch->h))
+		return vs__set_error(verb, EINVAL, "the completion channel is "
+				     "being closed");
 	return 0;
 }
 
@@ -671,14 +666,7 @@ int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
  */
 static int hold_cq(struct vs_cq *cq)
 {
-	int refs = __atomic_load_n(&cq->h.refs, __ATOMIC_RELAXED);
-
-	do {
-		if (refs <= 0)
-			return closed_under_wait("vs_cq_wait");
-	} while (!__atomic_compare_exchange_n(&cq->h.refs, &refs, refs + 1, true,
-					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
-	return 0;
+	return vs__ref_get_live(&cq->h) ? 0 : closed_under_wait("vs_cq_wait");
 }
 
 int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)

@@ -83,6 +83,22 @@ static inline void vs__ref_get(struct vs_handle *h)
 	__atomic_add_fetch(&h->refs, 1, __ATOMIC_RELAXED);
 }
 
+/*
+ * A reference unless the last one is gone already (a destroy under way):
+ * for a wait that must keep a handle a concurrent close may release.
+ */
+static inline bool vs__ref_get_live(struct vs_handle *h)
+{
+	int refs = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (refs <= 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&h->refs, &refs, refs + 1, true,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
+}
+
 /* true when this was the last reference */
 static inline bool vs__ref_put(struct vs_handle *h)
 {
