@@ -132,11 +132,12 @@ static void ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan)
 
 /*
  * The next raw event of ech, waiting within the rules; 0 or -errno.  A
- * deadline of 0 with a timeout is set at the first wait: an event
- * already there costs no clock read (a system call, lib/wait.c).
+ * *deadline of 0 with a timeout is set at the first wait (and kept for
+ * the caller's next call): an event already there costs no clock read
+ * (a system call, lib/wait.c).
  */
 static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
-		   int64_t deadline, struct rdma_cm_event **e, const char *what,
+		   int64_t *deadline, struct rdma_cm_event **e, const char *what,
 		   const char *call)
 {
 	for (;;) {
@@ -149,9 +150,9 @@ static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
 					      vs__errno_or(EIO),
 					      "reading the %s events (fd %d) "
 					      "failed", what, ech->fd);
-		if (timeout_ms > 0 && !deadline)
-			deadline = vs__deadline(timeout_ms);
-		ret = vs__wait_fd(ech->fd, timeout_ms, deadline, call);
+		if (timeout_ms > 0 && !*deadline)
+			*deadline = vs__deadline(timeout_ms);
+		ret = vs__wait_fd(ech->fd, timeout_ms, *deadline, call);
 		if (ret)
 			return ret;
 	}
@@ -167,7 +168,7 @@ int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
 	/* the shared channel's next event may be another id's */
 	ret = vs__cm_no_wait_only(id, call);
 	if (!ret)
-		ret = get_raw(id->ech, timeout_ms, deadline, &e, "CM id's", call);
+		ret = get_raw(id->ech, timeout_ms, &deadline, &e, "CM id's", call);
 	if (ret)
 		return ret;
 	ev->type = e->event;
@@ -201,7 +202,7 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 		int ret;
 
 		memset(ev, 0, sizeof(*ev));
-		ret = get_raw(ch->ech, timeout_ms, deadline, &e,
+		ret = get_raw(ch->ech, timeout_ms, &deadline, &e,
 			      "shared CM event channel's", call);
 		if (ret)
 			return ret;
@@ -209,11 +210,12 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 		id = e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
 		     open_on(e->listen_id, ch) : open_on(e->id, ch);
 		if (!id) {
-			/* an id the user closed: acked and dropped */
+			/*
+			 * An id the user closed: acked and dropped.  The limit
+			 * holds on: get_raw keeps the deadline it set.
+			 */
 			ack(e, e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
 			    e->id : NULL);
-			if (timeout_ms > 0 && !deadline) /* the limit holds on */
-				deadline = vs__deadline(timeout_ms);
 			continue;
 		}
 		ev->type = e->event;
