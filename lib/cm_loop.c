@@ -7,46 +7,45 @@
 #include "cm_internal.h"
 
 /* What both loops do with an event read and acked: the next step, typed. */
-static void deliver(const struct vs__cm_ev *ep, struct vs_cm_event *ev,
+static void deliver(const struct vs__cm_ev *e, struct vs_cm_event *ev,
 		    const char *call)
 {
-	const struct vs__cm_ev e = *ep;
-	struct vs_cm_id *about = e.id;
+	struct vs_cm_id *about = e->id;
 
-	ev->type = e.type;
-	ev->status = e.status;
+	ev->type = e->type;
+	ev->status = e->status;
 	ev->id = about;
-	ev->listener = e.listener;
-	if (e.type == RDMA_CM_EVENT_ADDR_RESOLVED &&
+	ev->listener = e->listener;
+	if (e->type == RDMA_CM_EVENT_ADDR_RESOLVED &&
 	    about->state == VS_CM_RESOLVING) {
 		/* a no_wait resolve: its route next (a group's: none) */
 		ev->err = -vs__cm_resolve_route(about, call);
-	} else if (e.type == RDMA_CM_EVENT_CONNECT_RESPONSE &&
+	} else if (e->type == RDMA_CM_EVENT_CONNECT_RESPONSE &&
 		   about->state == VS_CM_CONNECTING) {
 		/* the answer to a connect: bring the QP up, complete it */
 		ev->err = -vs__cm_complete(about, call);
 		if (!ev->err)
 			ev->type = RDMA_CM_EVENT_ESTABLISHED;
-	} else if (vs__cm_is_failure(e.type)) {
-		const char *step = e.type == RDMA_CM_EVENT_ADDR_ERROR ?
+	} else if (vs__cm_is_failure(e->type)) {
+		const char *step = e->type == RDMA_CM_EVENT_ADDR_ERROR ?
 				   "resolving the address of" :
-				   e.type == RDMA_CM_EVENT_ROUTE_ERROR ?
+				   e->type == RDMA_CM_EVENT_ROUTE_ERROR ?
 				   "resolving the route to" :
 				   about->state == VS_CM_LISTENING ?
 				   "listening on" :
 				   about->state == VS_CM_REJECTED ||
-				   e.type == RDMA_CM_EVENT_UNREACHABLE ||
-				   e.type == RDMA_CM_EVENT_CONNECT_ERROR ?
+				   e->type == RDMA_CM_EVENT_UNREACHABLE ||
+				   e->type == RDMA_CM_EVENT_CONNECT_ERROR ?
 				   "connecting to" : "connection with";
 
-		ev->err = -vs__cm_explain(about, &e, step, call);
+		ev->err = -vs__cm_explain(about, e, step, call);
 	}
 	ev->name = vs_cm_event_name(ev->type);
 	ev->state = about->state;
-	if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST ||
-	    e.type == RDMA_CM_EVENT_CONNECT_RESPONSE ||
-	    e.type == RDMA_CM_EVENT_REJECTED ||
-	    (e.type == RDMA_CM_EVENT_ESTABLISHED && vs__cm_is_ud(about))) {
+	if (e->type == RDMA_CM_EVENT_CONNECT_REQUEST ||
+	    e->type == RDMA_CM_EVENT_CONNECT_RESPONSE ||
+	    e->type == RDMA_CM_EVENT_REJECTED ||
+	    (e->type == RDMA_CM_EVENT_ESTABLISHED && vs__cm_is_ud(about))) {
 		ev->private_data_len = about->pdata_len;
 		memcpy(ev->private_data, about->pdata, about->pdata_len);
 	}
