@@ -41,10 +41,10 @@ static const char *op_name(int op)
 	}
 }
 
-int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
-			 unsigned int flags, const struct ibv_sge *sgl,
-			 size_t num_sge, uint64_t remote_addr,
-			 const struct vs_ud_dest *dest, const char *verb)
+static int add_failed(struct vs_qp *qp, uint32_t count, int op,
+		      unsigned int flags, const struct ibv_sge *sgl,
+		      size_t num_sge, uint64_t remote_addr,
+		      const struct vs_ud_dest *dest, const char *verb)
 {
 	const char *what = op_name(op);
 
@@ -103,7 +103,7 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 					     "not 8-byte aligned",
 					     (unsigned long long)remote_addr, what);
 	}
-	if (qp->bounce && num_sge > 1 && !(flags & VS_WR_INLINE)) {
+	if (qp->bounce_slot_size && num_sge > 1 && !(flags & VS_WR_INLINE)) {
 		size_t total = 0;
 
 		for (size_t i = 0; i < num_sge; i++)
@@ -149,6 +149,38 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 				     "what the device offers)", what,
 				     vs_transport_name(qp->transport));
 	return vs__set_error(verb, EINVAL, "invalid %s", what);
+}
+
+/*
+ * An add the inline checks refused (vs__batch_add).  The first inline or
+ * gather WR on a QP whose bounce ring is still to be made makes it and
+ * looks again (a WR refused for another reason leaves the ring made: it
+ * is the QP's, freed at close); anything else is explained.  0: the add
+ * goes on.
+ */
+int vs__batch_add_slow(const struct vs__send_batch *b, enum vs_transport t,
+		       enum vs__op op, unsigned int flags,
+		       const struct ibv_sge *sgl, size_t num_sge,
+		       uint64_t remote_addr, const struct vs_ud_dest *dest,
+		       const char *verb)
+{
+	struct vs_qp *qp;
+
+	if (!b || !b->qp)
+		return vs__not_started(verb);
+	qp = b->qp;
+	if (qp->bounce_slot_size && !qp->bounce_mr &&
+	    ((flags & VS_WR_INLINE) || num_sge > 1)) {
+		int ret = vs__bounce_ready(qp, verb);
+
+		if (ret)
+			return ret;
+		if (vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
+				     remote_addr, dest))
+			return 0;
+	}
+	return add_failed(qp, b->count, (int)op, flags, sgl, num_sge,
+			  remote_addr, dest, verb);
 }
 
 /*
@@ -212,7 +244,7 @@ void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl, size_t num_sge)
 	uint8_t gather[256];
 	size_t total = 0;
 
-	if (qp->bounce) {
+	if (qp->bounce_mr) {
 		uint8_t *slot = qp->bounce +
 				(size_t)qp->bounce_next * qp->bounce_slot_size;
 

@@ -313,37 +313,19 @@ static bool inline_is_broken(const struct vs_pd *pd)
 	return vs__quirks(pd->ctx)->wr_sge_broken && !getenv("VERBSHIM_TRUST_WR_SGE");
 }
 
-static int bounce_init(struct vs_qp *qp, struct vs_pd *pd, const char *verb)
+/* the ring itself comes with the first WR that needs it (lib/bounce.c) */
+static void bounce_plan(struct vs_qp *qp)
 {
-	uint32_t slot = qp->caps.max_inline_data > 4096 ? qp->caps.max_inline_data : 4096;
-	size_t size = (size_t)qp->caps.max_send_wr * slot;
-	void *buf = NULL;
-
-	if (posix_memalign(&buf, 4096, size))
-		return vs__set_error(verb, ENOMEM, "out of memory");
-	errno = 0;
-	qp->bounce_mr = ibv_reg_mr(pd->pd, buf, size, IBV_ACCESS_LOCAL_WRITE);
-	if (!qp->bounce_mr) {
-		free(buf);
-		return vs__verb_error(verb, "ibv_reg_mr", vs__errno_or(ENOMEM),
-				     "cannot register the %zu-byte inline bounce "
-				     "ring", size);
-	}
-	qp->bounce = buf;
-	qp->bounce_slot_size = slot;
-	return 0;
+	qp->bounce_slot_size = qp->caps.max_inline_data > 4096 ?
+			       qp->caps.max_inline_data : 4096;
 }
 
 /* What the QP owns besides the ibv_qp; the handle's bytes stay. */
 static void free_qp_parts(struct vs_qp *qp)
 {
-	if (qp->bounce_mr)
-		ibv_dereg_mr(qp->bounce_mr);
-	free(qp->bounce);
+	vs__bounce_free(qp);
 	vs__legacy_sq_free(qp->legacy);
 	vs__recv_store_free(&qp->recv);
-	qp->bounce_mr = NULL;
-	qp->bounce = NULL;
 	qp->legacy = NULL;
 	qp->post_ops = NULL;
 }
@@ -412,11 +394,8 @@ int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		}
 		qp->post_ops = vs__legacy_sq_ops(qp->legacy);
 	}
-	if (qp->qpx && inline_is_broken(pd)) {
-		ret = bounce_init(qp, pd, verb);
-		if (ret)
-			goto fail_qp;
-	}
+	if (qp->qpx && inline_is_broken(pd))
+		bounce_plan(qp);
 	if (!p.srq && vs__recv_store_init(&qp->recv, qp->caps.max_recv_wr,
 					  qp->caps.max_recv_sge)) {
 		ret = vs__set_error(verb, ENOMEM, "out of memory");

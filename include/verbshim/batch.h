@@ -73,11 +73,11 @@ VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
 /* private: the out-of-line halves (error reports, inline payloads) */
 int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
 			   const char *verb) VS_COLD;
-int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
-			 unsigned int flags,
-			 const struct ibv_sge *sgl, size_t num_sge,
-			 uint64_t remote_addr, const struct vs_ud_dest *dest,
-			 const char *verb) VS_COLD;
+int vs__batch_add_slow(const struct vs__send_batch *b, enum vs_transport t,
+		       enum vs__op op, unsigned int flags,
+		       const struct ibv_sge *sgl, size_t num_sge,
+		       uint64_t remote_addr, const struct vs_ud_dest *dest,
+		       const char *verb) VS_COLD;
 int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD;
 void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
 		    size_t num_sge);
@@ -152,18 +152,22 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 			total += sgl[i].length;
 		if (total > qp->caps.max_inline_data || num_sge > 16)
 			return false;
+		/* a bounce ring is registered at the first WR that needs it */
+		if (qp->bounce_slot_size && !qp->bounce_mr)
+			return false;
 	}
 	if ((op == VS__CAS || op == VS__FAA) &&
 	    VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
 		return false;
-	if (VS_UNLIKELY(num_sge > 1 && qp->bounce != NULL &&
+	if (VS_UNLIKELY(num_sge > 1 && qp->bounce_slot_size &&
 			!(flags & VS_WR_INLINE))) {
 		/* the provider's SGE lists are broken: gathers are copied */
 		size_t total = 0;
 
 		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
-		if (op == VS__READ || total > qp->bounce_slot_size)
+		if (op == VS__READ || total > qp->bounce_slot_size ||
+		    !qp->bounce_mr)
 			return false;
 	}
 	if (vs__t_by_ah(t) &&
@@ -190,14 +194,18 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 {
 	struct ibv_qp_ex *x;
 
-	/* a batch not started has max_batch 0: the room check covers it */
+	/*
+	 * A batch not started has max_batch 0: the room check covers it.
+	 * The slow half explains a refusal, or readies what the WR needs
+	 * (a bounce ring) and lets the add go on.
+	 */
 	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
 						raddr, dest))) {
-		if (!b || !b->qp)
-			return vs__neg(vs__not_started(verb));
-		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
-						    flags, sgl, num_sge, raddr,
-						    dest, verb));
+		int ret = vs__batch_add_slow(b, t, op, flags, sgl, num_sge,
+					     raddr, dest, verb);
+
+		if (ret)
+			return vs__neg(ret);
 	}
 	x = b->ops;
 	x->wr_id = wr_id;
@@ -232,7 +240,7 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 		vs__set_inline(b->qp, sgl, num_sge);
 	else if (VS_LIKELY(num_sge == 1))
 		ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
-	else if (VS_UNLIKELY(b->qp->bounce != NULL))
+	else if (VS_UNLIKELY(b->qp->bounce_slot_size != 0))
 		vs__set_inline(b->qp, sgl, num_sge);
 	else
 		ibv_wr_set_sge_list(x, num_sge, sgl);

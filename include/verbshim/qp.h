@@ -63,6 +63,9 @@ struct vs_qp {
 	 * QP-owned slot and posted as one SGE; the caller's buffer is free
 	 * after the add, as with real inline.  One slot per send-queue entry.
 	 * A multi-SGE RDMA read cannot be emulated: -EOPNOTSUPP there.
+	 * bounce_slot_size is set at create; the ring and its MR come with
+	 * the first WR that needs them (lib/bounce.c), so a QP that never
+	 * sends inline or a gather registers nothing.
 	 */
 	uint8_t *bounce;
 	struct ibv_mr *bounce_mr;

@@ -12,7 +12,8 @@
  * (the rest of its post flushed, the QP in ERR); vs_stub_hold_sends
  * holds send completions back until vs_stub_release_sends().
  * VS_FAKE_EFA_PORT=1 makes the port look like an EFA one (link layer
- * unspecified, no LID; stub_fake_efa.c is the libefa).  vs_stub_fail
+ * unspecified, no LID; stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
+ * sets the vendor_id (0xffffff: rxe, so the library applies its quirks).  vs_stub_fail
  * makes one named verb fail
  * once with an errno (destroys and deallocs return it, creates return
  * NULL with errno); vs_stub_live counts the objects alive per kind.
@@ -474,6 +475,8 @@ VS_STUB_EXPORT int ibv_query_device(struct ibv_context *context,
 	memset(attr, 0, sizeof(*attr));
 	attr->phys_port_cnt = 1;
 	attr->vendor_id = 0x02c9;
+	if (getenv("VS_FAKE_VENDOR")) /* 0xffffff: rxe, and its quirks */
+		attr->vendor_id = (uint32_t)strtoul(getenv("VS_FAKE_VENDOR"), NULL, 0);
 	attr->max_qp = 64;
 	attr->max_qp_wr = 256;
 	attr->max_sge = 4;
@@ -897,9 +900,14 @@ static void wr_ud_addr(struct ibv_qp_ex *ex, struct ibv_ah *ah, uint32_t qpn,
 {
 	(void)*(volatile void **)&ah->pd; /* ASan: the AH is alive */
 }
+/* The last ibv_wr_set_sge, for tests of what the library posted. */
+VS_STUB_EXPORT struct ibv_sge vs_stub_last_sge;
+
 static void wr_sge(struct ibv_qp_ex *ex, uint32_t lkey, uint64_t addr,
 		   uint32_t length)
 {
+	vs_stub_last_sge = (struct ibv_sge){ .addr = addr, .length = length,
+					     .lkey = lkey };
 	wr_len(ex, length);
 }
 static void wr_sge_list(struct ibv_qp_ex *ex, size_t n, const struct ibv_sge *sgl)
