@@ -97,7 +97,8 @@ int vs_cm_create_ep(const char *host, const char *port,
 			ret = vs__cm_lookup(cfg->src, NULL, &sh, &src, call);
 		}
 		if (!ret)
-			ret = vs__cm_resolve_ai(res, src ? src->ai_src_addr : NULL,
+			ret = vs__cm_resolve_sa(res->ai_dst_addr, src ?
+						src->ai_src_addr : res->ai_src_addr,
 						t, cfg, out, call);
 	}
 	if (src)

@@ -85,13 +85,17 @@ int vs_cm_channel_close(struct vs_cm_channel *ch)
 	pthread_mutex_lock(&ch->lock);
 	names[0] = 0;
 	for (struct vs_cm_id *id = ch->ids; id; id = id->ch_next) {
+		char peer[64];
+
+		/* other threads' ids: their text cache is theirs to write */
+		vs__cm_addr_text(peer, sizeof(peer),
+				 (const struct sockaddr *)&id->peer_sa);
 		if (open++ < 4 && len < sizeof(names))
 			len += (size_t)snprintf(names + len, sizeof(names) - len,
 						"%sCM id %p (%s%s%s)",
 						open > 1 ? ", " : "", (void *)id,
 						vs_cm_state_name(id->state),
-						id->peer[0] ? ", peer " : "",
-						id->peer);
+						peer[0] ? ", peer " : "", peer);
 	}
 	if (open) {
 		pthread_mutex_unlock(&ch->lock);
@@ -260,7 +264,7 @@ wrapped:
 		id->ctx = listener->ctx;
 		vs__ref_get(&id->ctx->h);
 	}
-	vs__cm_peer_text(id, rdma_get_peer_addr(raw));
+	vs__cm_set_peer(id, rdma_get_peer_addr(raw));
 	vs__handle_init(&id->h, VS_KIND_CM_ID);
 	*out = id;
 	return 0;
@@ -295,14 +299,39 @@ void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa)
 	}
 }
 
-void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa)
+void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa)
 {
-	vs__cm_addr_text(id->peer, sizeof(id->peer), sa);
+	size_t len = !sa ? 0 : sa->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+		     sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : 0;
+
+	memset(&id->peer_sa, 0, sizeof(id->peer_sa));
+	if (len)
+		memcpy(&id->peer_sa, sa, len);
+	id->peer[0] = 0;
+}
+
+/*
+ * Formatting costs an inet_ntop and a snprintf: most ids never need it
+ * (it names the peer in errors and vs_cm_peer()), so it is done once, on
+ * demand.  The text is a cache of peer_sa: writing it through a const id
+ * is sound (no id is defined const) and the id's owner thread is the only
+ * caller (a CM id is for one thread at a time).
+ */
+const char *vs__cm_peer(const struct vs_cm_id *id)
+{
+	struct vs_cm_id *cache = (struct vs_cm_id *)id;
+
+	if (!id->peer[0] && id->peer_sa.ss_family)
+		vs__cm_addr_text(cache->peer, sizeof(cache->peer),
+				 (const struct sockaddr *)&id->peer_sa);
+	return id->peer;
 }
 
 const char *vs__cm_peer_or(const struct vs_cm_id *id)
 {
-	return id->peer[0] ? id->peer : "the peer";
+	const char *peer = vs__cm_peer(id);
+
+	return peer[0] ? peer : "the peer";
 }
 
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call)

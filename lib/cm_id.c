@@ -98,16 +98,15 @@ int vs__cm_resolve_route(struct vs_cm_id *id, const char *call)
 
 		id->state = VS_CM_FAILED;
 		return vs__verb_error(call, "rdma_resolve_route", err,
-				      "resolving the route to %s: %s", id->peer,
+				      "resolving the route to %s: %s", vs__cm_peer(id),
 				      strerror(err));
 	}
 	return 0;
 }
 
-int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
-		      const struct sockaddr *src, enum vs_transport t,
-		      const struct vs_cm_config *cfg, struct vs_cm_id **out,
-		      const char *call)
+int vs__cm_resolve_sa(const struct sockaddr *dst, const struct sockaddr *src,
+		      enum vs_transport t, const struct vs_cm_config *cfg,
+		      struct vs_cm_id **out, const char *call)
 {
 	int timeout = cfg && cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_RESOLVE_MS;
 	struct vs_cm_channel *chan = vs__cm_cfg_channel(cfg);
@@ -125,17 +124,17 @@ int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
 	ret = vs__cm_new(t, chan, &id, call);
 	if (ret)
 		return ret;
-	vs__cm_peer_text(id, dst->ai_dst_addr);
+	vs__cm_set_peer(id, dst);
 	id->resolve_ms = timeout;
-	id->resolve_group = is_multicast(dst->ai_dst_addr);
+	id->resolve_group = is_multicast(dst);
 	errno = 0;
-	if (rdma_resolve_addr(id->id, src ? (struct sockaddr *)src :
-			      dst->ai_src_addr, dst->ai_dst_addr, timeout)) {
+	if (rdma_resolve_addr(id->id, (struct sockaddr *)src,
+			      (struct sockaddr *)dst, timeout)) {
 		int err = vs__errno_or(EADDRNOTAVAIL);
 
 		ret = vs__verb_error(call, "rdma_resolve_addr", err,
 				     "resolving the address of %s: %s (no local "
-				     "RDMA device has a route to it?)", id->peer,
+				     "RDMA device has a route to it?)", vs__cm_peer(id),
 				     strerror(err));
 		goto fail;
 	}
@@ -186,11 +185,43 @@ int vs_cm_resolve(const char *host, const char *port,
 	if (cfg && cfg->src)
 		ret = lookup(cfg->src, NULL, true, transport_of(cfg), &src, call);
 	if (!ret)
-		ret = vs__cm_resolve_ai(dst, src ? src->ai_src_addr : NULL,
-					transport_of(cfg), cfg, out, call);
+		ret = vs__cm_resolve_sa(dst->ai_dst_addr, src ? src->ai_src_addr :
+					dst->ai_src_addr, transport_of(cfg), cfg,
+					out, call);
 	if (src)
 		rdma_freeaddrinfo(src);
 	rdma_freeaddrinfo(dst);
+	return ret;
+}
+
+int vs_cm_resolve_addr(const struct sockaddr *dst,
+		       const struct vs_cm_config *cfg, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_resolve_addr";
+	struct rdma_addrinfo *src = NULL;
+	int ret;
+
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (!dst)
+		return vs__set_error(call, EINVAL, "dst is NULL");
+	if (dst->sa_family != AF_INET && dst->sa_family != AF_INET6)
+		return vs__set_error(call, EAFNOSUPPORT,
+				     "dst's family is %d, not AF_INET (%d) or "
+				     "AF_INET6 (%d): pass a struct sockaddr_in or "
+				     "sockaddr_in6 (vs_cm_resolve() takes names)",
+				     dst->sa_family, AF_INET, AF_INET6);
+	ret = vs__cm_config_check(cfg, call);
+	if (ret)
+		return ret;
+	if (cfg && cfg->src)
+		ret = lookup(cfg->src, NULL, true, transport_of(cfg), &src, call);
+	if (!ret)
+		ret = vs__cm_resolve_sa(dst, src ? src->ai_src_addr : NULL,
+					transport_of(cfg), cfg, out, call);
+	if (src)
+		rdma_freeaddrinfo(src);
 	return ret;
 }
 
@@ -203,13 +234,13 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 
 	if (ret)
 		return ret;
-	vs__cm_peer_text(id, res->ai_src_addr);
+	vs__cm_set_peer(id, res->ai_src_addr);
 	errno = 0;
 	if (rdma_bind_addr(id->id, res->ai_src_addr)) {
 		int err = vs__errno_or(EADDRNOTAVAIL);
 
 		ret = vs__verb_error(call, "rdma_bind_addr", err,
-				     "cannot bind to %s: %s%s", id->peer,
+				     "cannot bind to %s: %s%s", vs__cm_peer(id),
 				     strerror(err),
 				     err == EADDRINUSE ? " (another id listens "
 				     "there)" : err == EADDRNOTAVAIL ? " (not an "
@@ -220,10 +251,10 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 	if (rdma_listen(id->id, cfg && cfg->backlog ? cfg->backlog :
 			DEFAULT_BACKLOG)) {
 		ret = vs__verb_error(call, "rdma_listen", vs__errno_or(EINVAL),
-				     "cannot listen on %s", id->peer);
+				     "cannot listen on %s", vs__cm_peer(id));
 		goto fail;
 	}
-	id->peer[0] = 0; /* a listener has no peer */
+	vs__cm_set_peer(id, NULL); /* a listener has no peer */
 	id->state = VS_CM_LISTENING;
 	if (id->id->verbs)
 		vs__cm_bind_ctx(id, call); /* bound to a device's address */
@@ -358,7 +389,7 @@ int vs_cm_reject_reason(const struct vs_cm_id *id)
 
 const char *vs_cm_peer(const struct vs_cm_id *id)
 {
-	return open_id(id) ? id->peer : "(bad id)";
+	return open_id(id) ? vs__cm_peer(id) : "(bad id)";
 }
 
 uint16_t vs_cm_port(const struct vs_cm_id *id)

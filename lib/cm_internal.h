@@ -63,7 +63,9 @@ struct vs_cm_id {
 	struct sockaddr_storage group;
 	uint8_t pdata_len;
 	uint8_t pdata[VS_CM_DATA_MAX];
-	char peer[64];
+	/* the peer (or group, or bound address): INET / INET6, else family 0 */
+	struct sockaddr_storage peer_sa;
+	char peer[64]; /* its text, made when first asked for (vs__cm_peer) */
 };
 
 /* One event, copied out of librdmacm's and acknowledged. */
@@ -93,7 +95,10 @@ int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call);
 /* cfg's channel (VS_CM_CONFIG_CHANNEL), or NULL */
 struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg);
 void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa);
-void vs__cm_peer_text(struct vs_cm_id *id, const struct sockaddr *sa);
+/* Keeps sa as the id's peer; its text is made only if asked for. */
+void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
+/* The peer as text ("192.0.2.1:7471", "[fe80::1]:7471"), "" if none. */
+const char *vs__cm_peer(const struct vs_cm_id *id);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 bool vs__cm_is_ud(const struct vs_cm_id *id);
 /* "peer X" for messages */
@@ -136,8 +141,8 @@ int vs__cm_config_check(const struct vs_cm_config *cfg, const char *call);
 int vs__cm_lookup(const char *host, const char *port,
 		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
 		  const char *call);
-int vs__cm_resolve_ai(const struct rdma_addrinfo *dst,
-		      const struct sockaddr *src, enum vs_transport t,
+int vs__cm_resolve_sa(const struct sockaddr *dst, const struct sockaddr *src,
+		      enum vs_transport t,
 		      const struct vs_cm_config *cfg, struct vs_cm_id **out,
 		      const char *call);
 int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,

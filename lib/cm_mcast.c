@@ -43,13 +43,13 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 	memcpy(&id->group, res->ai_dst_addr, res->ai_dst_len < sizeof(id->group) ?
 	       res->ai_dst_len : sizeof(id->group));
 	rdma_freeaddrinfo(res);
-	vs__cm_peer_text(id, (struct sockaddr *)&id->group);
+	vs__cm_set_peer(id, (struct sockaddr *)&id->group);
 	id->have_ud = false;
 	errno = 0;
 	if (rdma_join_multicast(id->id, (struct sockaddr *)&id->group, id))
 		return vs__verb_error(call, "rdma_join_multicast",
 				      vs__errno_or(EINVAL),
-				      "cannot join the group %s", id->peer);
+				      "cannot join the group %s", vs__cm_peer(id));
 	ret = vs__cm_wait_for(id, RDMA_CM_EVENT_MULTICAST_JOIN,
 			      timeout_ms ? timeout_ms : DEFAULT_JOIN_MS, &ev,
 			      "joining the group", call);
@@ -57,7 +57,7 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 				     id->ud_ah.dlid)) {
 		ret = vs__verb_error(call, "ibv_attach_mcast", vs__errno_or(EINVAL),
 				     "cannot attach the UD QP to the group %s",
-				     id->peer);
+				     vs__cm_peer(id));
 	}
 	if (ret) {
 		rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
@@ -90,6 +90,6 @@ int vs_cm_leave(struct vs_cm_id *id)
 	if (vs__cm_mcast_drop(id))
 		return vs__verb_error(call, "rdma_leave_multicast",
 				      vs__errno_or(EINVAL),
-				      "cannot leave the group %s", id->peer);
+				      "cannot leave the group %s", vs__cm_peer(id));
 	return 0;
 }

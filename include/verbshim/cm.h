@@ -108,6 +108,25 @@ int vs_cm_resolve(const char *host, const char *port,
 		  const struct vs_cm_config *cfg, struct vs_cm_id **out);
 
 /**
+ * vs_cm_resolve_addr() - resolve a socket address and a route to it
+ * @dst: the peer's address and port: a struct sockaddr_in or sockaddr_in6
+ * @cfg: as vs_cm_resolve() (@cfg->src, a name, is still looked up)
+ * @out: the new CM id, in VS_CM_RESOLVED (cleared first)
+ *
+ * vs_cm_resolve() without the name lookup, for a caller that has the
+ * address: one lookup (getaddrinfo, rdma_getaddrinfo), then as many ids
+ * to it as wanted, the way librdmacm's cmtime resolves its connections.
+ * Everything else is vs_cm_resolve()'s, @cfg->no_wait and the shared
+ * channel included.
+ *
+ * Return: as vs_cm_resolve(); -EINVAL for a NULL @dst or @out,
+ * -EAFNOSUPPORT for an address neither IPv4 nor IPv6.
+ */
+VS_MUST_CHECK
+int vs_cm_resolve_addr(const struct sockaddr *dst,
+		       const struct vs_cm_config *cfg, struct vs_cm_id **out);
+
+/**
  * vs_cm_listen() - listen for connect requests
  * @host: a local address, or NULL for every address (IPv4 and IPv6)
  * @port: a port number or service name; "0" picks a free one (vs_cm_port())

@@ -4,8 +4,8 @@
  * (docs/API.md, "Connection manager"):
  *  - one-call client and server: private data both ways, bytes echoed
  *    and checked both ways, the server serving several clients;
- *  - the steps (resolve, QP on the id's borrowed context, connect;
- *    get_request, accept) with a caller's PD and CQ;
+ *  - the steps (resolve by socket address, QP on the id's borrowed
+ *    context, connect; get_request, accept) with a caller's PD and CQ;
  *  - reject with private data: the client sees reason 28 and the data;
  *  - no listener on the port: a clear rejected / unreachable error;
  *    an unroutable address: an error within the requested time;
@@ -269,9 +269,18 @@ static void test_steps(struct vs_cm_id *l)
 	struct vs_mr *mr;
 	pthread_t t;
 
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons((uint16_t)atoi(port)) };
+	char want[64];
+
+	VS_ASSERT_EQ(inet_pton(AF_INET, ip, &sin.sin_addr), 1);
 	VS_ASSERT_EQ(pthread_create(&t, NULL, steps_server, l), 0);
-	VS_OK(vs_cm_resolve(ip, port, &(struct vs_cm_config){ .timeout_ms = 3000 }, &id));
+	/* by socket address: no name lookup; the peer's text made when asked */
+	VS_OK(vs_cm_resolve_addr((struct sockaddr *)&sin, &(struct vs_cm_config){
+		.timeout_ms = 3000 }, &id));
 	VS_ASSERT_EQ(vs_cm_state(id), VS_CM_RESOLVED);
+	snprintf(want, sizeof(want), "%s:%s", ip, port);
+	VS_ASSERT_STREQ(vs_cm_peer(id), want);
 	VS_FAILS(vs_cm_connect(id, NULL), EINVAL, "no QP");
 	ctx = vs_cm_context(id);
 	VS_ASSERT(ctx);
@@ -413,6 +422,16 @@ static void test_bad_input(struct vs_cm_id *l)
 	VS_ASSERT_EQ(vs_cm_get_request(l, 0, &id), -EAGAIN);
 	VS_ASSERT_PTR_EQ(id, NULL);
 	VS_FAILS(vs_cm_resolve(NULL, "1", NULL, &id), EINVAL, "host is NULL");
+	VS_FAILS(vs_cm_resolve_addr(NULL, NULL, &id), EINVAL, "dst is NULL");
+	VS_ASSERT_PTR_EQ(id, NULL);
+	VS_FAILS(vs_cm_resolve_addr((struct sockaddr *)&(struct sockaddr_in){
+		.sin_family = AF_INET }, NULL, NULL), EINVAL, "out is NULL");
+	VS_FAILS(vs_cm_resolve_addr(&(struct sockaddr){ .sa_family = AF_UNIX },
+				    NULL, &id), EAFNOSUPPORT,
+		 "dst's family is 1, not AF_INET (2) or AF_INET6 (10)");
+	VS_FAILS(vs_cm_resolve_addr((struct sockaddr *)&(struct sockaddr_in){
+		.sin_family = AF_INET }, &(struct vs_cm_config){ .timeout_ms = -1 },
+		&id), EINVAL, "timeout_ms -1");
 	VS_FAILS(vs_cm_resolve(ip, "1", &(struct vs_cm_config){ .transport = VS_TRANSPORT_UC }, &id),
 		 EINVAL, "RC and UD");
 	VS_FAILS(vs_cm_rc_qp_create(l, pd, &(struct vs_rc_config){ 0 }, (struct vs_rc_qp **)&id),
@@ -604,6 +623,20 @@ static void test_ipv6(void)
 	VS_OK(vs_mr_close(mr));
 	VS_OK(vs_cm_close(id));
 	pthread_join(t, NULL);
+	{
+		/* resolving a sockaddr_in6: address and route, peer named */
+		struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+					     .sin6_port = htons(vs_cm_port(l)) };
+		char want[64];
+
+		VS_ASSERT_EQ(inet_pton(AF_INET6, ip6, &sin6.sin6_addr), 1);
+		VS_OK(vs_cm_resolve_addr((struct sockaddr *)&sin6, NULL, &id));
+		VS_ASSERT_EQ(vs_cm_state(id), VS_CM_RESOLVED);
+		VS_ASSERT(vs_cm_context(id) != NULL);
+		snprintf(want, sizeof(want), "[%s]:%s", ip6, p6);
+		VS_ASSERT_STREQ(vs_cm_peer(id), want);
+		VS_OK(vs_cm_close(id));
+	}
 	VS_OK(vs_cm_close(l));
 	printf("ipv6: connected to [%s]:%s, bytes echoed and checked\n", ip6, p6);
 }

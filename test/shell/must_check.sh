@@ -24,6 +24,7 @@ calls=(
 	'vs_ud_batch_submit(&db)'
 	'vs_recv_submit(&recv)'
 	'vs_cm_resolve("h", "1", NULL, &cm)'
+	'vs_cm_resolve_addr(NULL, NULL, &cm)'
 	'vs_cm_listen(NULL, "1", NULL, &cm)'
 	'vs_cm_get_request(cm, 0, &cm)'
 	'vs_cm_rc_qp_create(cm, pd, NULL, &rc)'

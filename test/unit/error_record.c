@@ -121,6 +121,7 @@ static void cm_rows(void)
 	struct vs_ud_qp *cud;
 
 	ENTRY(vs_cm_resolve, vs_cm_resolve(NULL, "1", NULL, &id));
+	ENTRY(vs_cm_resolve_addr, vs_cm_resolve_addr(NULL, NULL, &id));
 	ENTRY(vs_cm_resolve, vs_cm_resolve("h", "1", &(struct vs_cm_config){
 		.transport = VS_TRANSPORT_UC }, &id));
 	ENTRY(vs_cm_listen, vs_cm_listen(NULL, NULL, NULL, &id));
