@@ -9,8 +9,10 @@
  *
  * Client steps: resolve (address and route), qp (PD, CQ and RC QP on the
  * id's context), connect (request, answer, RTR/RTS, ready-to-use),
- * disconnect, close; one connection after the other, or with -P each
- * step for all connections before the next (as cmtime), the resolves and
+ * disconnect, close; one connection after the other (each resolving the
+ * name, vs_cm_resolve), or with -P each step for all connections before
+ * the next (as cmtime: one PD and CQ, the address looked up once and
+ * resolved per connection, vs_cm_resolve_addr), the resolves and
  * the connects overlapping (vs_cm_config.no_wait,
  * vs_cm_conn_config.no_wait), all ids on one shared CM event channel
  * (vs_cm_channel_create, as cmtime's one rdma_event_channel), their
@@ -36,19 +38,20 @@ static const char *const step_names[S_N] = {
 /*
  * As cmtime, look the server's address up once before the clock starts:
  * librdmacm's one-time start (every device opened and queried, 0.2 s
- * under TCG) happens there, outside the steps timed.
+ * under TCG) happens there, outside the steps timed.  The staged client
+ * then resolves that address for every connection (vs_cm_resolve_addr),
+ * as cmtime does; NULL on failure.
  */
-static int warm_up(const char *host, const char *port)
+static struct rdma_addrinfo *look_up(const char *host, const char *port)
 {
 	struct rdma_addrinfo *ai;
 
 	if (rdma_getaddrinfo(host, port, &(struct rdma_addrinfo){
 		.ai_port_space = RDMA_PS_TCP }, &ai)) {
 		perror("cm_time: rdma_getaddrinfo");
-		return 1;
+		return NULL;
 	}
-	rdma_freeaddrinfo(ai);
-	return 0;
+	return ai;
 }
 
 /* cmtime's QP: one WR and one SGE each way (inline stays the typed default) */
@@ -209,22 +212,24 @@ static void wait_all(struct vs_cm_channel *ch, int ep, struct vs_cm_id **ids,
  * -P: each step for all n connections before the next step, as cmtime
  * does: resolves and connects started without waiting and completed as
  * their events arrive on the shared channel (-I: on one epoll set of the
- * ids' own fds); one PD for all (cmtime: the device's default PD), a CQ
- * per connection (cmtime: librdmacm's two per connection).
+ * ids' own fds); one PD and one CQ for all, made with the first QP (as
+ * cmtime's: it makes its PD and CQ once, at the first create qp).
  */
 static int staged(const char *host, const char *port, int n, bool own)
 {
 	struct vs_cm_id **ids = calloc((size_t)n, sizeof(*ids));
-	struct vs_cq **cqs = calloc((size_t)n, sizeof(*cqs));
 	struct vs_rc_qp **qps = calloc((size_t)n, sizeof(*qps));
 	struct vs_cm_channel *ch = NULL;
 	struct vs_pd *pd = NULL;
+	struct vs_cq *cq = NULL;
 	uint64_t t[S_N + 1], started;
 	int ep = own ? epoll_create1(0) : -1;
+	struct rdma_addrinfo *ai;
 
-	if (!ids || !cqs || !qps || (own && ep < 0))
+	if (!ids || !qps || (own && ep < 0))
 		return 1;
-	if (warm_up(host, port))
+	ai = look_up(host, port);
+	if (!ai)
 		return 1;
 	t[0] = ex_now_ns();
 	if (!own)
@@ -232,9 +237,9 @@ static int staged(const char *host, const char *port, int n, bool own)
 	for (int i = 0; i < n; i++) {
 		struct epoll_event e = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
 
-		ex_check(vs_cm_resolve(host, port, &(struct vs_cm_config){
+		ex_check(vs_cm_resolve_addr(ai->ai_dst_addr, &(struct vs_cm_config){
 			.comp_mask = own ? 0 : VS_CM_CONFIG_CHANNEL,
-			.channel = ch, .no_wait = true }, &ids[i]), "vs_cm_resolve");
+			.channel = ch, .no_wait = true }, &ids[i]), "vs_cm_resolve_addr");
 		if (own && epoll_ctl(ep, EPOLL_CTL_ADD, vs_cm_fd(ids[i]), &e))
 			return 1;
 	}
@@ -242,18 +247,16 @@ static int staged(const char *host, const char *port, int n, bool own)
 	wait_all(ch, ep, ids, n, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolves");
 	t[1] = ex_now_ns();
 	for (int i = 0; i < n; i++) {
-		/*
-		 * Each resolved id borrows its own handle of the device's
-		 * context: the CQs go on the PD's (one device here).
-		 */
-		struct vs_context *ctx = vs_cm_context(ids[0]);
+		/* one device here: every id's route goes out of ids[0]'s */
+		if (!pd) {
+			struct vs_context *ctx = vs_cm_context(ids[0]);
 
-		if (!pd)
 			ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
-		ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = CQ_DEPTH }, &cqs[i]),
-			 "vs_cq_create");
+			ex_check(vs_cq_create(ctx, &(struct vs_cq_config){
+				.depth = CQ_DEPTH }, &cq), "vs_cq_create");
+		}
 		ex_check(vs_cm_rc_qp_create(ids[i], pd, &(struct vs_rc_config){
-			.send_cq = cqs[i], .caps = QP_CAPS },
+			.send_cq = cq, .caps = QP_CAPS },
 			&qps[i]), "vs_cm_rc_qp_create");
 	}
 	t[2] = ex_now_ns();
@@ -268,8 +271,8 @@ static int staged(const char *host, const char *port, int n, bool own)
 	for (int i = 0; i < n; i++) {
 		ex_check(vs_cm_close(ids[i]), "vs_cm_close");
 		ex_check(vs_rc_qp_close(qps[i]), "vs_rc_qp_close");
-		ex_check(vs_cq_close(cqs[i]), "vs_cq_close");
 	}
+	ex_check(vs_cq_close(cq), "vs_cq_close");
 	ex_check(vs_pd_close(pd), "vs_pd_close");
 	if (ch)
 		ex_check(vs_cm_channel_close(ch), "vs_cm_channel_close");
@@ -285,8 +288,8 @@ static int staged(const char *host, const char *port, int n, bool own)
 	       (started - t[0]) / 1e6, (t[1] - started) / 1e6);
 	if (ep >= 0)
 		close(ep);
+	rdma_freeaddrinfo(ai);
 	free(ids);
-	free(cqs);
 	free(qps);
 	return 0;
 }
@@ -295,10 +298,13 @@ static int client(const char *host, const char *port, int n)
 {
 	uint64_t sum[S_N] = { 0 }, lo[S_N], hi[S_N] = { 0 }, t0, all = ex_now_ns();
 
+	struct rdma_addrinfo *ai = look_up(host, port);
+
+	if (!ai)
+		return 1;
+	rdma_freeaddrinfo(ai);
 	for (int s = 0; s < S_N; s++)
 		lo[s] = UINT64_MAX;
-	if (warm_up(host, port))
-		return 1;
 	all = ex_now_ns();
 	for (int i = 0; i < n; i++) {
 		uint64_t t[S_N + 1];
