@@ -7,7 +7,7 @@
 #
 #   bench/cm_setup.sh             boots the VM (scripts/vm-run.sh)
 #   VS_BENCH_CONNS=N              connections per run (default 50)
-#   VS_BENCH_REPS=N               runs of each tool (default 3)
+#   VS_BENCH_REPS=N               runs of each tool (default 7)
 #
 # Staged: each step for all N connections before the next, connects
 # overlapping (cmtime's way; build/bin/cm_time -P, one shared CM event
@@ -23,7 +23,7 @@ if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
 	exec scripts/vm-run.sh --timeout 1200 -- bench/cm_setup.sh
 fi
 command -v cmtime >/dev/null || { echo "no cmtime (apt-get install rdmacm-utils)"; exit 1; }
-n=${VS_BENCH_CONNS:-50} reps=${VS_BENCH_REPS:-3} port=7600
+n=${VS_BENCH_CONNS:-50} reps=${VS_BENCH_REPS:-7} port=7600
 
 run_pair() {	# SERVER... -- CLIENT...
 	local srv=() cli=()
@@ -67,15 +67,58 @@ staged() {	# 0: cmtime, 1: cm_time -P, 2: cm_time -P -I
 	sleep 3
 }
 
+log=$(mktemp)
 for ((r = 1; r <= reps; r++)); do
 	# the staged tools in turn, each run starting with the next one
 	for k in 0 1 2; do
-		staged $(((r - 1 + k) % 3))
+		# not through a pipe: run_pair's port count must stay in this shell
+		staged $(((r - 1 + k) % 3)) >"$log.run"
+		cat "$log.run" >>"$log"
+		cat "$log.run"
 	done
 	echo "== run $r: cm_time -n $n (one after the other)"
 	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
 	sleep 3
 done
+
+# The staged runs summed up: per step, each tool's median over the runs of
+# microseconds per connection, and cm_time's median against cmtime's
+# (cmtime's resolve is its create id + resolve addr + resolve route steps,
+# as cm_time's resolve creates the ids too).  Figures, not a verdict.
+awk -v n="$n" '
+/^== run / {
+	run = $3 + 0
+	tool = ""
+	if ($4 == "cmtime")
+		tool = "cmtime"
+	else if ($4 == "cm_time" && $5 == "-P")
+		tool = $6 == "-I" ? "cm_time -P -I" : "cm_time -P"
+	next
+}
+tool == "cmtime" && /^(create id|resolve addr|resolve route) *:/ { split($0, f, ":"); split(f[2], v, " "); add(tool, "resolve", v[1]) }
+tool == "cmtime" && /^create qp *:/ { split($0, f, ":"); split(f[2], v, " "); add(tool, "qp", v[1]) }
+tool == "cmtime" && /^connect *:/ { split($0, f, ":"); split(f[2], v, " "); add(tool, "connect", v[1]) }
+tool ~ /^cm_time/ && /^resolve \(addr\+route\)/ { add(tool, "resolve", $3) }
+tool ~ /^cm_time/ && /^create PD\+CQ\+QP/ { add(tool, "qp", $3) }
+tool ~ /^cm_time/ && /^connect / { add(tool, "connect", $2) }
+function add(t, step, ms) { sum[t, step, run] += ms * 1000 / n; sum[t, "all", run] += ms * 1000 / n; if (!(run in runs)) nruns++; runs[run] = 1 }
+function median(t, step,    k, c, x, i, j, tmp) {
+	c = 0
+	for (k in runs) if ((t, step, k) in sum) x[++c] = sum[t, step, k]
+	for (i = 2; i <= c; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { tmp = x[j]; x[j] = x[j - 1]; x[j - 1] = tmp }
+	return c ? (c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2) : 0
+}
+END {
+	split("resolve qp connect all", steps, " ")
+	split("resolve (create id, address, route)|create QP|connect|resolve + QP + connect", names, "|")
+	printf "== summary: median us per connection over %d runs of %d connections\n", length(runs), n
+	printf "%-36s %10s %12s %8s %14s %8s\n", "step", "cmtime", "cm_time -P", "ratio", "cm_time -P -I", "ratio"
+	for (i = 1; i <= 4; i++) {
+		c = median("cmtime", steps[i]); p = median("cm_time -P", steps[i]); q = median("cm_time -P -I", steps[i])
+		printf "%-36s %10.0f %12.0f %7.2fx %14.0f %7.2fx\n", names[i], c, p, c ? p / c : 0, q, c ? q / c : 0
+	}
+}' "$log"
+rm -f "$log" "$log.run"
 
 # The staged clients' system calls (strace -f -c, one run each): a count,
 # which the host's load does not move as it moves the times.
