@@ -14,7 +14,8 @@
 # channel per side as cmtime's; -P -I, a channel per id, the library's
 # default), in turn (each run starts with the next tool).  Then cm_time
 # one connection after the other, for the per-connection latency of a
-# step.  Last, each staged client's system calls (strace -c).
+# step.  Then bench/cm_steps: the resolve and QP steps raw and typed in one
+# process, in turn.  Last, each staged client's system calls (strace -c).
 # Prints each run's table: figures, never judged (docs/bench-cm.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,15 @@ if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
 fi
 command -v cmtime >/dev/null || { echo "no cmtime (apt-get install rdmacm-utils)"; exit 1; }
 n=${VS_BENCH_CONNS:-50} reps=${VS_BENCH_REPS:-7} port=7600
+# cm_time runs from the guest's tmpfs, as cmtime and the libraries run
+# from the host's root, which the guest mounts with cache=loose: the repo
+# is mounted uncached, so a binary run from it page-faults its code in
+# through 9p afresh on every run (a cost of the test bed: at 50
+# connections it added about 150 us per connection to the QP step alone).
+bin=$(mktemp -d)
+cp build/bin/cm_time "$bin/"
+cm_time=$bin/cm_time
+[ -x build/bench/cm_steps ] && cp build/bench/cm_steps "$bin/"
 
 run_pair() {	# SERVER... -- CLIENT...
 	local srv=() cli=()
@@ -58,9 +68,9 @@ staged() {	# 0: cmtime, 1: cm_time -P, 2: cm_time -P -I
 	0) echo "== run $r: cmtime -c $n (librdmacm $(ls /usr/lib/x86_64-linux-gnu/librdmacm.so.1.* 2>/dev/null | sed 's/.*so\.1\.//'))"
 	   run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- cmtime -s "$VS_RXE_IP" -c "$n" | grep -v '^[a-z]*ing\|^creating\|^resolving' ;;
 	1) echo "== run $r: cm_time -P -n $n (one shared CM event channel per side)"
-	   run_pair build/bin/cm_time -P -n "$n" -- build/bin/cm_time -P -n "$n" "$VS_RXE_IP" ;;
+	   run_pair "$cm_time" -P -n "$n" -- "$cm_time" -P -n "$n" "$VS_RXE_IP" ;;
 	2) echo "== run $r: cm_time -P -I -n $n (a CM event channel per id)"
-	   run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" ;;
+	   run_pair "$cm_time" -n "$n" -- "$cm_time" -P -I -n "$n" "$VS_RXE_IP" ;;
 	esac
 	# a killed server's connections are torn down by the kernel (rxe,
 	# emulated): not inside the next tool's clock
@@ -77,7 +87,7 @@ for ((r = 1; r <= reps; r++)); do
 		cat "$log.run"
 	done
 	echo "== run $r: cm_time -n $n (one after the other)"
-	run_pair build/bin/cm_time -n "$n" -- build/bin/cm_time -n "$n" "$VS_RXE_IP"
+	run_pair "$cm_time" -n "$n" -- "$cm_time" -n "$n" "$VS_RXE_IP"
 	sleep 3
 done
 
@@ -120,6 +130,13 @@ END {
 }' "$log"
 rm -f "$log" "$log.run"
 
+# The library alone: the same steps raw and typed in one process, in turn
+# (bench/cm_steps.c; make benches builds it).
+if [ -x "$bin/cm_steps" ]; then
+	"$bin/cm_steps" -n "$n" "$VS_RXE_IP"
+	sleep 3
+fi
+
 # The staged clients' system calls (strace -f -c, one run each): a count,
 # which the host's load does not move as it moves the times.
 command -v strace >/dev/null || exit 0
@@ -131,8 +148,9 @@ count() {	# what's printed: total calls, and cmtime's polling (sched_yield)
 }
 run_pair cmtime -b "$VS_RXE_IP" -c "$n" -- strace -f -c -o "$st" cmtime -s "$VS_RXE_IP" -c "$n" >/dev/null
 count "cmtime -c $n"
-run_pair build/bin/cm_time -P -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -n "$n" "$VS_RXE_IP" >/dev/null
+run_pair "$cm_time" -P -n "$n" -- strace -f -c -o "$st" "$cm_time" -P -n "$n" "$VS_RXE_IP" >/dev/null
 count "cm_time -P -n $n"
-run_pair build/bin/cm_time -n "$n" -- strace -f -c -o "$st" build/bin/cm_time -P -I -n "$n" "$VS_RXE_IP" >/dev/null
+run_pair "$cm_time" -n "$n" -- strace -f -c -o "$st" "$cm_time" -P -I -n "$n" "$VS_RXE_IP" >/dev/null
 count "cm_time -P -I -n $n"
 rm -f "$st"
+rm -rf "$bin"
