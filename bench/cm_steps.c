@@ -20,8 +20,16 @@
  * Each round runs raw then typed, or typed then raw (alternating: with
  * the default, even, number of rounds each side goes first equally often;
  * under TCG whichever goes first in a round is often the slower); each
- * side destroys what it made and waits 0.3 s for the kernel's teardown.  Prints each round's microseconds per id and
- * the medians; figures, never judged.  Needs a device (the SoftRoCE VM).
+ * side destroys what it made and waits 0.3 s for the kernel's teardown.
+ * Prints each round's microseconds per id and the medians; figures, never
+ * judged.  Needs a device (the SoftRoCE VM).
+ *
+ * Instructions per id of each phase (user space: the library and
+ * librdmacm, not the kernel's work), which TCG's noise does not move:
+ *   valgrind --tool=callgrind --toggle-collect=raw_resolve \
+ *     --toggle-collect=raw_qp --toggle-collect=typed_resolve \
+ *     --toggle-collect=typed_qp cm_steps -r 2 ADDRESS
+ * then callgrind_annotate --inclusive=yes: each phase's figure / (2 n).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,20 +83,12 @@ static void settle(void)
 	usleep(300 * 1000);
 }
 
-static void raw_round(double *resolve, double *qp)
-{
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct rdma_event_channel *ch = rdma_create_event_channel();
-	struct rdma_cm_id *id[MAX_IDS];
-	double t0, t1, t2;
+#define NOINLINE __attribute__((noinline))
 
-	if (!ch)
-		die("rdma_create_event_channel");
-	t0 = now_us();
+/* The four timed phases, each a function of its own for callgrind (below). */
+static NOINLINE void raw_resolve(struct rdma_event_channel *ch,
+				 struct rdma_cm_id **id)
+{
 	for (int i = 0; i < n; i++)
 		if (rdma_create_id(ch, &id[i], NULL, RDMA_PS_TCP) ||
 		    rdma_resolve_addr(id[i], NULL, dst->ai_dst_addr, 2000))
@@ -109,11 +109,62 @@ static void raw_round(double *resolve, double *qp)
 		}
 		rdma_ack_cm_event(e);
 	}
-	t1 = now_us();
-	qa.send_cq = qa.recv_cq = vs_cq_raw(cq);
+}
+
+static NOINLINE void raw_qp(struct rdma_cm_id **id)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = vs_cq_raw(cq),
+		.recv_cq = vs_cq_raw(cq),
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
 	for (int i = 0; i < n; i++)
 		if (rdma_create_qp(id[i], vs_pd_raw(pd), &qa))
 			die("rdma_create_qp");
+}
+
+static NOINLINE void typed_resolve(struct vs_cm_channel *ch, struct vs_cm_id **id)
+{
+	for (int i = 0; i < n; i++)
+		if (vs_cm_resolve_addr(dst->ai_dst_addr, &(struct vs_cm_config){
+			.comp_mask = VS_CM_CONFIG_CHANNEL, .channel = ch,
+			.no_wait = true }, &id[i]))
+			die("vs_cm_resolve_addr");
+	for (int left = n; left;) {
+		struct vs_cm_event ev;
+
+		if (vs_cm_channel_next(ch, 10000, &ev) || ev.err)
+			die("vs_cm_channel_next");
+		if (ev.type == RDMA_CM_EVENT_ROUTE_RESOLVED)
+			left--;
+	}
+}
+
+static NOINLINE void typed_qp(struct vs_cm_id **id, struct vs_rc_qp **q)
+{
+	for (int i = 0; i < n; i++)
+		if (vs_cm_rc_qp_create(id[i], pd, &(struct vs_rc_config){
+			.send_cq = cq,
+			.caps = { .max_send_wr = 1, .max_recv_wr = 1,
+				  .max_send_sge = 1, .max_recv_sge = 1 } }, &q[i]))
+			die("vs_cm_rc_qp_create");
+}
+
+static void raw_round(double *resolve, double *qp)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_cm_id *id[MAX_IDS];
+	double t0, t1, t2;
+
+	if (!ch)
+		die("rdma_create_event_channel");
+	t0 = now_us();
+	raw_resolve(ch, id);
+	t1 = now_us();
+	raw_qp(id);
 	t2 = now_us();
 	*resolve = (t1 - t0) / n;
 	*qp = (t2 - t1) / n;
@@ -135,26 +186,9 @@ static void typed_round(double *resolve, double *qp)
 	if (vs_cm_channel_create(&ch))
 		die("vs_cm_channel_create");
 	t0 = now_us();
-	for (int i = 0; i < n; i++)
-		if (vs_cm_resolve_addr(dst->ai_dst_addr, &(struct vs_cm_config){
-			.comp_mask = VS_CM_CONFIG_CHANNEL, .channel = ch,
-			.no_wait = true }, &id[i]))
-			die("vs_cm_resolve_addr");
-	for (int left = n; left;) {
-		struct vs_cm_event ev;
-
-		if (vs_cm_channel_next(ch, 10000, &ev) || ev.err)
-			die("vs_cm_channel_next");
-		if (ev.type == RDMA_CM_EVENT_ROUTE_RESOLVED)
-			left--;
-	}
+	typed_resolve(ch, id);
 	t1 = now_us();
-	for (int i = 0; i < n; i++)
-		if (vs_cm_rc_qp_create(id[i], pd, &(struct vs_rc_config){
-			.send_cq = cq,
-			.caps = { .max_send_wr = 1, .max_recv_wr = 1,
-				  .max_send_sge = 1, .max_recv_sge = 1 } }, &q[i]))
-			die("vs_cm_rc_qp_create");
+	typed_qp(id, q);
 	t2 = now_us();
 	*resolve = (t1 - t0) / n;
 	*qp = (t2 - t1) / n;

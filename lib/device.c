@@ -109,6 +109,8 @@ int vs_device_open(const char *name, struct vs_context **out)
 		vs__handle_unpublish(c, sizeof(*c));
 		return ret;
 	}
+	c->bounce_sge = vs__quirks(c)->wr_sge_broken &&
+			!getenv("VERBSHIM_TRUST_WR_SGE");
 	vs__handle_init(&c->h, VS_KIND_CONTEXT);
 	*out = c;
 	return 0;
@@ -133,6 +135,8 @@ int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
 		return vs__verb_error(call, "ibv_query_device_ex", ret,
 				      "cannot query the attributes of %s", c->name);
 	}
+	c->bounce_sge = vs__quirks(c)->wr_sge_broken &&
+			!getenv("VERBSHIM_TRUST_WR_SGE");
 	vs__handle_init(&c->h, VS_KIND_CONTEXT);
 	*out = c;
 	return 0;

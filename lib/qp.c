@@ -307,11 +307,6 @@ static int to_init(struct vs_qp *qp, const char *verb)
 	return 0;
 }
 
-/* lib/quirks.c: providers whose ibv_wr_set_* need the bounce ring */
-static bool inline_is_broken(const struct vs_pd *pd)
-{
-	return vs__quirks(pd->ctx)->wr_sge_broken && !getenv("VERBSHIM_TRUST_WR_SGE");
-}
 
 /* the ring itself comes with the first WR that needs it (lib/bounce.c) */
 static void bounce_plan(struct vs_qp *qp)
@@ -394,7 +389,8 @@ int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		}
 		qp->post_ops = vs__legacy_sq_ops(qp->legacy);
 	}
-	if (qp->qpx && inline_is_broken(pd))
+	/* lib/quirks.c: providers whose ibv_wr_set_* need the bounce ring */
+	if (qp->qpx && pd->ctx->bounce_sge)
 		bounce_plan(qp);
 	if (!p.srq && vs__recv_store_init(&qp->recv, qp->caps.max_recv_wr,
 					  qp->caps.max_recv_sge)) {
