@@ -50,32 +50,58 @@ char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len)
 	return buf;
 }
 
-static bool netdev_is_up(const char *name)
+/*
+ * The netdev questions of one table read (a name by index, up or not)
+ * go through one socket, opened at the first question: a table read is
+ * part of every typed QP's create, and if_indextoname plus a socket per
+ * flags query cost six system calls per GID.
+ */
+struct netdev_query {
+	int fd; /* -1 until asked; -2: no socket to be had */
+};
+
+static bool netdev_socket(struct netdev_query *q)
+{
+	if (q->fd == -1)
+		q->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (q->fd < 0)
+		q->fd = -2;
+	return q->fd >= 0;
+}
+
+/* name: IF_NAMESIZE bytes; "" when unknown */
+static void netdev_name(struct netdev_query *q, unsigned int ifindex, char *name)
+{
+	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
+
+	name[0] = 0;
+	if (!netdev_socket(q) || ioctl(q->fd, SIOCGIFNAME, &ifr))
+		return;
+	memcpy(name, ifr.ifr_name, IF_NAMESIZE);
+	name[IF_NAMESIZE - 1] = 0;
+}
+
+static bool netdev_is_up(struct netdev_query *q, const char *name)
 {
 	struct ifreq ifr;
-	bool up = false;
-	int fd;
 
-	if (!name[0])
-		return false;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if (!name[0] || strlen(name) >= sizeof(ifr.ifr_name) || !netdev_socket(q))
 		return false;
 	memset(&ifr, 0, sizeof(ifr));
-	if (strlen(name) >= sizeof(ifr.ifr_name)) {
-		close(fd);
-		return false;
-	}
 	memcpy(ifr.ifr_name, name, strlen(name) + 1);
-	if (!ioctl(fd, SIOCGIFFLAGS, &ifr))
-		up = ifr.ifr_flags & IFF_UP;
-	close(fd);
-	return up;
+	return !ioctl(q->fd, SIOCGIFFLAGS, &ifr) && (ifr.ifr_flags & IFF_UP);
+}
+
+static void netdev_done(struct netdev_query *q)
+{
+	if (q->fd >= 0)
+		close(q->fd);
+	q->fd = -1;
 }
 
 static void fill_info(struct vs_gid_info *out, const union ibv_gid *gid,
 		      uint32_t index, uint8_t port, enum vs_gid_type type,
-		      const char *netdev)
+		      const char *netdev, struct netdev_query *q)
 {
 	memset(out, 0, sizeof(*out));
 	out->gid = *gid;
@@ -83,7 +109,7 @@ static void fill_info(struct vs_gid_info *out, const union ibv_gid *gid,
 	out->port = port;
 	out->type = type;
 	snprintf(out->netdev, sizeof(out->netdev), "%s", netdev ? netdev : "");
-	out->netdev_up = netdev_is_up(out->netdev);
+	out->netdev_up = netdev_is_up(q, out->netdev);
 	out->ipv4_mapped = gid_is_v4_mapped(gid);
 	out->link_local = gid->raw[0] == 0xfe && (gid->raw[1] & 0xc0) == 0x80;
 	if (out->ipv4_mapped)
@@ -120,7 +146,7 @@ static int cmp_index(const void *a, const void *b)
 /* Old kernels and libraries: ibv_query_gid plus sysfs for type and netdev. */
 static int table_from_sysfs(struct vs_context *c, uint8_t port, int tbl_len,
 			    uint8_t link_layer, struct vs_gid_info *tmp,
-			    size_t *n)
+			    size_t *n, struct netdev_query *q)
 {
 	int limit = tbl_len < 256 ? tbl_len : 256;
 
@@ -143,7 +169,7 @@ static int table_from_sysfs(struct vs_context *c, uint8_t port, int tbl_len,
 				 c->name, port, i);
 			read_sysfs_line(path, ndev, sizeof(ndev));
 		}
-		fill_info(&tmp[(*n)++], &gid, (uint32_t)i, port, type, ndev);
+		fill_info(&tmp[(*n)++], &gid, (uint32_t)i, port, type, ndev, q);
 	}
 	return 0;
 }
@@ -152,6 +178,7 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 		   size_t *count, uint8_t *link_layer, const char *verb)
 {
 	struct vs_port_info pi;
+	struct netdev_query q = { .fd = -1 };
 	struct ibv_gid_entry *ents;
 	struct vs_gid_info *tmp;
 	size_t total = 0, n = 0;
@@ -165,7 +192,9 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 	for (uint8_t p = 1; p <= c->attr.orig_attr.phys_port_cnt; p++) {
 		struct ibv_port_attr pa;
 
-		if (!ibv_query_port(c->ctx, p, &pa))
+		if (p == port) /* read just now */
+			total += (size_t)(pi.gid_tbl_len > 0 ? pi.gid_tbl_len : 0);
+		else if (!ibv_query_port(c->ctx, p, &pa))
 			total += (size_t)pa.gid_tbl_len;
 	}
 	if (!total)
@@ -180,22 +209,23 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 	got = ibv_query_gid_table(c->ctx, ents, total, 0);
 	if (got >= 0) {
 		for (ssize_t i = 0; i < got; i++) {
-			char ndev[IF_NAMESIZE + 1] = "";
+			char ndev[IF_NAMESIZE] = "";
 			enum vs_gid_type type;
 
 			if (ents[i].port_num != port || gid_is_zero(&ents[i].gid) ||
 			    ents[i].gid_index >= (uint32_t)pi.gid_tbl_len)
 				continue;
 			if (ents[i].ndev_ifindex)
-				if_indextoname(ents[i].ndev_ifindex, ndev);
+				netdev_name(&q, ents[i].ndev_ifindex, ndev);
 			type = vs_gid_type_of((enum ibv_gid_type)ents[i].gid_type);
 			fill_info(&tmp[n++], &ents[i].gid, ents[i].gid_index, port,
-				  type, ndev);
+				  type, ndev, &q);
 		}
 		qsort(tmp, n, sizeof(*tmp), cmp_index);
 	} else {
-		table_from_sysfs(c, port, pi.gid_tbl_len, pi.link_layer, tmp, &n);
+		table_from_sysfs(c, port, pi.gid_tbl_len, pi.link_layer, tmp, &n, &q);
 	}
+	netdev_done(&q);
 	free(ents);
 	*res = tmp;
 	*count = n;
