@@ -52,12 +52,16 @@ char *vs_gid_to_str(const union ibv_gid *gid, char *buf, size_t len)
 
 /*
  * The netdev questions of one table read (a name by index, up or not)
- * go through one socket, opened at the first question: a table read is
- * part of every typed QP's create, and if_indextoname plus a socket per
- * flags query cost six system calls per GID.
+ * go through one socket, opened at the first question, and the last
+ * netdev's answers are kept: a table read is part of every typed QP's
+ * create, its GIDs mostly share one netdev, and if_indextoname plus a
+ * socket per flags query cost six system calls per GID.
  */
 struct netdev_query {
 	int fd; /* -1 until asked; -2: no socket to be had */
+	unsigned int ifindex; /* of name, when name[0] */
+	char name[IF_NAMESIZE];
+	int up; /* of name: -1 not asked yet */
 };
 
 static bool netdev_socket(struct netdev_query *q)
@@ -75,21 +79,35 @@ static void netdev_name(struct netdev_query *q, unsigned int ifindex, char *name
 	struct ifreq ifr = { .ifr_ifindex = (int)ifindex };
 
 	name[0] = 0;
+	if (q->name[0] && q->ifindex == ifindex) {
+		memcpy(name, q->name, IF_NAMESIZE);
+		return;
+	}
 	if (!netdev_socket(q) || ioctl(q->fd, SIOCGIFNAME, &ifr))
 		return;
 	memcpy(name, ifr.ifr_name, IF_NAMESIZE);
 	name[IF_NAMESIZE - 1] = 0;
+	memcpy(q->name, name, IF_NAMESIZE);
+	q->ifindex = ifindex;
+	q->up = -1;
 }
 
 static bool netdev_is_up(struct netdev_query *q, const char *name)
 {
 	struct ifreq ifr;
 
+	bool up;
+
+	if (q->up >= 0 && !strcmp(name, q->name))
+		return q->up;
 	if (!name[0] || strlen(name) >= sizeof(ifr.ifr_name) || !netdev_socket(q))
 		return false;
 	memset(&ifr, 0, sizeof(ifr));
 	memcpy(ifr.ifr_name, name, strlen(name) + 1);
-	return !ioctl(q->fd, SIOCGIFFLAGS, &ifr) && (ifr.ifr_flags & IFF_UP);
+	up = !ioctl(q->fd, SIOCGIFFLAGS, &ifr) && (ifr.ifr_flags & IFF_UP);
+	if (!strcmp(name, q->name))
+		q->up = up;
+	return up;
 }
 
 static void netdev_done(struct netdev_query *q)
@@ -178,16 +196,19 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 		   size_t *count, uint8_t *link_layer, const char *verb)
 {
 	struct vs_port_info pi;
-	struct netdev_query q = { .fd = -1 };
+	struct netdev_query q = { .fd = -1, .up = -1 };
 	struct ibv_gid_entry *ents;
 	struct vs_gid_info *tmp;
 	size_t total = 0, n = 0;
 	ssize_t got;
 	int ret;
 
-	ret = vs__port_info(c, port, &pi, verb);
-	if (ret)
-		return ret;
+	/* link layer and table size never change while c is open */
+	if (!vs__port_fixed(c, port, &pi)) {
+		ret = vs__port_info(c, port, &pi, verb);
+		if (ret)
+			return ret;
+	}
 	*link_layer = pi.link_layer;
 	for (uint8_t p = 1; p <= c->attr.orig_attr.phys_port_cnt; p++) {
 		struct ibv_port_attr pa;
