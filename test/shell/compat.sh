@@ -25,7 +25,7 @@ out=build/compat
 rm -rf "$out"
 mkdir -p "$out/bin"
 prefix=$repo/$out/prefix
-make -s install PREFIX="$prefix" >"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+make -s -j"$(nproc)" install PREFIX="$prefix" >"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
 compat=$prefix/lib/verbshim/compat
 for f in libibverbs.a librdmacm.a libefa.a libibverbs.pc librdmacm.pc libefa.pc; do
 	[ -s "$compat/$f" ] || { echo "make install did not install $compat/$f"; exit 1; }

@@ -41,14 +41,9 @@ glibc_needs() { objdump -T "$1" | sed -n 's/.*(GLIBC_\([0-9.]*\)).*/\1/p' | sort
 glibc_has() { objdump -p "$1" | sed -n 's/.*[[:space:]]GLIBC_\([0-9.]*\)$/\1/p' | sort -V | tail -n 1; }
 host_needs=$(glibc_needs "$host")
 
-status=0
-for ver in $releases; do
-	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
-		cat "$tmp/fetch.log"
-		echo "rdma-core $ver: could not build its root (see above)"
-		status=1
-		continue
-	fi
+# One release: its expectations, then each binary through its loader.
+check_release() {	# VER ROOT
+	local ver=$1 root=$2 ldso has bin label status=0
 	expectations "$root" >"$tmp/expect.$ver"
 	echo "== rdma-core $ver ($(awk '$1 == "lib" {printf "%s %s abi %s; ", $2, $3, $4}' "$tmp/expect.$ver"))"
 	ldso=$root/lib64/ld-linux-x86-64.so.2
@@ -57,13 +52,13 @@ for ver in $releases; do
 		label="${bin#"$PWD"/} (needs GLIBC_$(glibc_needs "$bin"); the root's libc goes up to GLIBC_$has)"
 		if [ "$bin" = "$host" ] && [ "$(printf '%s\n' "$host_needs" "$has" | sort -V | tail -n 1)" != "$has" ]; then
 			# Too new for this root: its loader must say so, by name.
-			if "$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin" >"$tmp/out" 2>&1 ||
-				! grep -q "GLIBC_$host_needs' not found" "$tmp/out"; then
-				cat "$tmp/out"
+			if "$ldso" --library-path "$root/usr/lib/x86_64-linux-gnu" "$bin" >"$tmp/out.$ver" 2>&1 ||
+				! grep -q "GLIBC_$host_needs' not found" "$tmp/out.$ver"; then
+				cat "$tmp/out.$ver"
 				echo "rdma-core $ver: $label: expected the loader to refuse it for GLIBC_$host_needs"
 				status=1
 			else
-				echo "-- $label: refused as expected: $(grep -o "version .GLIBC_$host_needs' not found" "$tmp/out" | head -n 1)"
+				echo "-- $label: refused as expected: $(grep -o "version .GLIBC_$host_needs' not found" "$tmp/out.$ver" | head -n 1)"
 			fi
 			continue
 		fi
@@ -74,5 +69,25 @@ for ver in $releases; do
 			status=1
 		fi
 	done
+	return $status
+}
+
+# The roots one after the other (a cold cache downloads: apt's cache is
+# shared), then the releases side by side, each printed whole, in order.
+status=0
+pids=() vers=()
+for ver in $releases; do
+	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
+		cat "$tmp/fetch.log"
+		echo "rdma-core $ver: could not build its root (see above)"
+		status=1
+		continue
+	fi
+	check_release "$ver" "$root" >"$tmp/report.$ver" 2>&1 &
+	pids+=($!) vers+=("$ver")
+done
+for i in "${!pids[@]}"; do
+	wait "${pids[$i]}" || status=1
+	cat "$tmp/report.${vers[$i]}"
 done
 exit $status

@@ -12,7 +12,7 @@ command -v clang >/dev/null || { echo "skip: clang is not installed (scripts/dep
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$tmp/probe.c"
 clang -fsanitize=fuzzer -o "$tmp/probe" "$tmp/probe.c" >/dev/null 2>&1 ||
 	{ echo "skip: clang cannot link -fsanitize=fuzzer (libFuzzer missing)"; exit 77; }
-if ! make -s BUILD=build/fuzz CC=clang SAN=fuzz fuzzers >"$tmp/build.log" 2>&1; then
+if ! make -s -j"$(nproc)" BUILD=build/fuzz CC=clang SAN=fuzz fuzzers >"$tmp/build.log" 2>&1; then
 	cat "$tmp/build.log"; echo "fuzz: build failed"; exit 1
 fi
 fails=0

@@ -111,7 +111,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	root=$(scripts/rdma-core-root.sh 65.0) || { echo "FAIL: no sid root"; exit 1; }
 	gccinc=$(${CC:-cc} -print-file-name=include)
 	newest=build/glibc-newest
-	if make -s BUILD=$newest CC="${CC:-cc} -nostdinc -isystem $gccinc -isystem $sid/usr/include -isystem $sid/usr/include/x86_64-linux-gnu" \
+	if make -s -j"$(nproc)" BUILD=$newest CC="${CC:-cc} -nostdinc -isystem $gccinc -isystem $sid/usr/include -isystem $sid/usr/include/x86_64-linux-gnu" \
 		"$newest/libverbshim.a" >"$tmp/make.log" 2>&1; then
 		echo "-- built against $(sed -n 's/.*define[[:space:]]*__GLIBC_MINOR__[[:space:]]*\([0-9]*\).*/glibc 2.\1/p' "$sid/usr/include/features.h") headers"
 		check "$newest/libverbshim.a" "$root"

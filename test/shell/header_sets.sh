@@ -29,7 +29,7 @@ for pair in 33.2:bullseye 65.0:sid; do
 	inc=$(headers "$ver" "$suite")
 	root=$(scripts/rdma-core-root.sh "$ver")
 	build=build/headers-$ver
-	if ! make -s BUILD="$build" RDMA_CORE_INCLUDE="$inc" "$build/libverbshim.a" >"$build.log" 2>&1; then
+	if ! make -s -j"$(nproc)" BUILD="$build" RDMA_CORE_INCLUDE="$inc" "$build/libverbshim.a" >"$build.log" 2>&1; then
 		cat "$build.log"; echo "build against $ver headers failed"; status=1; continue
 	fi
 	grep feature-config "$build.log" || true
@@ -47,7 +47,7 @@ for pair in 33.2:bullseye 65.0:sid; do
 done
 
 if command -v clang >/dev/null; then
-	if make -s CC=clang BUILD=build/clang all tests >build/clang.log 2>&1; then
+	if make -s -j"$(nproc)" CC=clang BUILD=build/clang all tests >build/clang.log 2>&1; then
 		echo "clang: library, examples and tests build with -Wall -Wextra -Werror"
 	else
 		tail -n 30 build/clang.log; echo "clang build failed"; status=1

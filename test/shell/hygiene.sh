@@ -151,7 +151,7 @@ exported=$(nm -D --defined-only "$tmp/default.so" | awk '{print $3}' | grep -E '
 [ -z "$exported" ] || fail "a shared object linking $archive exports:" $(echo "$exported" | head)
 
 # The opt-in: VISIBILITY=default exports them.
-make -s BUILD="$tmp/export" VISIBILITY=default "$tmp/export/libverbshim.a" >/dev/null 2>&1
+make -s -j"$(nproc)" BUILD="$tmp/export" VISIBILITY=default "$tmp/export/libverbshim.a" >/dev/null 2>&1
 $cc -shared -fPIC -o "$tmp/export.so" "$tmp/probe.c" \
 	-Wl,--whole-archive "$tmp/export/libverbshim.a" -Wl,--no-whole-archive -ldl -lpthread
 grep -q ' T ibv_get_device_list$' <<<"$(nm -D --defined-only "$tmp/export.so")" ||

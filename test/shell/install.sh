@@ -7,7 +7,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 command -v pkg-config >/dev/null || { echo "skip: pkg-config not installed"; exit 77; }
 
-make -s install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>&1 ||
+make -s -j"$(nproc)" install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>&1 ||
 	{ cat "$stage.log"; rm -f "$stage.log"; exit 1; }
 rm -f "$stage.log"
 for f in include/verbshim.h include/verbshim/loader.h lib/libverbshim.a \

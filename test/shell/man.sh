@@ -199,7 +199,7 @@ if ! python3 "$gen" --list "${headers[@]}" >"$tmp/list" 2>"$tmp/problems"; then
 	fail "malformed kernel-doc comments in include/:"
 	sed 's/^/    /' "$tmp/problems"
 fi
-if make -s man BUILD="$tmp/build" >"$tmp/make.out" 2>&1; then
+if make -s -j"$(nproc)" man BUILD="$tmp/build" >"$tmp/make.out" 2>&1; then
 	ok "make man"
 else
 	fail "make man: $(tail -n 5 "$tmp/make.out")"
@@ -239,7 +239,7 @@ ok "$nd documented public functions rendered (groff -ww, man -l)"
 # 3. make install puts them under share/man/man3.
 if [ "$nd" -gt 0 ]; then
 	stage=$tmp/stage
-	if make -s install DESTDIR="$stage" PREFIX=/usr/local >"$tmp/install.out" 2>&1; then
+	if make -s -j"$(nproc)" install DESTDIR="$stage" PREFIX=/usr/local >"$tmp/install.out" 2>&1; then
 		for n in $documented; do
 			[ -f "$stage/usr/local/share/man/man3/$n.3" ] || fail "install: no share/man/man3/$n.3"
 		done

@@ -55,15 +55,18 @@ missing=$(comm -23 \
 compilers=()
 for cc in gcc clang; do command -v $cc >/dev/null && compilers+=("$cc"); done
 [ ${#compilers[@]} -gt 0 ] || { echo "no compiler"; exit 77; }
-checked=0
-for cc in "${compilers[@]}"; do
-	for lang in c c++; do
+# One compiler and language: every call dropped must fail to compile, all
+# of them used must compile.  Prints its count of compiles on success.
+check_combo() {	# CC LANG DIR
+	local cc=$1 lang=$2 dir=$3 checked=0 keep= use stmt std
+	mkdir -p "$dir"
+	{
 		keep=
 		for call in "${calls[@]}"; do keep="$keep if ($call) return 1;"; done
 		for call in "${calls[@]}" keep; do
 			use=drop stmt="$call;"
 			[ "$call" = keep ] && use=keep stmt=$keep
-				cat >"$tmp/t.c" <<-EOT
+				cat >"$dir/t.c" <<-EOT
 				#include <verbshim.h>
 				int f(void);
 				int f(void)
@@ -94,15 +97,36 @@ for cc in "${compilers[@]}"; do
 				[ $lang = c++ ] && std=-std=c++17
 				if $cc -x $lang $std -D_GNU_SOURCE -Iinclude -Wall -Werror=unused-result \
 					-Wno-uninitialized -Wno-maybe-uninitialized -Wno-unknown-warning-option \
-					-c -o "$tmp/t.o" "$tmp/t.c" 2>"$tmp/err"; then
+					-c -o "$dir/t.o" "$dir/t.c" 2>"$dir/err"; then
 					[ $use = keep ] || { echo "FAIL ($cc $lang): dropping $call compiles"; exit 1; }
 				else
-					[ $use = drop ] || { echo "FAIL ($cc $lang): $call with its result used:"; cat "$tmp/err"; exit 1; }
-					grep -q 'unused-result\|warn_unused_result\|ignoring return value' "$tmp/err" ||
-						{ echo "FAIL ($cc $lang): $call: not the unused-result diagnostic:"; cat "$tmp/err"; exit 1; }
+					[ $use = drop ] || { echo "FAIL ($cc $lang): $call with its result used:"; cat "$dir/err"; exit 1; }
+					grep -q 'unused-result\|warn_unused_result\|ignoring return value' "$dir/err" ||
+						{ echo "FAIL ($cc $lang): $call: not the unused-result diagnostic:"; cat "$dir/err"; exit 1; }
 				fi
 			checked=$((checked + 1))
 		done
+	}
+	echo "$checked"
+}
+
+# The four compiler and language pairs side by side, each in its own dir.
+pids=() outs=()
+for cc in "${compilers[@]}"; do
+	for lang in c c++; do
+		out=$tmp/$cc-${lang/++/xx}
+		check_combo "$cc" "$lang" "$out.d" >"$out.log" 2>&1 &
+		pids+=($!) outs+=("$out.log")
 	done
 done
+checked=0 status=0
+for i in "${!pids[@]}"; do
+	if wait "${pids[$i]}"; then
+		checked=$((checked + $(tail -n 1 "${outs[$i]}")))
+	else
+		cat "${outs[$i]}"
+		status=1
+	fi
+done
+[ $status -eq 0 ] || exit 1
 echo "must-check: ${#calls[@]} creates and submits, $checked compiles (${compilers[*]}, C and C++)"

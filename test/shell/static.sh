@@ -36,7 +36,7 @@ esac
 
 # 2. Without the pins it links; first use refuses.
 nofloor=build/static-nofloor
-if make -s BUILD="$nofloor" CFLAGS=-DVS_NO_GLIBC_FLOOR "$nofloor/libverbshim.a" >"$tmp/make.log" 2>&1 &&
+if make -s -j"$(nproc)" BUILD="$nofloor" CFLAGS=-DVS_NO_GLIBC_FLOOR "$nofloor/libverbshim.a" >"$tmp/make.log" 2>&1 &&
 	$cc "${inc[@]}" -static -o "$tmp/static" "$prog" "$nofloor/libverbshim.a" -ldl -lpthread >"$tmp/ld.log" 2>&1; then
 	grep -q "warning: verbshim: a statically linked program" "$tmp/ld.log" ||
 		{ cat "$tmp/ld.log"; echo "FAIL: no verbshim warning in the -static link"; status=1; }
