@@ -250,13 +250,20 @@ fuzz:
 			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
 	done
 
-check: all tests
+# The suite's builds use every core (CHECK_JOBS), whatever -j make check
+# was given: the library, examples and tests, and the oldest distribution's
+# build (make oldest, in its chroot) side by side.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)scripts/check.sh all
 
-check-unit: all tests
+check-unit:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)scripts/check.sh unit
 
-check-rxe: all tests
+check-rxe:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)scripts/check.sh rxe
 
 demo: all tests
@@ -321,7 +328,6 @@ oldest:
 	$(call say,OLDEST,$(OLDEST_BUILD))
 	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
-check check-unit check-rxe: oldest
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a and their .pc files resolving to the shim, for

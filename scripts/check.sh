@@ -25,7 +25,7 @@ host_stages() {
 	run --stage unit --timeout 600 build/test/unit/* test/shell/*.sh
 
 	echo "== building the ASan+UBSan variant"
-	if $MAKE -s BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
+	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 			run --stage asan build/asan/test/unit/*
@@ -39,7 +39,7 @@ host_stages() {
 		build/test/unit/*
 
 	echo "== building the TSan variant"
-	if $MAKE -s BUILD=build/tsan SAN=tsan tests >build/tsan.log 2>&1; then
+	if $MAKE -s -j"$(nproc)" BUILD=build/tsan SAN=tsan tests >build/tsan.log 2>&1; then
 		run --stage tsan build/tsan/test/unit/race*
 	else
 		cat build/tsan.log; echo "tsan: build failed"
