@@ -31,6 +31,21 @@ static inline void vs_t_fake_path(const char *lib, char *buf, size_t len)
 		VS_FAIL("the fake %s is missing (make tests builds it)", buf);
 }
 
+/* A symbol of the fake libibverbs, already loaded (vs_t_use_fake); fails if absent. */
+static inline void *vs_t_fake_sym(const char *name)
+{
+	char fake[PATH_MAX + 32];
+	void *h, *sym;
+
+	vs_t_fake_path("libibverbs.so.1", fake, sizeof(fake));
+	h = dlopen(fake, RTLD_NOW | RTLD_NOLOAD);
+	VS_ASSERT(h != NULL);
+	sym = dlsym(h, name);
+	VS_ASSERT(sym != NULL);
+	dlclose(h); /* only the reference NOLOAD took */
+	return sym;
+}
+
 /*
  * Loads the fake (extended verbs offered) through VERBSHIM_LIBIBVERBS and
  * returns its vs_stub_fail and vs_stub_live.

@@ -219,17 +219,7 @@ int main(void)
 	void *fail;
 
 	vs_t_use_fake(&fail, &live);
-	{
-		char path[PATH_MAX + 32];
-		void *h;
-
-		vs_t_fake_path("libibverbs.so.1", path, sizeof(path));
-		h = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
-		VS_ASSERT(h != NULL);
-		event_delay_us = dlsym(h, "vs_stub_cq_event_delay_us");
-		VS_ASSERT(event_delay_us != NULL);
-		dlclose(h);
-	}
+	event_delay_us = vs_t_fake_sym("vs_stub_cq_event_delay_us");
 	/* the valgrind stage scales races down (it runs one thread at a time) */
 	g.per_waiter = getenv("VS_RACE_PROCESSES") ? PER_WAITER / 20 : PER_WAITER;
 	VS_OK(vs_device_open("fake0", &g.ctx));
