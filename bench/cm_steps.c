@@ -21,8 +21,9 @@
  * the default, even, number of rounds each side goes first equally often;
  * under TCG whichever goes first in a round is often the slower); each
  * side destroys what it made and waits 0.3 s for the kernel's teardown.
- * Prints each round's microseconds per id and the medians; figures, never
- * judged.  Needs a device (the SoftRoCE VM).
+ * Prints each round's microseconds per id, the medians, and each phase's
+ * minor page faults per id (fresh memory: kernel work that the user-space
+ * instruction counts below do not show); figures, never judged.  Needs a device (the SoftRoCE VM).
  *
  * Instructions per id of each phase (user space: the library and
  * librdmacm, not the kernel's work), which TCG's noise does not move:
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <verbshim.h>
@@ -47,6 +49,19 @@ static struct rdma_addrinfo *dst;
 static struct vs_pd *pd;
 static struct vs_cq *cq;
 static int n = 50;
+
+/* minor page faults so far: the kernel's share of a phase that no user
+ * instruction count shows (fresh memory costs a fault per page) */
+static long faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* faults per phase, summed over the rounds: resolve raw/typed, qp raw/typed */
+static long fault_sum[4];
 
 static double now_us(void)
 {
@@ -158,14 +173,20 @@ static void raw_round(double *resolve, double *qp)
 	struct rdma_event_channel *ch = rdma_create_event_channel();
 	struct rdma_cm_id *id[MAX_IDS];
 	double t0, t1, t2;
+	long f0, f1, f2;
 
 	if (!ch)
 		die("rdma_create_event_channel");
+	f0 = faults();
 	t0 = now_us();
 	raw_resolve(ch, id);
 	t1 = now_us();
+	f1 = faults();
 	raw_qp(id);
 	t2 = now_us();
+	f2 = faults();
+	fault_sum[0] += f1 - f0;
+	fault_sum[1] += f2 - f1;
 	*resolve = (t1 - t0) / n;
 	*qp = (t2 - t1) / n;
 	for (int i = 0; i < n; i++) {
@@ -182,14 +203,20 @@ static void typed_round(double *resolve, double *qp)
 	struct vs_rc_qp *q[MAX_IDS];
 	struct vs_cm_channel *ch;
 	double t0, t1, t2;
+	long f0, f1, f2;
 
 	if (vs_cm_channel_create(&ch))
 		die("vs_cm_channel_create");
+	f0 = faults();
 	t0 = now_us();
 	typed_resolve(ch, id);
 	t1 = now_us();
+	f1 = faults();
 	typed_qp(id, q);
 	t2 = now_us();
+	f2 = faults();
+	fault_sum[2] += f1 - f0;
+	fault_sum[3] += f2 - f1;
 	*resolve = (t1 - t0) / n;
 	*qp = (t2 - t1) / n;
 	for (int i = 0; i < n; i++)
@@ -257,11 +284,16 @@ int main(int argc, char **argv)
 			raw_round(&rr[r], &rq[r]);
 			typed_round(&tr[r], &tq[r]);
 		}
-		printf("%-6d %12.0f %12.0f %12.0f %12.0f\n", r + 1, rr[r], tr[r],
+		printf("%-6d %12.1f %12.1f %12.1f %12.1f\n", r + 1, rr[r], tr[r],
 		       rq[r], tq[r]);
 	}
-	printf("%-6s %12.0f %12.0f %12.0f %12.0f\n", "median", median(rr, rounds),
+	printf("%-6s %12.1f %12.1f %12.1f %12.1f\n", "median", median(rr, rounds),
 	       median(tr, rounds), median(rq, rounds), median(tq, rounds));
+	printf("%-6s %12.2f %12.2f %12.2f %12.2f\n", "faults",
+	       fault_sum[0] / (double)(n * rounds),
+	       fault_sum[2] / (double)(n * rounds),
+	       fault_sum[1] / (double)(n * rounds),
+	       fault_sum[3] / (double)(n * rounds));
 	printf("typed / raw: resolve %.2fx, qp %.2fx\n",
 	       median(tr, rounds) / median(rr, rounds),
 	       median(tq, rounds) / median(rq, rounds));

@@ -18,12 +18,20 @@
 #   --hostname NAME            the guest's hostname (default: NAME of --name,
 #                              else vsvm); /etc/hosts maps it to the --ip
 #   --mem MIB                  guest memory (default $VS_VM_MEM, else 2048)
-#   --smp N                    guest CPUs (default $VS_VM_SMP, else 2; two
-#                              VMs share 2 cores better with 1 each)
+#   --smp N                    guest CPUs (default $VS_VM_SMP, else 2, or
+#                              1 with --icount; two VMs share 2 cores
+#                              better with 1 each)
 #   --env NAME=VALUE           set NAME in the guest (repeatable)
 #   --env-pass GLOB[,GLOB...]  pass the caller's variables whose names match
 #                              ('FI_*,UCX_*,OMPI_*'; also $VS_VM_ENV_PASS)
 #   --log FILE                 also save the raw console to FILE
+#   --icount SHIFT             deterministic guest time (default
+#                              $VS_VM_ICOUNT, else off): one vCPU thread,
+#                              each guest instruction 2^SHIFT ns of guest
+#                              time, idle time skipped.  For benchmarks:
+#                              the guest's clock then counts the work done
+#                              (kernel included), not the host's load;
+#                              one vCPU only
 #
 # In the guest CMD runs with cwd = this repo, mounted read-write at the same
 # path, with VERBSHIM_IN_VM=1, VS_RXE_DEV=rxe0, VS_RXE_GID_INDEX, VS_RXE_IP,
@@ -37,7 +45,7 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm smp=${VS_VM_SMP:-2} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
+kernel=bookworm icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
 netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 argv=("$@") # for the one boot retry below
@@ -55,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--env) envs+=("$2"); shift 2 ;;
 	--env-pass) env_pass+=${env_pass:+,}$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
 	--) shift; break ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "$me: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -68,7 +77,11 @@ case $cache in *[[:space:]]*) die "the cache path contains white space (apt's so
 if ! [[ $mem =~ ^[0-9]+$ ]] || [ "$mem" -lt 256 ]; then die "--mem $mem: a size in MiB, at least 256"; fi
 host_mib=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024))
 [ "$mem" -le "$host_mib" ] || die "--mem $mem: more than this host's $host_mib MiB"
+[ -n "$smp" ] || smp=$([ -n "$icount" ] && echo 1 || echo 2)
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp $smp: a number of CPUs"
+[[ $icount =~ ^([0-9]|10)?$ ]] || die "--icount $icount: a shift of 0 to 10 (2^SHIFT ns per instruction)"
+# measured: under icount Debian's 6.1 hangs bringing up its second vCPU
+[ -z "$icount" ] || [ "$smp" = 1 ] || die "--icount needs --smp 1 (with more vCPUs the guest hangs at 'Booting SMP configuration' under qemu's icount)"
 valid_host() { [[ $1 =~ ^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$ ]]; }
 if [ -z "$hostname" ]; then
 	hostname=vsvm
@@ -237,7 +250,11 @@ fi
 # TSC is the host clock, the same for every vCPU: trusting it is right.
 # shellcheck disable=SC2054 # (commas are qemu's)
 # timeout(1) as well: a qemu orphaned by a SIGKILLed vm-run.sh still dies.
-qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem"
+# icount: qemu's deterministic mode runs every vCPU in one host thread and
+# advances the guest clock by instructions executed; sleep=off skips idle.
+accel=(-accel tcg,thread=multi)
+[ -n "$icount" ] && accel=(-accel tcg,thread=single -icount "shift=$icount,sleep=off")
+qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 "${accel[@]}" -cpu max -smp "$smp" -m "$mem"
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
 	-append "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem"
@@ -252,6 +269,7 @@ short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
 what+=", $smp vCPU, $mem MiB, hostname $hostname"
+[ -n "$icount" ] && what+=", icount shift $icount"
 echo "$me: ${label}booting ($what, timeout ${timeout}s): $short" >&2
 mkfifo "$run/console"
 t0=$EPOCHREALTIME
