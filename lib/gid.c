@@ -192,6 +192,9 @@ static int table_from_sysfs(struct vs_context *c, uint8_t port, int tbl_len,
 	return 0;
 }
 
+/* GID table entries asked for first (collect) */
+#define GID_TABLE_FIRST_ASK 32
+
 static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 		   size_t *count, uint8_t *link_layer, const char *verb)
 {
@@ -220,14 +223,26 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 	}
 	if (!total)
 		total = 1;
-	tmp = calloc((size_t)(pi.gid_tbl_len > 0 ? pi.gid_tbl_len : 1), sizeof(*tmp));
-	ents = calloc(total, sizeof(*ents));
-	if (!tmp || !ents) {
-		free(tmp);
+	/*
+	 * A table has many slots (rxe: 1024) and few in use, and both the
+	 * kernel (it zeroes max_entries of them) and a zeroed buffer here
+	 * cost per slot: ask for a few first, for all only when the kernel
+	 * says there are more in use (EINVAL) or the short ask fails at all.
+	 */
+	ents = malloc(total * sizeof(*ents));
+	if (!ents)
+		return vs__set_error(verb, ENOMEM, "out of memory");
+	got = -EINVAL;
+	if (total > GID_TABLE_FIRST_ASK)
+		got = ibv_query_gid_table(c->ctx, ents, GID_TABLE_FIRST_ASK, 0);
+	if (got < 0)
+		got = ibv_query_gid_table(c->ctx, ents, total, 0);
+	/* every entry returned, or the sysfs walk's at most 256 */
+	tmp = calloc(got > 0 ? (size_t)got : 256, sizeof(*tmp));
+	if (!tmp) {
 		free(ents);
 		return vs__set_error(verb, ENOMEM, "out of memory");
 	}
-	got = ibv_query_gid_table(c->ctx, ents, total, 0);
 	if (got >= 0) {
 		for (ssize_t i = 0; i < got; i++) {
 			char ndev[IF_NAMESIZE] = "";
@@ -322,16 +337,17 @@ int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 				rank = r;
 				best = &tmp[i];
 			}
-			if (used < sizeof(seen))
-				used += (size_t)snprintf(seen + used, sizeof(seen) - used,
+		}
+	}
+	if (!best) {
+		/* what the table has, for the message */
+		for (size_t i = 0; i < n && used < sizeof(seen); i++)
+			used += (size_t)snprintf(seen + used, sizeof(seen) - used,
 						 "%s[%u] %s %s %s%s", i ? "; " : "",
 						 tmp[i].index, tmp[i].ip,
 						 vs_gid_type_name(tmp[i].type),
 						 tmp[i].netdev[0] ? tmp[i].netdev : "no netdev",
 						 tmp[i].netdev_up ? "" : " (down)");
-		}
-	}
-	if (!best) {
 		ret = vs__set_error(call, ENOENT,
 				    "no routable GID on %s port %u: RoCE needs a "
 				    "RoCE v2 GID with an IPv4-mapped or global IPv6 "

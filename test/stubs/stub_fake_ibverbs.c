@@ -13,7 +13,8 @@
  * holds send completions back until vs_stub_release_sends().
  * VS_FAKE_EFA_PORT=1 makes the port look like an EFA one (link layer
  * unspecified, no LID; stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
- * sets the vendor_id (0xffffff: rxe, so the library applies its quirks).  vs_stub_fail
+ * sets the vendor_id (0xffffff: rxe, so the library applies its quirks);
+ * VS_FAKE_GID_SLOTS the GID table's size (fake_gid).  vs_stub_fail
  * makes one named verb fail
  * once with an errno (destroys and deallocs return it, creates return
  * NULL with errno); vs_stub_live counts the objects alive per kind.
@@ -493,6 +494,14 @@ VS_STUB_EXPORT int ibv_query_device(struct ibv_context *context,
 	return 0;
 }
 
+static uint32_t fake_gid_slots(void)
+{
+	const char *v = getenv("VS_FAKE_GID_SLOTS");
+	unsigned long n = v ? strtoul(v, NULL, 0) : 0;
+
+	return n > 3 && n <= 4096 ? (uint32_t)n : 3;
+}
+
 VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 				  struct _compat_ibv_port_attr *compat)
 {
@@ -505,7 +514,7 @@ VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 	attr->state = IBV_PORT_ACTIVE;
 	attr->max_mtu = IBV_MTU_4096;
 	attr->active_mtu = IBV_MTU_1024;
-	attr->gid_tbl_len = 3;
+	attr->gid_tbl_len = (int)fake_gid_slots();
 	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
 	if (getenv("VS_FAKE_EFA_PORT") && !strcmp(getenv("VS_FAKE_EFA_PORT"), "1"))
 		attr->link_layer = IBV_LINK_LAYER_UNSPECIFIED; /* as efa's */
@@ -514,20 +523,25 @@ VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 	return 0;
 }
 
-/* GID 0 link-local (RoCE v1), 1 ::ffff:10.0.0.1 (RoCE v2, on lo), 2 empty. */
+/*
+ * GID 0 link-local (RoCE v1), 1 ::ffff:10.0.0.1 (RoCE v2, on lo), 2 empty;
+ * with VS_FAKE_GID_SLOTS=N (> 3) the table has N slots and 3..N-1 hold
+ * ::ffff:10.0.I/256.I%256 (RoCE v2, on lo).
+ */
 static int fake_gid(uint32_t index, union ibv_gid *gid)
 {
-	if (index > 2)
+	if (index >= fake_gid_slots())
 		return -1;
 	memset(gid, 0, sizeof(*gid));
 	if (index == 0) {
 		gid->raw[0] = 0xfe;
 		gid->raw[1] = 0x80;
 		gid->raw[15] = 1;
-	} else if (index == 1) {
+	} else if (index == 1 || index > 2) {
 		gid->raw[10] = gid->raw[11] = 0xff;
 		gid->raw[12] = 10;
-		gid->raw[15] = 1;
+		gid->raw[14] = (uint8_t)(index >> 8);
+		gid->raw[15] = index == 1 ? 1 : (uint8_t)index;
 	}
 	return 0;
 }
@@ -538,7 +552,7 @@ static void fake_entry(uint32_t index, struct ibv_gid_entry *e)
 	fake_gid(index, &e->gid);
 	e->gid_index = index;
 	e->port_num = 1;
-	e->gid_type = index == 1 ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
+	e->gid_type = index ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
 	e->ndev_ifindex = if_nametoindex("lo");
 }
 
@@ -553,6 +567,10 @@ VS_STUB_EXPORT int ibv_query_gid(struct ibv_context *context, uint8_t port,
 	return 0;
 }
 
+/* the max_entries of the last four _ibv_query_gid_table calls, and their count */
+VS_STUB_EXPORT size_t vs_stub_gid_table_asks[4];
+VS_STUB_EXPORT int vs_stub_gid_table_nasks;
+
 VS_STUB_EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context,
 					    struct ibv_gid_entry *entries,
 					    size_t max_entries, uint32_t flags,
@@ -561,8 +579,14 @@ VS_STUB_EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context,
 	size_t n = 0;
 
 	vs_stub_record("_ibv_query_gid_table");
-	for (uint32_t i = 0; i < 2 && n < max_entries; i++)
+	vs_stub_gid_table_asks[vs_stub_gid_table_nasks++ % 4] = max_entries;
+	for (uint32_t i = 0; i < fake_gid_slots(); i++) {
+		if (i == 2) /* empty */
+			continue;
+		if (n == max_entries) /* as the kernel: more in use than asked for */
+			return -EINVAL;
 		fake_entry(i, &entries[n++]);
+	}
 	return (ssize_t)n;
 }
 
