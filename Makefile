@@ -318,7 +318,7 @@ $(LIB_OBJS): shim/glibc_floor.h
 
 # The oldest supported distribution's toolchain (scripts/build-root.sh:
 # Debian 11, gcc 10, glibc 2.31, rdma-core 33 headers) builds the library,
-# examples and tests into build/oldest, chrooted (as root).  These are the
+# examples, tests and benches into build/oldest, chrooted (as root).  These are the
 # binaries the release matrix runs in every rdma-core root, each on its own
 # glibc; binaries meant to ship are built this way.
 OLDEST_BUILD := build/oldest
@@ -326,7 +326,7 @@ OLDEST_JOBS  ?= 2
 .PHONY: oldest
 oldest:
 	$(call say,OLDEST,$(OLDEST_BUILD))
-	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests
+	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
