@@ -105,7 +105,8 @@ staged() {	# 0: cmtime, 1: cm_time -P, 2: cm_time -P -I
 # whole-tool comparison needs the earlier one (33.2, 44.0).  The library
 # alone (cm_steps) runs with every release.
 whole=1
-if cmtime -h 2>&1 | grep -q -- '\[-S\]'; then
+usage=$(cmtime -h 2>&1 || true)
+if [[ $usage == *'[-S]'* ]]; then
 	echo "== whole tools: skipped: this librdmacm's cmtime is the rewritten one (use 33.2 or 44.0 for it)"
 	whole=0 reps=0
 fi
@@ -157,7 +158,7 @@ END {
 	printf "%-36s %10s %12s %8s %14s %8s\n", "step", "cmtime", "cm_time -P", "ratio", "cm_time -P -I", "ratio"
 	for (i = 1; i <= 4; i++) {
 		c = median("cmtime", steps[i]); p = median("cm_time -P", steps[i]); q = median("cm_time -P -I", steps[i])
-		printf "%-36s %10.0f %12.0f %7.2fx %14.0f %7.2fx\n", names[i], c, p, c ? p / c : 0, q, c ? q / c : 0
+		printf "%-36s %10.1f %12.1f %7.2fx %14.1f %7.2fx\n", names[i], c, p, c ? p / c : 0, q, c ? q / c : 0
 	}
 }' "$log"
 rm -f "$log" "$log.run"

@@ -17,7 +17,8 @@
  * side destroys what it made and waits 0.3 s for the kernel's teardown
  * outside its clock.  Prints each round's microseconds per QP, the
  * medians, and each side's minor page faults per QP; figures, never
- * judged.  Needs a device (the SoftRoCE VM): bench/run.sh runs it there.
+ * judged.  Needs a device: in the SoftRoCE VM, with the deterministic clock,
+ *   scripts/vm-run.sh --icount 0 -- build/bench/qp_create
  */
 #include <stdio.h>
 #include <stdlib.h>

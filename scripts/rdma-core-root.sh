@@ -77,7 +77,13 @@ root_check_loads "$tmp" usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/rpin
 ls "$tmp/usr/lib/x86_64-linux-gnu/libibverbs/"librxe-rdmav*.so >/dev/null 2>&1 ||
 	die "no rxe provider in the root"
 
+# libc6's version, found by name (an index into debs breaks when a
+# package is added to the list)
+libc=
+for deb in "${debs[@]}"; do
+	[ "$(dpkg-deb -f "$deb" Package)" = libc6 ] && libc=$(dpkg-deb -f "$deb" Version)
+done
 root_install "$tmp" "$root" "$recipe" \
-	"rdma-core $got and libc $(dpkg-deb -f "${debs[7]}" Version) from $suite" "${debs[@]}"
+	"rdma-core $got and libc $libc from $suite" "${debs[@]}"
 echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 echo "$root"
