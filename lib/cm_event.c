@@ -26,11 +26,22 @@ bool vs__cm_is_failure(enum rdma_cm_event_type t)
 	}
 }
 
-static void keep_pdata(struct vs_cm_id *id, const void *p, uint8_t len)
+/* -ENOMEM recorded when there is data and no room can be had for it */
+static int keep_pdata(struct vs_cm_id *id, const void *p, uint8_t len,
+		      const char *call)
 {
-	id->pdata_len = p ? len : 0;
-	if (id->pdata_len)
-		memcpy(id->pdata, p, id->pdata_len);
+	id->pdata_len = 0;
+	if (!p || !len)
+		return 0;
+	if (!id->pdata)
+		id->pdata = malloc(VS_CM_DATA_MAX);
+	if (!id->pdata)
+		return vs__set_error(call, ENOMEM, "no memory for the %u bytes "
+				     "of private data from %s", len,
+				     vs__cm_peer(id));
+	memcpy(id->pdata, p, len);
+	id->pdata_len = len;
+	return 0;
 }
 
 static void keep_ud(struct vs_cm_id *id, const struct rdma_ud_param *ud)
@@ -45,25 +56,35 @@ static void keep_ud(struct vs_cm_id *id, const struct rdma_ud_param *ud)
 static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		 struct vs__cm_ev *ev, const char *call)
 {
-	int ret;
+	int ret = 0;
 
 	switch (e->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST: {
+		bool ud = vs__cm_is_ud(id); /* the new id's transport is its listener's */
+		const void *p = ud ? e->param.ud.private_data : e->param.conn.private_data;
+		uint8_t len = ud ? e->param.ud.private_data_len :
+				   e->param.conn.private_data_len;
 		struct vs_cm_id *conn;
+		uint8_t *room = NULL;
 
+		/* room for the request's data before the new id: nothing to undo */
+		if (p && len && !(room = malloc(VS_CM_DATA_MAX))) {
+			ev->orphan = e->id;
+			return vs__set_error(call, ENOMEM, "no memory for the %u "
+					     "bytes of private data of a request "
+					     "to %s", len, vs__cm_peer(id));
+		}
 		/* the new id comes with the request: ours from here on */
 		ret = vs__cm_wrap(e->id, id, &conn, call);
 		if (ret) {
+			free(room);
 			ev->orphan = e->id;
 			return ret;
 		}
 		conn->state = VS_CM_REQUEST;
-		if (vs__cm_is_ud(conn)) {
-			keep_pdata(conn, e->param.ud.private_data,
-				   e->param.ud.private_data_len);
-		} else {
-			keep_pdata(conn, e->param.conn.private_data,
-				   e->param.conn.private_data_len);
+		conn->pdata = room;
+		keep_pdata(conn, p, len, call); /* room made: cannot fail */
+		if (!ud) {
 			conn->req_responder_resources = e->param.conn.responder_resources;
 			conn->req_initiator_depth = e->param.conn.initiator_depth;
 		}
@@ -75,13 +96,13 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		id->state = VS_CM_RESOLVED;
 		break;
 	case RDMA_CM_EVENT_CONNECT_RESPONSE:
-		keep_pdata(id, e->param.conn.private_data,
-			   e->param.conn.private_data_len);
+		ret = keep_pdata(id, e->param.conn.private_data,
+				 e->param.conn.private_data_len, call);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		if (vs__cm_is_ud(id) && id->state == VS_CM_CONNECTING) {
-			keep_pdata(id, e->param.ud.private_data,
-				   e->param.ud.private_data_len);
+			ret = keep_pdata(id, e->param.ud.private_data,
+					 e->param.ud.private_data_len, call);
 			keep_ud(id, &e->param.ud);
 		}
 		id->state = VS_CM_CONNECTED;
@@ -92,11 +113,11 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 	case RDMA_CM_EVENT_REJECTED:
 		id->reject_reason = e->status;
 		if (vs__cm_is_ud(id))
-			keep_pdata(id, e->param.ud.private_data,
-				   e->param.ud.private_data_len);
+			ret = keep_pdata(id, e->param.ud.private_data,
+					 e->param.ud.private_data_len, call);
 		else
-			keep_pdata(id, e->param.conn.private_data,
-				   e->param.conn.private_data_len);
+			ret = keep_pdata(id, e->param.conn.private_data,
+					 e->param.conn.private_data_len, call);
 		id->state = VS_CM_REJECTED;
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -113,7 +134,8 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		break;
 	}
 	ev->id = id;
-	return 0;
+	/* a keep_pdata failure: the step fails, the state moved all the same */
+	return ret;
 }
 
 /*

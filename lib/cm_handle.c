@@ -88,8 +88,7 @@ int vs_cm_channel_close(struct vs_cm_channel *ch)
 		char peer[64];
 
 		/* other threads' ids: their text cache is theirs to write */
-		vs__cm_addr_text(peer, sizeof(peer),
-				 (const struct sockaddr *)&id->peer_sa);
+		vs__cm_addr_text(peer, sizeof(peer), &id->peer_sa.sa);
 		if (open++ < 4 && len < sizeof(names))
 			len += (size_t)snprintf(names + len, sizeof(names) - len,
 						"%sCM id %p (%s%s%s)",
@@ -276,6 +275,9 @@ void vs__cm_free(struct vs_cm_id *id)
 		rdma_destroy_id(id->id);
 	id->id = NULL;
 	vs__cm_channel_drop(id);
+	free(id->pdata);
+	id->pdata = NULL;
+	id->pdata_len = 0;
 }
 
 /* "a.b.c.d:port" or "[v6]:port"; "" for none or another family. */
@@ -321,9 +323,8 @@ const char *vs__cm_peer(const struct vs_cm_id *id)
 {
 	struct vs_cm_id *cache = (struct vs_cm_id *)id;
 
-	if (!id->peer[0] && id->peer_sa.ss_family)
-		vs__cm_addr_text(cache->peer, sizeof(cache->peer),
-				 (const struct sockaddr *)&id->peer_sa);
+	if (!id->peer[0] && id->peer_sa.sa.sa_family)
+		vs__cm_addr_text(cache->peer, sizeof(cache->peer), &id->peer_sa.sa);
 	return id->peer;
 }
 

@@ -60,11 +60,20 @@ struct vs_cm_id {
 	/* a resolve under way: the route's limit; a group has no route */
 	int resolve_ms;
 	bool resolve_group;
-	struct sockaddr_storage group;
+	/*
+	 * The peer's last private data: VS_CM_DATA_MAX bytes made by the first
+	 * (most ids never get any), freed with the raw id (vs__cm_free).  Not
+	 * in the handle, whose bytes are never reused: a page of fresh handle
+	 * memory costs a fault, and CM ids come and go with connections.
+	 */
 	uint8_t pdata_len;
-	uint8_t pdata[VS_CM_DATA_MAX];
-	/* the peer (or group, or bound address): INET / INET6, else family 0 */
-	struct sockaddr_storage peer_sa;
+	uint8_t *pdata;
+	/* the peer (or joined group, or bound address): INET / INET6, else 0 */
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} peer_sa;
 	char peer[64]; /* its text, made when first asked for (vs__cm_peer) */
 };
 

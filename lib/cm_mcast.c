@@ -40,13 +40,20 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 	if (rdma_getaddrinfo(group, NULL, &hints, &res) || !res)
 		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
 				      "cannot resolve the group \"%s\"", group);
-	memcpy(&id->group, res->ai_dst_addr, res->ai_dst_len < sizeof(id->group) ?
-	       res->ai_dst_len : sizeof(id->group));
+	if (res->ai_dst_addr->sa_family != AF_INET &&
+	    res->ai_dst_addr->sa_family != AF_INET6) {
+		ret = vs__set_error(call, EAFNOSUPPORT, "the group \"%s\" is "
+				    "not an IPv4 or IPv6 address (family %d)",
+				    group, res->ai_dst_addr->sa_family);
+		rdma_freeaddrinfo(res);
+		return ret;
+	}
+	/* the group is the id's peer from now on (its leave names it) */
+	vs__cm_set_peer(id, res->ai_dst_addr);
 	rdma_freeaddrinfo(res);
-	vs__cm_set_peer(id, (struct sockaddr *)&id->group);
 	id->have_ud = false;
 	errno = 0;
-	if (rdma_join_multicast(id->id, (struct sockaddr *)&id->group, id))
+	if (rdma_join_multicast(id->id, &id->peer_sa.sa, id))
 		return vs__verb_error(call, "rdma_join_multicast",
 				      vs__errno_or(EINVAL),
 				      "cannot join the group %s", vs__cm_peer(id));
@@ -60,7 +67,7 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 				     vs__cm_peer(id));
 	}
 	if (ret) {
-		rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
+		rdma_leave_multicast(id->id, &id->peer_sa.sa);
 		id->have_ud = false;
 		return ret;
 	}
@@ -75,7 +82,7 @@ int vs__cm_mcast_drop(struct vs_cm_id *id)
 	id->joined = false;
 	id->have_ud = false;
 	errno = 0;
-	return rdma_leave_multicast(id->id, (struct sockaddr *)&id->group);
+	return rdma_leave_multicast(id->id, &id->peer_sa.sa);
 }
 
 int vs_cm_leave(struct vs_cm_id *id)
