@@ -238,7 +238,8 @@ const char *vs_cm_state_name(enum vs_cm_state state);
  *
  * With the request (server side), the accept or the reject (client side).
  *
- * Return: the bytes (in the id, valid until its next step), or NULL.
+ * Return: the bytes (kept by the id, valid until its next step or its
+ * close), or NULL.
  */
 const void *vs_cm_private_data(const struct vs_cm_id *id, uint8_t *len);
 
