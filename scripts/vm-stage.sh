@@ -12,7 +12,8 @@
 #   two VMs over a qemu socket network, pingpong across      two-vm
 #   (and cm_echo by address: the typed connection manager)
 #   copies of the checkout under /tmp (with a space), /dev/shm
-#   and /run, each booted once (test/vm/host/clone_paths.sh) vm-paths
+#   and /run, each booted once (test/vm/host/clone_paths.sh),
+#   and the benchmarks' icount guest (test/vm/host/icount.sh)   vm-paths
 # Two builds: the host root runs today's toolchain's binaries (build/); the
 # release roots, each on its own distribution's glibc, all run the one set
 # built on the oldest supported distribution (`make oldest`: build/oldest).
@@ -292,7 +293,7 @@ for c in $configs; do
 	two-vm) two_vm_run ;;
 	paths)
 		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
-		test/run.sh --stage vm-paths --no-skip --timeout 600 --results "$results" test/vm/host/clone_paths.sh || status=1
+		test/run.sh --stage vm-paths --no-skip --timeout 600 --results "$results" test/vm/host/clone_paths.sh test/vm/host/icount.sh || status=1
 		;;
 	*) echo "$me: unknown configuration $c" >&2; status=1 ;;
 	esac
