@@ -11,16 +11,14 @@ set -u
 export LC_ALL=C # ASCII quotes in the diagnostics
 cd "$(dirname "$0")/../.."
 common="-Wall -Wextra -D_GNU_SOURCE -Iinclude -fsyntax-only"
-fails=0 checked=0 modes=0
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
 
-for mode in "gcc:-x c -std=c11" "clang:-x c -std=c11" \
-	    "g++:-x c++ -std=c++20 -Wno-missing-field-initializers" \
-	    "clang++:-x c++ -std=c++20 -Wno-missing-field-initializers"; do
-	cc=${mode%%:*} lang=${mode#*:}
-	command -v "$cc" >/dev/null || { echo "note: $cc not installed, skipped"; continue; }
-	modes=$((modes + 1))
+# run_mode CC LANG-FLAGS: every case in one mode; prints its failures, and
+# "CHECKED FAILS" as its last line.
+run_mode() {
+	local cc=$1 lang=$2 checked=0 fails=0 want tmp
+	tmp=$(mktemp -p "$dir")
 	for src in test/compile-fail/*.c; do
 		want=$(sed -n "s|^/\* expect-$cc: \(.*\) \*/\$|\1|p" "$src")
 		[ -n "$want" ] || want=$(sed -n 's|^/\* expect: \(.*\) \*/$|\1|p' "$src")
@@ -45,6 +43,26 @@ for mode in "gcc:-x c -std=c11" "clang:-x c -std=c11" \
 			sed 's/^/    /' "$tmp" | head -20; fails=$((fails + 1))
 		fi
 	done
+	echo "$checked $fails"
+}
+
+# The four modes side by side (each compiles every case once).
+n=0
+for mode in "gcc:-x c -std=c11" "clang:-x c -std=c11" \
+	    "g++:-x c++ -std=c++20 -Wno-missing-field-initializers" \
+	    "clang++:-x c++ -std=c++20 -Wno-missing-field-initializers"; do
+	cc=${mode%%:*} lang=${mode#*:}
+	command -v "$cc" >/dev/null || { echo "note: $cc not installed, skipped"; continue; }
+	n=$((n + 1))
+	run_mode "$cc" "$lang" >"$dir/mode$n" 2>&1 &
+done
+wait
+fails=0 checked=0 modes=0
+for ((i = 1; i <= n; i++)); do
+	modes=$((modes + 1))
+	sed '$d' "$dir/mode$i"
+	read -r c f < <(tail -n 1 "$dir/mode$i")
+	checked=$((checked + ${c:-0})) fails=$((fails + ${f:-1}))
 done
 echo "compile-fail: $checked cases checked in $modes modes (no -Werror), $fails wrong"
 [ $modes -gt 0 ] && [ $fails -eq 0 ]
