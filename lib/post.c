@@ -152,35 +152,44 @@ static int add_failed(struct vs_qp *qp, uint32_t count, int op,
 }
 
 /*
- * An add the inline checks refused (vs__batch_add).  The first inline or
- * gather WR on a QP whose bounce ring is still to be made makes it and
- * looks again (a WR refused for another reason leaves the ring made: it
- * is the QP's, freed at close); anything else is explained.  0: the add
- * goes on.
+ * An add the inline checks refused (vs__batch_add), given its batch's QP
+ * and count.  The first inline or gather WR on a QP whose bounce ring is
+ * still to be made makes it and, acceptable now, is put from here
+ * through a copy of the batch (the caller counts it); a WR refused for
+ * another reason leaves the ring made (it is the QP's, freed at close);
+ * anything else is explained.  0: added.
  */
-int vs__batch_add_slow(const struct vs__send_batch *b, enum vs_transport t,
-		       enum vs__op op, unsigned int flags,
+int vs__batch_add_slow(struct vs_qp *qp, uint32_t count, enum vs_transport t,
+		       enum vs__op op, uint64_t wr_id, unsigned int flags,
 		       const struct ibv_sge *sgl, size_t num_sge,
-		       uint64_t remote_addr, const struct vs_ud_dest *dest,
-		       const char *verb)
+		       uint64_t raddr, uint32_t rkey, uint32_t imm,
+		       uint64_t compare_add, uint64_t swap,
+		       const struct vs_ud_dest *dest, const char *verb)
 {
-	struct vs_qp *qp;
-
-	if (!b || !b->qp)
+	if (!qp)
 		return vs__not_started(verb);
-	qp = b->qp;
 	if (qp->bounce_slot_size && !qp->bounce_mr &&
 	    ((flags & VS_WR_INLINE) || num_sge > 1)) {
+		/* the batch as vs__batch_start made it, count WRs on */
+		struct vs__send_batch b = {
+			.qp = qp,
+			.ops = qp->post_ops,
+			.count = count,
+			.max_batch = qp->max_batch,
+			.max_sge = qp->caps.max_send_sge,
+		};
 		int ret = vs__bounce_ready(qp, verb);
 
 		if (ret)
 			return ret;
-		if (vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
-				     remote_addr, dest))
+		if (vs__batch_add_ok(&b, t, op, flags, sgl, num_sge, raddr, dest)) {
+			vs__batch_put(&b, t, op, wr_id, flags, sgl, num_sge,
+				      raddr, rkey, imm, compare_add, swap, dest);
 			return 0;
+		}
 	}
-	return add_failed(qp, b->count, (int)op, flags, sgl, num_sge,
-			  remote_addr, dest, verb);
+	return add_failed(qp, count, (int)op, flags, sgl, num_sge, raddr, dest,
+			  verb);
 }
 
 /*

@@ -73,11 +73,12 @@ VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
 /* private: the out-of-line halves (error reports, inline payloads) */
 int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
 			   const char *verb) VS_COLD;
-int vs__batch_add_slow(const struct vs__send_batch *b, enum vs_transport t,
-		       enum vs__op op, unsigned int flags,
+int vs__batch_add_slow(struct vs_qp *qp, uint32_t count, enum vs_transport t,
+		       enum vs__op op, uint64_t wr_id, unsigned int flags,
 		       const struct ibv_sge *sgl, size_t num_sge,
-		       uint64_t remote_addr, const struct vs_ud_dest *dest,
-		       const char *verb) VS_COLD;
+		       uint64_t raddr, uint32_t rkey, uint32_t imm,
+		       uint64_t compare_add, uint64_t swap,
+		       const struct vs_ud_dest *dest, const char *verb) VS_COLD;
 int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD;
 void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
 		    size_t num_sge);
@@ -181,33 +182,19 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 }
 
 /*
- * One WR through the ibv_wr_* ops: the provider's on an extended QP, the
- * chain builder of lib/legacy_sq.c on a legacy one.
+ * One accepted WR through the ibv_wr_* ops: the provider's on an extended
+ * QP, the chain builder of lib/legacy_sq.c on a legacy one.  The caller
+ * counts it.
  */
-VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
-			    enum vs__op op,
-			    uint64_t wr_id, unsigned int flags,
-			    const struct ibv_sge *sgl, size_t num_sge,
-			    uint64_t raddr, uint32_t rkey, uint32_t imm,
-			    uint64_t compare_add, uint64_t swap,
-			    const struct vs_ud_dest *dest, const char *verb)
+VS_INLINE void vs__batch_put(const struct vs__send_batch *b, enum vs_transport t,
+			     enum vs__op op, uint64_t wr_id, unsigned int flags,
+			     const struct ibv_sge *sgl, size_t num_sge,
+			     uint64_t raddr, uint32_t rkey, uint32_t imm,
+			     uint64_t compare_add, uint64_t swap,
+			     const struct vs_ud_dest *dest)
 {
-	struct ibv_qp_ex *x;
+	struct ibv_qp_ex *x = b->ops;
 
-	/*
-	 * A batch not started has max_batch 0: the room check covers it.
-	 * The slow half explains a refusal, or readies what the WR needs
-	 * (a bounce ring) and lets the add go on.
-	 */
-	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
-						raddr, dest))) {
-		int ret = vs__batch_add_slow(b, t, op, flags, sgl, num_sge,
-					     raddr, dest, verb);
-
-		if (ret)
-			return vs__neg(ret);
-	}
-	x = b->ops;
 	x->wr_id = wr_id;
 	x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
 	switch (op) {
@@ -244,6 +231,42 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 		vs__set_inline(b->qp, sgl, num_sge);
 	else
 		ibv_wr_set_sge_list(x, num_sge, sgl);
+}
+
+/* One WR: checked, put, counted. */
+VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
+			    enum vs__op op,
+			    uint64_t wr_id, unsigned int flags,
+			    const struct ibv_sge *sgl, size_t num_sge,
+			    uint64_t raddr, uint32_t rkey, uint32_t imm,
+			    uint64_t compare_add, uint64_t swap,
+			    const struct vs_ud_dest *dest, const char *verb)
+{
+	/*
+	 * A batch not started has max_batch 0: the room check covers it.
+	 * The slow half explains a refusal, or readies what the WR needs
+	 * (a bounce ring) and puts it itself.  It gets the batch's QP and
+	 * count, not b, and nothing of the WR is needed after it; both
+	 * paths meet at one count: otherwise the batch and the WR's fields
+	 * stay live across the call (in memory or saved registers) and the
+	 * count apart from the caller's loop index (measured: up to +24
+	 * instructions per write).
+	 */
+	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
+						raddr, dest))) {
+		int ret;
+
+		if (!b)
+			return vs__neg(vs__not_started(verb));
+		ret = vs__batch_add_slow(b->qp, b->count, t, op, wr_id, flags,
+					 sgl, num_sge, raddr, rkey, imm,
+					 compare_add, swap, dest, verb);
+		if (ret)
+			return vs__neg(ret);
+	} else {
+		vs__batch_put(b, t, op, wr_id, flags, sgl, num_sge, raddr, rkey,
+			      imm, compare_add, swap, dest);
+	}
 	b->count++;
 	return 0;
 }
