@@ -3,15 +3,16 @@
  * The bounce ring of a QP on a provider whose ibv_wr_set_* SGE setters
  * are broken (lib/quirks.c, wr_sge_broken): inline payloads and gathers
  * are copied into a registered slot and posted as one SGE.  The ring is
- * made at the first WR that needs it, not at create: a QP that sends
- * neither inline nor a gather (and a CM QP set up and torn down without
- * sending) registers nothing.
+ * made at the QP's first batch start, not at create: a QP that never
+ * sends (a CM QP set up and torn down, say) registers nothing.  Until it
+ * is made the QP's send gate stays shut (vs__qp_set_state), so the first
+ * start takes the slow way here and the data path pays nothing.
  */
 #include "vs_internal.h"
 
 /*
- * Called from an add, on the thread that owns the open batch (a batch
- * blocks close and state changes), so nothing races the two fields.
+ * Called from a batch start, on the thread that sends on the QP (a QP's
+ * batches are for one thread at a time), so nothing races the fields.
  */
 int vs__bounce_ready(struct vs_qp *qp, const char *verb)
 {
@@ -32,7 +33,7 @@ int vs__bounce_ready(struct vs_qp *qp, const char *verb)
 				      "cannot register the %zu-byte bounce ring "
 				      "that inline data and gathers go through "
 				      "on this provider (its ibv_wr_set_* are "
-				      "broken); the WR was not added", size);
+				      "broken); the batch was not started", size);
 	}
 	qp->bounce = buf;
 	qp->bounce_next = 0;

@@ -5,8 +5,13 @@
  */
 #include "vs_internal.h"
 
-int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
-			   const char *verb)
+/*
+ * A start the gate refused.  The first batch of a QP whose provider needs
+ * the bounce ring (vs__qp_ring_missing) makes it and opens the gate: 0,
+ * the start goes on.  A QP that never sends registers nothing.
+ */
+int vs__batch_start_slow(bool have_batch, struct vs_qp *qp, uint32_t kind,
+			 const char *verb)
 {
 	int ret;
 
@@ -24,6 +29,13 @@ int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
 				     "the QP is in state %s; sends need RTS (bring "
 				     "it up with the handshake first)",
 				     vs_qp_state_name(qp->state));
+	if (vs__qp_ring_missing(qp)) {
+		ret = vs__bounce_ready(qp, verb);
+		if (ret)
+			return ret;
+		vs__qp_set_state(qp, qp->state); /* opens the gate */
+		return 0;
+	}
 	return vs__set_error(verb, EINVAL, "cannot start a batch");
 }
 
@@ -41,10 +53,10 @@ static const char *op_name(int op)
 	}
 }
 
-static int add_failed(struct vs_qp *qp, uint32_t count, int op,
-		      unsigned int flags, const struct ibv_sge *sgl,
-		      size_t num_sge, uint64_t remote_addr,
-		      const struct vs_ud_dest *dest, const char *verb)
+int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
+			 unsigned int flags, const struct ibv_sge *sgl,
+			 size_t num_sge, uint64_t remote_addr,
+			 const struct vs_ud_dest *dest, const char *verb)
 {
 	const char *what = op_name(op);
 
@@ -149,47 +161,6 @@ static int add_failed(struct vs_qp *qp, uint32_t count, int op,
 				     "what the device offers)", what,
 				     vs_transport_name(qp->transport));
 	return vs__set_error(verb, EINVAL, "invalid %s", what);
-}
-
-/*
- * An add the inline checks refused (vs__batch_add), given its batch's QP
- * and count.  The first inline or gather WR on a QP whose bounce ring is
- * still to be made makes it and, acceptable now, is put from here
- * through a copy of the batch (the caller counts it); a WR refused for
- * another reason leaves the ring made (it is the QP's, freed at close);
- * anything else is explained.  0: added.
- */
-int vs__batch_add_slow(struct vs_qp *qp, uint32_t count, enum vs_transport t,
-		       enum vs__op op, uint64_t wr_id, unsigned int flags,
-		       const struct ibv_sge *sgl, size_t num_sge,
-		       uint64_t raddr, uint32_t rkey, uint32_t imm,
-		       uint64_t compare_add, uint64_t swap,
-		       const struct vs_ud_dest *dest, const char *verb)
-{
-	if (!qp)
-		return vs__not_started(verb);
-	if (qp->bounce_slot_size && !qp->bounce_mr &&
-	    ((flags & VS_WR_INLINE) || num_sge > 1)) {
-		/* the batch as vs__batch_start made it, count WRs on */
-		struct vs__send_batch b = {
-			.qp = qp,
-			.ops = qp->post_ops,
-			.count = count,
-			.max_batch = qp->max_batch,
-			.max_sge = qp->caps.max_send_sge,
-		};
-		int ret = vs__bounce_ready(qp, verb);
-
-		if (ret)
-			return ret;
-		if (vs__batch_add_ok(&b, t, op, flags, sgl, num_sge, raddr, dest)) {
-			vs__batch_put(&b, t, op, wr_id, flags, sgl, num_sge,
-				      raddr, rkey, imm, compare_add, swap, dest);
-			return 0;
-		}
-	}
-	return add_failed(qp, count, (int)op, flags, sgl, num_sge, raddr, dest,
-			  verb);
 }
 
 /*

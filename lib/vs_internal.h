@@ -194,12 +194,22 @@ int vs__srq_put(struct vs_srq *srq, const char *verb);
 int vs__ah_put(struct vs_ah *ah, const char *verb);
 int vs__qp_put(struct vs_qp *qp, const char *verb);
 
+/*
+ * rxe's bounce ring still to be made (lib/bounce.c): the send gate stays
+ * shut, so the first batch start goes the slow way and makes it.
+ */
+static inline bool vs__qp_ring_missing(const struct vs_qp *qp)
+{
+	return qp->bounce_slot_size && !qp->bounce_mr;
+}
+
 /* Records a QP state change and opens or shuts the send gate with it. */
 static inline void vs__qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
 {
 	qp->state = s;
 	if (qp->h.gate != VS__GATE_BATCH) /* state changes wait for the batch */
-		qp->h.gate = s == IBV_QPS_RTS ? qp->h.magic : 0;
+		qp->h.gate = s == IBV_QPS_RTS && !vs__qp_ring_missing(qp) ?
+			     qp->h.magic : 0;
 }
 
 /* The RESET->INIT attributes of qp (port, pkey 0, qkey or access); the mask. */

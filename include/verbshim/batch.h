@@ -71,14 +71,13 @@ VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
 }
 
 /* private: the out-of-line halves (error reports, inline payloads) */
-int vs__batch_start_failed(bool have_batch, struct vs_qp *qp, uint32_t kind,
-			   const char *verb) VS_COLD;
-int vs__batch_add_slow(struct vs_qp *qp, uint32_t count, enum vs_transport t,
-		       enum vs__op op, uint64_t wr_id, unsigned int flags,
-		       const struct ibv_sge *sgl, size_t num_sge,
-		       uint64_t raddr, uint32_t rkey, uint32_t imm,
-		       uint64_t compare_add, uint64_t swap,
-		       const struct vs_ud_dest *dest, const char *verb) VS_COLD;
+int vs__batch_start_slow(bool have_batch, struct vs_qp *qp, uint32_t kind,
+			 const char *verb) VS_COLD;
+int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
+			 unsigned int flags,
+			 const struct ibv_sge *sgl, size_t num_sge,
+			 uint64_t remote_addr, const struct vs_ud_dest *dest,
+			 const char *verb) VS_COLD;
 int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD;
 void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
 		    size_t num_sge);
@@ -86,16 +85,25 @@ void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
 VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			      uint32_t kind, const char *verb)
 {
-	/* one compare: this kind, open, in RTS, no batch open (vs_handle) */
+	/*
+	 * One compare: this kind, open, in RTS, no batch open (vs_handle),
+	 * and a bounce ring if the provider needs one.  The slow half
+	 * explains a refusal, or makes the ring of the QP's first batch and
+	 * opens the gate (then the start goes on).
+	 */
 	if (VS_UNLIKELY(!b || !qp || qp->h.gate != kind)) {
-		if (b) {
-			b->qp = NULL;
-			b->ops = NULL;
-			b->count = 0;
-			b->max_batch = 0;
-			b->max_sge = 0;
+		int ret = vs__batch_start_slow(b != NULL, qp, kind, verb);
+
+		if (ret) {
+			if (b) {
+				b->qp = NULL;
+				b->ops = NULL;
+				b->count = 0;
+				b->max_batch = 0;
+				b->max_sge = 0;
+			}
+			return vs__neg(ret);
 		}
-		return vs__neg(vs__batch_start_failed(b != NULL, qp, kind, verb));
 	}
 	qp->h.gate = VS__GATE_BATCH;
 	b->qp = qp;
@@ -153,9 +161,6 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 			total += sgl[i].length;
 		if (total > qp->caps.max_inline_data || num_sge > 16)
 			return false;
-		/* a bounce ring is registered at the first WR that needs it */
-		if (qp->bounce_slot_size && !qp->bounce_mr)
-			return false;
 	}
 	if ((op == VS__CAS || op == VS__FAA) &&
 	    VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
@@ -167,8 +172,7 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 
 		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
-		if (op == VS__READ || total > qp->bounce_slot_size ||
-		    !qp->bounce_mr)
+		if (op == VS__READ || total > qp->bounce_slot_size)
 			return false;
 	}
 	if (vs__t_by_ah(t) &&
@@ -242,31 +246,17 @@ VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
 			    uint64_t compare_add, uint64_t swap,
 			    const struct vs_ud_dest *dest, const char *verb)
 {
-	/*
-	 * A batch not started has max_batch 0: the room check covers it.
-	 * The slow half explains a refusal, or readies what the WR needs
-	 * (a bounce ring) and puts it itself.  It gets the batch's QP and
-	 * count, not b, and nothing of the WR is needed after it; both
-	 * paths meet at one count: otherwise the batch and the WR's fields
-	 * stay live across the call (in memory or saved registers) and the
-	 * count apart from the caller's loop index (measured: up to +24
-	 * instructions per write).
-	 */
+	/* a batch not started has max_batch 0: the room check covers it */
 	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
 						raddr, dest))) {
-		int ret;
-
-		if (!b)
+		if (!b || !b->qp)
 			return vs__neg(vs__not_started(verb));
-		ret = vs__batch_add_slow(b->qp, b->count, t, op, wr_id, flags,
-					 sgl, num_sge, raddr, rkey, imm,
-					 compare_add, swap, dest, verb);
-		if (ret)
-			return vs__neg(ret);
-	} else {
-		vs__batch_put(b, t, op, wr_id, flags, sgl, num_sge, raddr, rkey,
-			      imm, compare_add, swap, dest);
+		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
+						    flags, sgl, num_sge, raddr,
+						    dest, verb));
 	}
+	vs__batch_put(b, t, op, wr_id, flags, sgl, num_sge, raddr, rkey, imm,
+		      compare_add, swap, dest);
 	b->count++;
 	return 0;
 }

@@ -64,8 +64,8 @@ struct vs_qp {
 	 * after the add, as with real inline.  One slot per send-queue entry.
 	 * A multi-SGE RDMA read cannot be emulated: -EOPNOTSUPP there.
 	 * bounce_slot_size is set at create; the ring and its MR come with
-	 * the first WR that needs them (lib/bounce.c), so a QP that never
-	 * sends inline or a gather registers nothing.
+	 * the first batch start (the send gate is shut until then:
+	 * lib/bounce.c), so a QP that never sends registers nothing.
 	 */
 	uint8_t *bounce;
 	struct ibv_mr *bounce_mr;
