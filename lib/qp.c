@@ -308,7 +308,7 @@ static int to_init(struct vs_qp *qp, const char *verb)
 }
 
 
-/* the ring itself comes with the first WR that needs it (lib/bounce.c) */
+/* the ring itself comes with the first batch start (lib/bounce.c) */
 static void bounce_plan(struct vs_qp *qp)
 {
 	qp->bounce_slot_size = qp->caps.max_inline_data > 4096 ?
