@@ -26,10 +26,24 @@ bool vs__cm_is_failure(enum rdma_cm_event_type t)
 	}
 }
 
-/* -ENOMEM recorded when there is data and no room can be had for it */
-static int keep_pdata(struct vs_cm_id *id, const void *p, uint8_t len,
-		      const char *call)
+/* The event's private data: in its UD or its connection parameters. */
+static const void *event_pdata(const struct rdma_cm_event *e, bool ud,
+			       uint8_t *len)
 {
+	*len = ud ? e->param.ud.private_data_len : e->param.conn.private_data_len;
+	return ud ? e->param.ud.private_data : e->param.conn.private_data;
+}
+
+/*
+ * Keeps the event's private data (ud: from its UD parameters); -ENOMEM
+ * recorded when there is data and no room can be had for it.
+ */
+static int keep_pdata(struct vs_cm_id *id, const struct rdma_cm_event *e,
+		      bool ud, const char *call)
+{
+	uint8_t len;
+	const void *p = event_pdata(e, ud, &len);
+
 	id->pdata_len = 0;
 	if (!p || !len)
 		return 0;
@@ -61,9 +75,8 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 	switch (e->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST: {
 		bool ud = vs__cm_is_ud(id); /* the new id's transport is its listener's */
-		const void *p = ud ? e->param.ud.private_data : e->param.conn.private_data;
-		uint8_t len = ud ? e->param.ud.private_data_len :
-				   e->param.conn.private_data_len;
+		uint8_t len;
+		const void *p = event_pdata(e, ud, &len);
 		struct vs_cm_id *conn;
 		uint8_t *room = NULL;
 
@@ -83,7 +96,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		}
 		conn->state = VS_CM_REQUEST;
 		conn->pdata = room;
-		keep_pdata(conn, p, len, call); /* room made: cannot fail */
+		keep_pdata(conn, e, ud, call); /* room made: cannot fail */
 		if (!ud) {
 			conn->req_responder_resources = e->param.conn.responder_resources;
 			conn->req_initiator_depth = e->param.conn.initiator_depth;
@@ -96,13 +109,11 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		id->state = VS_CM_RESOLVED;
 		break;
 	case RDMA_CM_EVENT_CONNECT_RESPONSE:
-		ret = keep_pdata(id, e->param.conn.private_data,
-				 e->param.conn.private_data_len, call);
+		ret = keep_pdata(id, e, false, call);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		if (vs__cm_is_ud(id) && id->state == VS_CM_CONNECTING) {
-			ret = keep_pdata(id, e->param.ud.private_data,
-					 e->param.ud.private_data_len, call);
+			ret = keep_pdata(id, e, true, call);
 			keep_ud(id, &e->param.ud);
 		}
 		id->state = VS_CM_CONNECTED;
@@ -112,12 +123,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		break;
 	case RDMA_CM_EVENT_REJECTED:
 		id->reject_reason = e->status;
-		if (vs__cm_is_ud(id))
-			ret = keep_pdata(id, e->param.ud.private_data,
-					 e->param.ud.private_data_len, call);
-		else
-			ret = keep_pdata(id, e->param.conn.private_data,
-					 e->param.conn.private_data_len, call);
+		ret = keep_pdata(id, e, vs__cm_is_ud(id), call);
 		id->state = VS_CM_REJECTED;
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
