@@ -237,8 +237,11 @@ static int collect(struct vs_context *c, uint8_t port, struct vs_gid_info **res,
 		got = ibv_query_gid_table(c->ctx, ents, GID_TABLE_FIRST_ASK, 0);
 	if (got < 0)
 		got = ibv_query_gid_table(c->ctx, ents, total, 0);
-	/* every entry returned, or the sysfs walk's at most 256 */
-	tmp = calloc(got > 0 ? (size_t)got : 256, sizeof(*tmp));
+	/*
+	 * every entry returned (room for one when none, for calloc), or the
+	 * sysfs walk's at most 256
+	 */
+	tmp = calloc(got > 0 ? (size_t)got : got == 0 ? 1 : 256, sizeof(*tmp));
 	if (!tmp) {
 		free(ents);
 		return vs__set_error(verb, ENOMEM, "out of memory");
