@@ -4,6 +4,10 @@
 #   scripts/vm-run.sh [options] -- CMD [ARGS...]
 #
 #   --kernel bookworm|trixie   guest kernel (default bookworm: 6.1)
+#   --provider rxe|siw|both    the RDMA device(s) (default $VS_VM_PROVIDER,
+#                              else rxe): SoftRoCE rxe0, soft-iWARP siw0
+#                              (scripts/siw-build.sh), or both (siw0 on
+#                              dummy1, 192.168.78.1/24)
 #   --rdma-core VERSION        run CMD chrooted into that release's root
 #                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
 #                              instead of the host's / (read-only over 9p)
@@ -34,8 +38,10 @@
 #                              one vCPU only
 #
 # In the guest CMD runs with cwd = this repo, mounted read-write at the same
-# path, with VERBSHIM_IN_VM=1, VS_RXE_DEV=rxe0, VS_RXE_GID_INDEX, VS_RXE_IP,
-# VS_GUEST_HOSTNAME, VS_GUEST_MEM (MiB), VS_GUEST_SMP (plus the caller's
+# path, with VERBSHIM_IN_VM=1, VS_PROVIDER, VS_RXE_DEV (the device under
+# test: rxe0, or siw0 with --provider siw), VS_RXE_GID_INDEX, VS_RXE_IP,
+# VS_SIW_DEV and VS_SIW_IP (--provider both), VS_GUEST_HOSTNAME,
+# VS_GUEST_MEM (MiB), VS_GUEST_SMP (plus the caller's
 # VERBSHIM_*/VS_* variables and those of --env/--env-pass).  Exit status:
 # CMD's; 124 on timeout; 125 when the VM could not be brought up.
 set -euo pipefail
@@ -45,7 +51,7 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
+kernel=bookworm provider=${VS_VM_PROVIDER:-rxe} icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
 netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 argv=("$@") # for the one boot retry below
@@ -53,6 +59,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--rdma-core) rdma_core=$2; shift 2 ;;
+	--provider) provider=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--netdev-socket) netsock=$2; shift 2 ;;
 	--ip) ip=$2; shift 2 ;;
@@ -82,6 +89,11 @@ host_mib=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024))
 [[ $icount =~ ^([0-9]|10)?$ ]] || die "--icount $icount: a shift of 0 to 10 (2^SHIFT ns per instruction)"
 # measured: under icount Debian's 6.1 hangs bringing up its second vCPU
 [ -z "$icount" ] || [ "$smp" = 1 ] || die "--icount needs --smp 1 (with more vCPUs the guest hangs at 'Booting SMP configuration' under qemu's icount)"
+case $provider in
+rxe | siw) ;;
+both) [ -z "$netsock" ] || die "--provider both puts siw0 on a second dummy netdev: not with --netdev-socket" ;;
+*) die "--provider $provider: rxe, siw or both" ;;
+esac
 valid_host() { [[ $1 =~ ^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$ ]]; }
 if [ -z "$hostname" ]; then
 	hostname=vsvm
@@ -90,7 +102,7 @@ fi
 valid_host "$hostname" || die "--hostname $hostname: letters, digits and inner '-', at most 63"
 # Set by the guest itself: not to be overridden.
 guest_var() {
-	case $1 in VERBSHIM_IN_VM | VS_RXE_* | VS_GUEST_*) return 0 ;; esac
+	case $1 in VERBSHIM_IN_VM | VS_PROVIDER | VS_RXE_* | VS_SIW_* | VS_GUEST_*) return 0 ;; esac
 	return 1
 }
 for e in "${envs[@]}"; do
@@ -118,10 +130,17 @@ fi
 # bonding (no bond until a test makes one): a fail-over is what makes the
 # kernel's CM raise RDMA_CM_EVENT_ADDR_CHANGE (test/rxe/cm_addr_change.c).
 modules="virtio_pci virtio_net dummy bonding crc32_generic rdma_rxe rdma_ucm 9pnet_virtio 9p"
+# soft-iWARP: Debian builds none; ours needs libcrc32c, which needs crc32c.
+siw_ko=
+if [ "$provider" != rxe ]; then
+	siw_ko=$("$repo/scripts/siw-build.sh" "$kernel") || die "cannot build siw.ko for $kver"
+	modules+=" crc32c_generic libcrc32c"
+fi
 initrd_key=$( {
 	cat "$repo/scripts/vm-init.sh"
 	echo "$kdir $kver $modules"
 	sha256sum "$busybox"
+	[ -z "$siw_ko" ] || sha256sum "$siw_ko"
 } | sha256sum | cut -c1-16)
 initrd=$cache/initramfs/$kernel-$initrd_key.cpio
 if [ ! -s "$initrd" ]; then
@@ -154,6 +173,10 @@ if [ ! -s "$initrd" ]; then
 			echo "$ko" >>"$stage/lib/modules/order"
 		done <<<"$deps"
 	done
+	if [ -n "$siw_ko" ]; then
+		cp "$siw_ko" "$stage/lib/modules/siw.ko"
+		echo siw.ko >>"$stage/lib/modules/order"
+	fi
 	# Two runs may build the same image at once (the two-VM stage, or
 	# checkouts sharing a cache): each writes its own file, and the rename
 	# is atomic, so either image is whole when a boot reads it.
@@ -257,7 +280,7 @@ accel=(-accel tcg,thread=multi)
 qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 "${accel[@]}" -cpu max -smp "$smp" -m "$mem"
 	-display none -monitor none -serial stdio -no-reboot
 	-kernel "$kdir/vmlinux" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem"
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem vs_prov=$provider"
 	"${net[@]}" "${roots[@]}"
 	-virtfs "local,path=$(qarg "$repo"),mount_tag=repo,security_model=none,multidevs=remap"
 	-virtfs "local,path=$(qarg "$run"),mount_tag=vsrun,security_model=none,readonly=on")
@@ -268,6 +291,7 @@ short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
 [ ${#short} -le 120 ] || short="${short:0:117}..."
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
+[ "$provider" = rxe ] || what+=", provider $provider"
 what+=", $smp vCPU, $mem MiB, hostname $hostname"
 [ -n "$icount" ] && what+=", icount shift $icount"
 echo "$me: ${label}booting ($what, timeout ${timeout}s): $short" >&2
