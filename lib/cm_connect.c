@@ -64,8 +64,8 @@ int vs__cm_complete(struct vs_cm_id *id, const char *call)
 {
 	int ret;
 
-	if (vs__cm_is_ud(id))
-		return 0; /* a UD answer is the ESTABLISHED event itself */
+	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id))
+		return 0; /* the answer is the ESTABLISHED event itself */
 	ret = vs__cm_qp_up(id, call);
 	if (!ret) {
 		errno = 0;
@@ -129,8 +129,11 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	/* refused before the request leaves, not after */
 	if (wait_ms(cfg) && (ret = vs__cm_no_wait_only(id, call)))
 		return ret;
-	/* UD: ready before the request leaves (the answer needs no more) */
-	if (vs__cm_is_ud(id)) {
+	/*
+	 * UD: ready before the request leaves (the answer needs no more);
+	 * iWARP: in INIT, for iw_cm to take to RTS
+	 */
+	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id)) {
 		ret = vs__cm_qp_up(id, call);
 		if (ret)
 			return ret;
@@ -140,6 +143,12 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	errno = 0;
 	if (rdma_connect(id->id, &p)) {
 		id->state = VS_CM_FAILED;
+		/* iWARP: the TCP connect is made here, and refused here */
+		if (errno == ECONNREFUSED)
+			return vs__verb_error(call, "rdma_connect", ECONNREFUSED,
+					      "connecting to %s: refused: nobody "
+					      "listens on that port there",
+					      vs__cm_peer_or(id));
 		return vs__verb_error(call, "rdma_connect", vs__errno_or(EINVAL),
 				      "connecting to %s: the request cannot be "
 				      "sent", vs__cm_peer_or(id));
@@ -147,7 +156,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	id->state = VS_CM_CONNECTING;
 	if (wait_ms(cfg) == 0)
 		return 0;
-	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) ? RDMA_CM_EVENT_ESTABLISHED :
+	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) || vs__cm_is_iwarp(id) ?
+			      RDMA_CM_EVENT_ESTABLISHED :
 			      RDMA_CM_EVENT_CONNECT_RESPONSE, wait_ms(cfg), &ev,
 			      "connecting to", call);
 	if (ret)

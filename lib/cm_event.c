@@ -115,6 +115,11 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		if (vs__cm_is_ud(id) && id->state == VS_CM_CONNECTING) {
 			ret = keep_pdata(id, e, true, call);
 			keep_ud(id, &e->param.ud);
+		} else if (vs__cm_is_iwarp(id) && id->qp) {
+			/* the accept's data comes with it; iw_cm made the QP RTS */
+			if (id->state == VS_CM_CONNECTING)
+				ret = keep_pdata(id, e, false, call);
+			vs__qp_set_state(id->qp, IBV_QPS_RTS);
 		}
 		id->state = VS_CM_CONNECTED;
 		break;
@@ -338,6 +343,12 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 				     "packets are lost)", step, peer, name, st);
 	case RDMA_CM_EVENT_REJECTED:
 		show_pdata(id, pd, sizeof(pd));
+		if (st < 0) /* iWARP: iw_cm's status is an errno, no IB CM reason */
+			return vs__set_error(call, ECONNREFUSED,
+					     "%s %s: rejected (%s, status %d: %s: "
+					     "the peer refused the connection, an "
+					     "iWARP MPA reject)%s", step, peer, name,
+					     st, strerror(-st), pd);
 		return vs__set_error(call, ECONNREFUSED,
 				     "%s %s: rejected (%s, reason %d: %s)%s",
 				     step, peer, name, st,

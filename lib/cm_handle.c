@@ -39,6 +39,12 @@ bool vs__cm_is_ud(const struct vs_cm_id *id)
 	return id->transport == VS_TRANSPORT_UD;
 }
 
+bool vs__cm_is_iwarp(const struct vs_cm_id *id)
+{
+	return id->id->verbs &&
+	       id->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+}
+
 int vs_cm_channel_create(struct vs_cm_channel **out)
 {
 	const char *call = "vs_cm_channel_create";

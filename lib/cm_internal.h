@@ -110,6 +110,12 @@ void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
 const char *vs__cm_peer(const struct vs_cm_id *id);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 bool vs__cm_is_ud(const struct vs_cm_id *id);
+/*
+ * On an iWARP device (bound): the kernel's iw_cm moves the QP to RTS when
+ * the connection is up and answers a connect with ESTABLISHED (no
+ * CONNECT_RESPONSE, no ready-to-use); the library takes the QP to INIT only.
+ */
+bool vs__cm_is_iwarp(const struct vs_cm_id *id);
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 

@@ -280,6 +280,8 @@ int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
 		if (ret)
 			return ret;
 	}
+	if (vs__cm_is_iwarp(id))
+		return 0; /* iw_cm moves it on when the connection is up */
 	ret = step(id, IBV_QPS_RTR, call);
 	return ret ? ret : step(id, IBV_QPS_RTS, call);
 }

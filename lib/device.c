@@ -201,6 +201,48 @@ int vs_device_attr(const struct vs_context *c, struct ibv_device_attr_ex *out)
 	return 0;
 }
 
+const char *vs_link_kind_name(enum vs_link_kind kind)
+{
+	switch (kind) {
+	case VS_LINK_IB: return "InfiniBand";
+	case VS_LINK_ROCE: return "RoCE";
+	case VS_LINK_IWARP: return "iWARP";
+	case VS_LINK_EFA: return "EFA";
+	case VS_LINK_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+/*
+ * The device's transport says iWARP; the IB transport is InfiniBand or
+ * RoCE by the port's link layer (UNSPECIFIED from old kernels means IB);
+ * EFA reports neither transport nor link layer.
+ */
+enum vs_link_kind vs__link_kind(const struct vs_context *c, uint8_t link_layer)
+{
+	switch (c->ctx->device->transport_type) {
+	case IBV_TRANSPORT_IWARP:
+		return VS_LINK_IWARP;
+	case IBV_TRANSPORT_IB:
+		return link_layer == IBV_LINK_LAYER_ETHERNET ? VS_LINK_ROCE : VS_LINK_IB;
+	case IBV_TRANSPORT_UNSPECIFIED:
+		return link_layer == IBV_LINK_LAYER_UNSPECIFIED ? VS_LINK_EFA :
+		       VS_LINK_UNKNOWN;
+	default:
+		return VS_LINK_UNKNOWN;
+	}
+}
+
+int vs__iwarp_cm_only(const struct vs_context *c, const char *verb)
+{
+	return vs__set_error(verb, EOPNOTSUPP,
+			     "%s is an iWARP device: its QPs connect only "
+			     "through the connection manager, not by endpoint "
+			     "bytes and a handshake: create the QP on a CM id "
+			     "(vs_cm_rc_qp_create after vs_cm_resolve or "
+			     "vs_cm_get_request)", c->name);
+}
+
 int vs__port_info(const struct vs_context *c, uint8_t port,
 		   struct vs_port_info *out, const char *call)
 {
@@ -222,6 +264,7 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 				     "cannot query port %u of %s", port, c->name);
 	memset(out, 0, sizeof(*out));
 	out->port = port;
+	out->kind = vs__link_kind(c, pa.link_layer);
 	out->state = pa.state;
 	out->active_mtu = pa.active_mtu;
 	out->max_mtu = pa.max_mtu;
@@ -259,6 +302,7 @@ bool vs__port_fixed(const struct vs_context *c, uint8_t port,
 	memset(out, 0, sizeof(*out));
 	out->port = port;
 	out->link_layer = c->port_fixed[port - 1].link_layer;
+	out->kind = vs__link_kind(c, out->link_layer);
 	out->gid_tbl_len = c->port_fixed[port - 1].gid_tbl_len;
 	return true;
 }

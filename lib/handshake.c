@@ -58,8 +58,11 @@ static int to_init_again(struct vs_qp *qp, const char *verb)
 static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
 			   const char *verb)
 {
-	int ret = check_remote(qp, remote, verb);
+	int ret;
 
+	if (qp->pd->ctx->ctx->device->transport_type == IBV_TRANSPORT_IWARP)
+		return vs__iwarp_cm_only(qp->pd->ctx, verb);
+	ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
 	if (vs__qp_batch_open(qp))

@@ -153,6 +153,15 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 			return ret;
 	}
 	if (vs__op_send_flag((enum vs__op)op) &&
+	    !(qp->send_ops & vs__op_send_flag((enum vs__op)op)) &&
+	    qp->transport != VS_TRANSPORT_SRD)
+		return vs__set_error(verb, EOPNOTSUPP,
+				     "an %s on this %s QP: device %s has no "
+				     "atomics (atomic_cap NONE), so the QP was "
+				     "created without them", what,
+				     vs_transport_name(qp->transport),
+				     qp->pd->ctx->name);
+	if (vs__op_send_flag((enum vs__op)op) &&
 	    !(qp->send_ops & vs__op_send_flag((enum vs__op)op)))
 		return vs__set_error(verb, EOPNOTSUPP,
 				     "an %s on this %s QP: the device does not "

@@ -21,6 +21,41 @@ static uint32_t random_psn(void)
 }
 
 /*
+ * iWARP has reliable connected QPs only, and the CM (iw_cm) connects them
+ * and moves them to RTS itself: there is no address to exchange and no
+ * RTR/RTS for the caller.  Refused at create, not at the handshake, so the
+ * user learns it before building anything on the QP.
+ */
+static int iwarp_refuses(const struct vs_context *c, const struct vs__transport *tr,
+			 const struct vs__port_now *now, const char *verb)
+{
+	if (tr->create_qp)
+		return 0; /* a provider's own transport (SRD): its hook says no */
+	if (tr->t != VS_TRANSPORT_RC)
+		return vs__set_error(verb, EOPNOTSUPP,
+				     "%s is an iWARP device: it has no %s QPs "
+				     "(iWARP connects RC QPs only, through the "
+				     "connection manager: vs_cm_rc_qp_create)",
+				     c->name, tr->name);
+	return now ? 0 : vs__iwarp_cm_only(c, verb);
+}
+
+/*
+ * The send operations a QP is made with: its transport's, less the
+ * atomics of a device that has none (atomic_cap NONE: siw), so adding
+ * one is refused naming the device (vs__batch_add_failed).
+ */
+static uint64_t send_ops(const struct vs_pd *pd, const struct vs__transport *tr)
+{
+	uint64_t ops = tr->ops;
+
+	if (pd->ctx->attr.orig_attr.atomic_cap == IBV_ATOMIC_NONE)
+		ops &= ~(uint64_t)(IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+				   IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD);
+	return ops;
+}
+
+/*
  * Validates the config and fills the QP's fixed fields.  now (a CM id's
  * route) spares the port query, once the context knows the port's fixed
  * fields, and (gid_at_rtr) the GID read.
@@ -103,6 +138,11 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 		if (ret)
 			return ret;
 	}
+	if (pi.kind == VS_LINK_IWARP) {
+		ret = iwarp_refuses(pd->ctx, tr, now, verb);
+		if (ret)
+			return ret;
+	}
 	if (p->comp_mask & VS_QP_CFG_PSN) {
 		if (p->psn > 0xffffff)
 			return vs__set_error(verb, EINVAL,
@@ -132,7 +172,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 					     "cannot read GID %u of port %u",
 					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
-	} else {
+	} else if (pi.kind != VS_LINK_IWARP) { /* iWARP: no GID to pick */
 		struct vs_gid_info g;
 
 		ret = vs__gid_pick(pd->ctx, p->port, &g, verb);
@@ -209,7 +249,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 			.comp_mask = IBV_QP_INIT_ATTR_PD |
 				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
 			.pd = pd->pd,
-			.send_ops_flags = tr->ops,
+			.send_ops_flags = send_ops(pd, tr),
 		};
 
 		if (tr->create_qp) {
@@ -264,7 +304,7 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;
-		qp->send_ops = tr->ops;
+		qp->send_ops = send_ops(pd, tr);
 	}
 created:
 	qp->caps.max_send_wr = cap.max_send_wr;

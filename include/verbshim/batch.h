@@ -66,6 +66,8 @@ VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
 	case VS__WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
 	case VS__WRITE_IMM: return IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
 	case VS__READ: return IBV_QP_EX_WITH_RDMA_READ;
+	case VS__CAS: return IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP;
+	case VS__FAA: return IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
 	default: return 0;
 	}
 }
@@ -178,8 +180,13 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 	if (vs__t_by_ah(t) &&
 	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
 		return false;
-	/* SRD: RDMA read and write exist only when the EFA device says so */
-	if (t == VS_TRANSPORT_SRD && vs__op_send_flag(op) &&
+	/*
+	 * SRD: RDMA read and write exist only when the EFA device says so;
+	 * atomics only on a device that has them (not siw).  Both constant
+	 * folded: a send or write of another transport tests nothing.
+	 */
+	if ((t == VS_TRANSPORT_SRD || op == VS__CAS || op == VS__FAA) &&
+	    vs__op_send_flag(op) &&
 	    VS_UNLIKELY(!(qp->send_ops & vs__op_send_flag(op))))
 		return false;
 	return true;

@@ -110,8 +110,29 @@ struct ibv_context *vs_context_raw(const struct vs_context *ctx);
  */
 int vs_device_attr(const struct vs_context *ctx, struct ibv_device_attr_ex *out);
 
+/*
+ * What a port is, for the paths that differ by it (docs/API.md, "Link
+ * layers"): how a QP is addressed and connected, and what it can do.
+ */
+enum vs_link_kind {
+	VS_LINK_UNKNOWN = 0, /* a transport the typed API does not know */
+	VS_LINK_IB = 1,      /* InfiniBand: addressed by LID (a GID with GRH) */
+	VS_LINK_ROCE = 2,    /* RoCE: the IB transport over Ethernet, by GID */
+	VS_LINK_IWARP = 3,   /* iWARP: RDMA over TCP, connected by the CM only */
+	VS_LINK_EFA = 4,     /* unspecified link layer (EFA): SRD and UD by GID */
+};
+
+/**
+ * vs_link_kind_name() - name of a link kind
+ * @kind: a link kind
+ *
+ * Return: "InfiniBand", "RoCE", "iWARP", "EFA" or "unknown"; a static string.
+ */
+const char *vs_link_kind_name(enum vs_link_kind kind);
+
 struct vs_port_info {
 	uint8_t port;
+	enum vs_link_kind kind; /* from the device's transport and link layer */
 	enum ibv_port_state state;
 	enum ibv_mtu active_mtu;
 	enum ibv_mtu max_mtu;
@@ -125,7 +146,7 @@ struct vs_port_info {
 };
 
 /**
- * vs_port_info() - one port's state, MTU, speed, width, link layer and LID
+ * vs_port_info() - one port's kind, state, MTU, speed, width, link layer and LID
  * @ctx: an open device context
  * @port: the port number (1..)
  * @out: where the result goes

@@ -29,7 +29,8 @@ static inline void vs_t_sh(const char *cmd)
 }
 
 /* An rxe device on netdev ndev (RDMA_NLDEV_CMD_NEWLINK, as `rdma link add`). */
-static inline void vs_t_rxe_add(const char *name, const char *ndev)
+static inline void vs_t_rdma_link_add(const char *name, const char *type,
+				      const char *ndev)
 {
 	struct {
 		struct nlmsghdr h;
@@ -44,7 +45,7 @@ static inline void vs_t_rxe_add(const char *name, const char *ndev)
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
 	const struct { uint16_t type; const char *s; } attrs[] = {
 		{ RDMA_NLDEV_ATTR_DEV_NAME, name },
-		{ RDMA_NLDEV_ATTR_LINK_TYPE, "rxe" },
+		{ RDMA_NLDEV_ATTR_LINK_TYPE, type },
 		{ RDMA_NLDEV_ATTR_NDEV_NAME, ndev },
 	};
 	ssize_t n;
@@ -70,9 +71,34 @@ static inline void vs_t_rxe_add(const char *name, const char *ndev)
 	VS_ASSERT(n >= (ssize_t)(NLMSG_HDRLEN + sizeof(struct nlmsgerr)));
 	VS_ASSERT_EQ(ans.h.nlmsg_type, NLMSG_ERROR);
 	if (ans.e.error)
-		VS_FAIL("RDMA netlink NEWLINK %s (rxe on %s): %s", name, ndev,
+		VS_FAIL("RDMA netlink NEWLINK %s (%s on %s): %s", name, type, ndev,
 			strerror(-ans.e.error));
 	close(fd);
+}
+
+static inline void vs_t_rxe_add(const char *name, const char *ndev)
+{
+	vs_t_rdma_link_add(name, "rxe", ndev);
+}
+
+/* Waits (10 s at most) until port 1 of dev is ACTIVE (siw: then the CM finds it). */
+static inline void vs_t_port_wait_active(const char *dev)
+{
+	uint64_t t0 = vs_t_now_ms();
+	char path[128], line[64];
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/state", dev);
+	while (vs_t_now_ms() - t0 < 10000) {
+		FILE *f = fopen(path, "r");
+		bool up = f && fgets(line, sizeof(line), f) && strstr(line, "ACTIVE");
+
+		if (f)
+			fclose(f);
+		if (up)
+			return;
+		usleep(100000);
+	}
+	VS_FAIL("port 1 of %s not ACTIVE after 10 s", dev);
 }
 
 /* Waits (10 s at most) until IPv4 address ip has its GID on rxe device dev: the CM binds by it. */

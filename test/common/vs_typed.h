@@ -187,6 +187,50 @@ static inline const char *vs_t_dev(void)
 	return d && *d ? d : NULL;
 }
 
+/* The kind of port 1 of the device under test (the VM's, or the first). */
+static inline enum vs_link_kind vs_t_kind(void)
+{
+	struct vs_context *ctx;
+	struct vs_port_info pi;
+
+	VS_OK(vs_device_open(vs_t_dev(), &ctx));
+	VS_OK(vs_port_info(ctx, 1, &pi));
+	VS_OK(vs_device_close(ctx));
+	return pi.kind;
+}
+
+static inline bool vs_t_iwarp(void)
+{
+	return vs_t_kind() == VS_LINK_IWARP;
+}
+
+/* Skips what iWARP cannot do, the device and why named ("siw0 (iWARP): ..."). */
+static inline void vs_t_skip_on_iwarp(const char *why)
+{
+	if (vs_t_iwarp())
+		VS_SKIP("%s (iWARP): %s", vs_t_dev() ? vs_t_dev() : "the device", why);
+}
+
+/*
+ * On iWARP a CM id's QP has no endpoint bytes: vs_rc_endpoint refuses it,
+ * naming iWARP and the CM.  true when it did (the caller checks no more).
+ */
+static inline bool vs_t_iwarp_no_endpoint(struct vs_rc_qp *qp)
+{
+	struct vs_endpoint e;
+
+	if (!vs_t_iwarp())
+		return false;
+	VS_FAILS(vs_rc_endpoint(qp, &e), EOPNOTSUPP,
+		 "is an iWARP device: its QPs connect only through the connection manager");
+	return true;
+}
+
+/* why a test of QPs brought up by a handshake skips on iWARP */
+#define VS_T_IWARP_NO_HANDSHAKE                                               \
+	"its QPs connect only through the CM, never by endpoint bytes and a " \
+	"handshake (test/rxe/link_kind and the cm_* tests cover iWARP)"
+
 /*
  * A self-connected RC QP (its own receive queue answers its sends) with
  * its context, PD, one CQ for both queues and one MR: the rig of the rxe
@@ -208,6 +252,7 @@ static inline void vs_t_loop_open(struct vs_t_loop *l, bool legacy,
 {
 	struct vs_endpoint ep;
 
+	vs_t_skip_on_iwarp(VS_T_IWARP_NO_HANDSHAKE);
 	vs_set_force_legacy(legacy);
 	VS_OK(vs_device_open(vs_t_dev(), &l->ctx));
 	VS_OK(vs_pd_alloc(l->ctx, &l->pd));

@@ -164,8 +164,11 @@ static void *one_call_server(void *arg)
 		VS_ASSERT_EQ(vs_cm_state(c), VS_CM_CONNECTED);
 		pd = vs_cm_private_data(c, &len);
 		snprintf(want, sizeof(want), "client %d", i);
-		/* the CM pads private data to its message's room (56 for a REQ) */
-		VS_ASSERT_EQ(len, VS_CM_CONNECT_DATA_MAX);
+		/*
+		 * The IB CM pads private data to its message's room (56 for a
+		 * REQ); iWARP's MPA carries it as sent
+		 */
+		VS_ASSERT_EQ(len, vs_t_iwarp() ? strlen(want) + 1 : VS_CM_CONNECT_DATA_MAX);
 		VS_ASSERT_STREQ(pd, want);
 		VS_OK(vs_mr_alloc(vs_cm_pd(c), 2 * MSG, 0, &mr));
 		serve_echo(c, vs_cm_pd(c), vs_cm_cq(c), vs_cm_rc_qp(c), false, mr);
@@ -320,9 +323,14 @@ static void test_reject(struct vs_cm_id *l)
 	pthread_t t;
 
 	VS_ASSERT_EQ(pthread_create(&t, NULL, one_call_server, &a), 0);
-	VS_FAILS(vs_cm_rc_client(ip, port, NULL, NULL, NULL, &id), ECONNREFUSED,
-		 "reason 28: consumer defined: the peer's program rejected the "
-		 "request) with private data \"go away: full\"");
+	if (vs_t_iwarp())
+		VS_FAILS(vs_cm_rc_client(ip, port, NULL, NULL, NULL, &id), ECONNREFUSED,
+			 "the peer refused the connection, an iWARP MPA reject) "
+			 "with private data \"go away: full\"");
+	else
+		VS_FAILS(vs_cm_rc_client(ip, port, NULL, NULL, NULL, &id), ECONNREFUSED,
+			 "reason 28: consumer defined: the peer's program rejected the "
+			 "request) with private data \"go away: full\"");
 	VS_ASSERT(strstr(vs_last_error()->message, ip));
 	VS_ASSERT_PTR_EQ(id, NULL);
 	printf("reject: %s\n", vs_last_error()->message);
@@ -343,7 +351,11 @@ static void test_reject(struct vs_cm_id *l)
 		VS_OK(vs_cm_rc_qp_create(id, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
 		VS_FAILS(vs_cm_connect(id, NULL), ECONNREFUSED, "go away");
 		VS_ASSERT_EQ(vs_cm_state(id), VS_CM_REJECTED);
-		VS_ASSERT_EQ(vs_cm_reject_reason(id), 28);
+		/* iWARP: iw_cm's errno (siw: -ECONNRESET), no IB CM reason */
+		if (vs_t_iwarp())
+			VS_ASSERT(vs_cm_reject_reason(id) < 0);
+		else
+			VS_ASSERT_EQ(vs_cm_reject_reason(id), 28);
 		VS_ASSERT_STREQ(vs_cm_private_data(id, &len), "go away: full");
 		VS_ASSERT(len >= 14);
 		VS_OK(vs_rc_qp_close(qp));
@@ -727,13 +739,23 @@ int main(void)
 	ip = getenv("VS_RXE_IP");
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a timeout's log shows how far it got */
 	VS_OK(vs_cm_listen(ip, "0", &(struct vs_cm_config){ .backlog = 8 }, &l));
 	VS_ASSERT_EQ(vs_cm_state(l), VS_CM_LISTENING);
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
 	VS_ASSERT(vs_cm_port(l) != 0);
 	printf("listening on %s:%s\n", ip, port);
 	test_bad_input(l);
-	test_one_call(l);
+	/*
+	 * iWARP has no RNR retry: a send that finds no receive posted breaks
+	 * the connection, and the one-call server can post only after its
+	 * accept, while this echo's client sends first (docs/API.md, "Link
+	 * layers": post receives before vs_cm_accept).
+	 */
+	if (vs_t_iwarp())
+		printf("one call: not on iWARP (the client sends first; no RNR retry)\n");
+	else
+		test_one_call(l);
 	test_steps(l);
 	test_reject(l);
 	test_no_listener();

@@ -20,10 +20,11 @@
 #include "../common/vs_cm_rig.h"
 
 #define RM_NETDEV "vsrm0"
-#define RM_DEV "vsrxe_rm"
-#define RM_IP "192.168.78.1"
+#define RM_DEV "vsdev_rm"
+#define RM_IP "192.168.79.1"
 
 static const char *ip;
+static bool iwarp;
 
 static void test_timewait(void)
 {
@@ -36,6 +37,18 @@ static void test_timewait(void)
 	t0 = vs_t_now_ms();
 	vs_t_cm_next_type(p.s, RDMA_CM_EVENT_DISCONNECTED, 5000, &ev);
 	VS_OK(vs_cm_disconnect(p.s));
+	if (iwarp) {
+		/* iw_cm has no time-wait state: the disconnect ends it */
+		vs_t_cm_next_type(p.c, RDMA_CM_EVENT_DISCONNECTED, 5000, &ev);
+		VS_ASSERT_EQ(ev.err, ECONNRESET); /* as every DISCONNECTED */
+		VS_ASSERT_EQ(vs_cm_state(p.c), VS_CM_DISCONNECTED);
+		VS_ASSERT_EQ(vs_cm_state(p.s), VS_CM_DISCONNECTED);
+		printf("timewait: iWARP has none (iw_cm); both sides DISCONNECTED "
+		       "%llu ms after the disconnect\n",
+		       (unsigned long long)(vs_t_now_ms() - t0));
+		vs_t_cm_pair_close(&p);
+		return;
+	}
 	vs_t_cm_next_type(p.c, RDMA_CM_EVENT_TIMEWAIT_EXIT, 10000, &ev);
 	printf("timewait: the client's TIMEWAIT_EXIT %llu ms after its disconnect\n",
 	       (unsigned long long)(vs_t_now_ms() - t0));
@@ -62,8 +75,12 @@ static void test_device_removal(void)
 
 	vs_t_sh("ip link add " RM_NETDEV " type dummy && ip addr add " RM_IP "/24 dev "
 	   RM_NETDEV " && ip link set " RM_NETDEV " up");
-	vs_t_rxe_add(RM_DEV, RM_NETDEV);
-	vs_t_rxe_wait_gid(RM_DEV, RM_IP);
+	/* a second device of the provider under test */
+	vs_t_rdma_link_add(RM_DEV, iwarp ? "siw" : "rxe", RM_NETDEV);
+	if (iwarp)
+		vs_t_port_wait_active(RM_DEV);
+	else
+		vs_t_rxe_wait_gid(RM_DEV, RM_IP);
 	vs_t_cm_pair_connect(&p, RM_IP);
 	ids[0] = p.c;
 	ids[1] = p.s;
@@ -114,6 +131,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a timeout's log shows how far it got */
 	if (geteuid())
 		VS_FAIL("the VM runs tests as root; here euid %d", (int)geteuid());
+	iwarp = vs_t_iwarp();
 	test_timewait();
 	test_device_removal();
 	printf("ok\n");

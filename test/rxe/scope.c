@@ -323,6 +323,7 @@ static void run(bool legacy, enum vs_wait_mode mode)
 int main(void)
 {
 	vs_test_require_device();
+	vs_t_skip_on_iwarp(VS_T_IWARP_NO_HANDSHAKE);
 	setvbuf(stdout, NULL, _IONBF, 0);
 	for (int legacy = 0; legacy < 2; legacy++) {
 		run(legacy, VS_WAIT_POLL);

@@ -272,6 +272,7 @@ static void run(bool legacy)
 int main(void)
 {
 	vs_test_require_device();
+	vs_t_skip_on_iwarp(VS_T_IWARP_NO_HANDSHAKE);
 	run(false);
 	run(true);
 	return 0;

@@ -574,6 +574,7 @@ int main(void)
 	long count = n && *n ? atol(n) : 100000;
 
 	vs_test_require_device();
+	vs_t_skip_on_iwarp(VS_T_IWARP_NO_HANDSHAKE);
 	setvbuf(stdout, NULL, _IONBF, 0);
 	run(false, count);
 	run(true, count);

@@ -281,6 +281,7 @@ static void run(bool legacy)
 int main(void)
 {
 	vs_test_require_device();
+	vs_t_skip_on_iwarp(VS_T_IWARP_NO_HANDSHAKE);
 	setvbuf(stdout, NULL, _IONBF, 0);
 	run(false);
 	run(true);

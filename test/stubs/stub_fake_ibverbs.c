@@ -487,6 +487,7 @@ VS_STUB_EXPORT int ibv_query_device(struct ibv_context *context,
 	attr->max_pd = 64;
 	attr->max_qp_rd_atom = 4;
 	attr->max_qp_init_rd_atom = 4;
+	attr->atomic_cap = IBV_ATOMIC_HCA;
 	attr->max_srq = 8;
 	attr->max_srq_wr = 256;
 	attr->max_srq_sge = 4;
