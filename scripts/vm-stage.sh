@@ -9,6 +9,8 @@
 #                            (test/vm/examples.list), rxe-tools (test/vm/*.sh)
 #   kernel 6.1, rdma-core 33.2 / 44.0 / 56.1 / 65.0 roots     rxe-VER-6.1
 #   kernel 6.12, rdma-core 44.0 root                          rxe-44.0-6.12
+#   soft-iWARP (siw0) instead of rxe: kernel 6.1, the host root, and the
+#   33.2 and 65.0 roots; a skip must name iWARP      siw-6.1, siw-VER-6.1
 #   two VMs over a qemu socket network, pingpong across      two-vm
 #   (and cm_echo by address: the typed connection manager)
 #   copies of the checkout under /tmp (with a space), /dev/shm
@@ -18,7 +20,7 @@
 # release roots, each on its own distribution's glibc, all run the one set
 # built on the oldest supported distribution (`make oldest`: build/oldest).
 #
-# VS_VM_CONFIGS limits the run to some of: main matrix trixie two-vm paths.
+# VS_VM_CONFIGS limits the run to some of: main matrix trixie siw two-vm paths.
 set -euo pipefail
 
 me=vm-stage.sh
@@ -86,6 +88,10 @@ inner() {
 		fi
 		mapfile -t hr < <(host_root_tests)
 		test/run.sh --stage rxe-tools --no-skip --results "$out" "${tools[@]}" "${hr[@]}" || status=1
+		;;
+	siw*)
+		# the device tests; what iWARP has not is skipped, naming it
+		test/run.sh --stage "$mode" --no-skip --skip-ok "(iWARP)" --results "$out" "${dev[@]}" || status=1
 		;;
 	*)
 		test/run.sh --stage "$mode" --no-skip --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1
@@ -155,7 +161,7 @@ esac
 
 results=${1:?usage: $me RESULTS_FILE}
 touch "$results"
-configs=${VS_VM_CONFIGS:-main matrix trixie two-vm paths}
+configs=${VS_VM_CONFIGS:-main matrix trixie siw two-vm paths}
 mkdir -p "$vmdir"
 status=0
 summary=()
@@ -167,8 +173,9 @@ prep() {
 	scripts/deps.sh --vm || return 1
 	scripts/kernel-fetch.sh bookworm >/dev/null || return 1
 	case " $configs " in *" trixie "*) scripts/kernel-fetch.sh trixie >/dev/null || return 1 ;; esac
+	case " $configs " in *" siw "*) scripts/siw-build.sh bookworm >/dev/null || return 1 ;; esac
 	case " $configs " in
-	*" matrix "* | *" trixie "*)
+	*" matrix "* | *" trixie "* | *" siw "*)
 		for v in $RELEASES; do scripts/rdma-core-root.sh "$v" >/dev/null || return 1; done
 		local d
 		for d in $OLDEST_DIRS; do
@@ -290,6 +297,12 @@ for c in $configs; do
 		done
 		;;
 	trixie) boot rxe-44.0-6.12 rxe-44.0-6.12 "$OLDEST" --kernel trixie --rdma-core 44.0 ;;
+	siw)
+		boot siw-6.1 siw-6.1 build --kernel bookworm --provider siw
+		for v in 33.2 65.0; do
+			boot "siw-$v-6.1" "siw-$v-6.1" "$OLDEST" --kernel bookworm --provider siw --rdma-core "$v"
+		done
+		;;
 	two-vm) two_vm_run ;;
 	paths)
 		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
