@@ -127,23 +127,22 @@ private:
 	vs_error rec_;
 };
 
-/* Thrown by result::value() without a value, and only there. */
+/*
+ * Thrown by result::value() without a value, and only there: what() is
+ * the record's line (vs_format_error), code() its errno.
+ */
 class error : public std::system_error {
 public:
-	explicit error(const failure &f)
-		: std::system_error(f.code(), line(f)), failure_(f)
+	explicit error(const vs::failure &f) : std::system_error(f.code()), failure_(f)
 	{
+		f.format(line_, sizeof(line_));
 	}
+	const char *what() const noexcept override { return line_; }
 	const vs::failure &failure() const noexcept { return failure_; }
 
 private:
-	static const char *line(const vs::failure &f) noexcept
-	{
-		thread_local char buf[VS_ERROR_MSG_MAX + 128];
-
-		return f.format(buf, sizeof(buf));
-	}
 	vs::failure failure_;
+	char line_[VS_ERROR_MSG_MAX + 128];
 };
 
 namespace detail {
@@ -186,10 +185,18 @@ public:
 			detail::raise(err_);
 		return std::move(*val_);
 	}
+	const T &value() const &
+	{
+		if (!val_)
+			detail::raise(err_);
+		return *val_;
+	}
 	/* Unchecked, as std::optional's. */
 	T &operator*() & noexcept { return *val_; }
+	const T &operator*() const & noexcept { return *val_; }
 	T &&operator*() && noexcept { return std::move(*val_); }
 	T *operator->() noexcept { return &*val_; }
+	const T *operator->() const noexcept { return &*val_; }
 
 private:
 	std::optional<T> val_;
@@ -667,26 +674,40 @@ public:
 	send_batch() noexcept : b_() {}
 	send_batch(const send_batch &) = delete;
 	send_batch &operator=(const send_batch &) = delete;
-	~send_batch() { Ops::abort(&b_); }
+	~send_batch() { abort(); }
 
-	bool is_open() const noexcept { return b_.b.qp != nullptr; }
+	bool is_open() const noexcept { return open_; }
 	/* Starts it on qp (refused while this batch is open). */
 	status start(ref<typename Ops::qp> qp) noexcept
 	{
-		if (is_open())
+		if (open_)
 			return failure::made(EBUSY, Ops::start_name,
 					     "this batch is open: submit or abort it first");
-		return check(Ops::start(qp.get(), &b_), Ops::start_name);
+		status s = check(Ops::start(qp.get(), &b_), Ops::start_name);
+		open_ = s.has_value();
+		return s;
 	}
-	/* One doorbell for the WRs added; the batch is closed after. */
-	status submit() noexcept { return check(Ops::submit(&b_), Ops::submit_name); }
+	/* One doorbell for the WRs added; the batch is closed after, posted or not. */
+	status submit() noexcept
+	{
+		open_ = false;
+		return check(Ops::submit(&b_), Ops::submit_name);
+	}
 	/* Drops the WRs added (nothing posted); nothing when not open. */
-	void abort() noexcept { Ops::abort(&b_); }
+	void abort() noexcept
+	{
+		if (open_)
+			Ops::abort(&b_);
+		open_ = false;
+	}
 	/* The C batch, for the operations this layer does not wrap. */
 	typename Ops::batch *get() noexcept { return &b_; }
 
 protected:
 	typename Ops::batch b_;
+
+private:
+	bool open_ = false;
 };
 } // namespace detail
 
@@ -811,9 +832,9 @@ public:
 	recv_batch() noexcept : rb_() {}
 	recv_batch(const recv_batch &) = delete;
 	recv_batch &operator=(const recv_batch &) = delete;
-	~recv_batch() { vs_recv_abort(&rb_); }
+	~recv_batch() { abort(); }
 
-	bool is_open() const noexcept { return rb_.store != nullptr; }
+	bool is_open() const noexcept { return open_; }
 	status start(ref<vs_rc_qp> qp) noexcept
 	{
 		return start_as("vs_rc_recv_start", vs_rc_recv_start, qp.get());
@@ -838,19 +859,33 @@ public:
 	{
 		return detail::check(vs_recv_add(&rb_, wr_id, s.data(), s.size()), "vs_recv_add");
 	}
-	status submit() noexcept { return detail::check(vs_recv_submit(&rb_), "vs_recv_submit"); }
-	void abort() noexcept { vs_recv_abort(&rb_); }
+	/* One post for the receives added; the batch is closed after, posted or not. */
+	status submit() noexcept
+	{
+		open_ = false;
+		return detail::check(vs_recv_submit(&rb_), "vs_recv_submit");
+	}
+	/* Drops the receives added; nothing when not open. */
+	void abort() noexcept
+	{
+		if (open_)
+			vs_recv_abort(&rb_);
+		open_ = false;
+	}
 	vs_recv_batch *get() noexcept { return &rb_; }
 
 private:
 	template <class Q> status start_as(const char *call, int (*start)(Q *, vs_recv_batch *), Q *q) noexcept
 	{
-		if (is_open())
+		if (open_)
 			return failure::made(EBUSY, call, "this batch is open: submit or abort it first");
-		return detail::check(start(q, &rb_), call);
+		status s = detail::check(start(q, &rb_), call);
+		open_ = s.has_value();
+		return s;
 	}
 
 	vs_recv_batch rb_;
+	bool open_ = false;
 };
 
 /* ---- connection manager ------------------------------------------------ */
