@@ -9,7 +9,8 @@
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #
-# Knobs: CC=gcc|clang, V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
+# Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
+# V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
 # rdma-core header set), VISIBILITY=default (export ibv_* from shared objects
 # that link the archive; see README), BUILD=DIR, SAN=asan|tsan (variant).
 
@@ -45,6 +46,12 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -Iinclude -Ishim -Itest/common -I$(BUILD)/gen \
 CFLAGS_ALL   := $(CSTD) $(WARN) $(OPT) -fPIC $(SANFLAGS) $(CFLAGS)
 LIB_CFLAGS   := $(CFLAGS_ALL) -fvisibility=$(VISIBILITY)
 LDLIBS_SHIM  := -ldl -lpthread
+# C++ (include/verbshim.hpp, C++17): examples/*.cpp and test/unit/*.cpp, linked
+# with libstdc++ inside, so that they run in release roots without one.
+CXXSTD       := -std=c++17
+CXXFLAGS_ALL := $(CXXSTD) $(WARN) $(OPT) -fPIC $(SANFLAGS) $(CXXFLAGS)
+CXX_LDFLAGS  := -static-libstdc++ -static-libgcc
+HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
@@ -55,6 +62,8 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 # is linked into each.
 EXAMPLE_SRCS  := $(wildcard examples/*.c)
 EXAMPLES      := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/bin/%)
+CXX_EXAMPLES  := $(if $(HAVE_CXX),$(patsubst examples/%.cpp,$(BUILD)/bin/%,$(wildcard examples/*.cpp)))
+EXAMPLES      += $(CXX_EXAMPLES)
 EXCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/common/*.c))
 
 # Installed programs: every tools/NAME/ is build/bin/NAME, linked from all
@@ -66,6 +75,11 @@ tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 # Tests: test/unit/*.c run on the host, test/rxe/*.c need a device;
 # test/common/*.c is linked into each.
 UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/unit/*.c))
+CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
+UNIT_TESTS   += $(CXX_TESTS)
+ifeq ($(HAVE_CXX),)
+$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
+endif
 RXE_TESTS    := $(patsubst test/rxe/%.c,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.c))
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
@@ -133,6 +147,11 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
+$(BUILD)/obj/%.o: %.cpp $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,CXX,$@)
+	$(Q)$(CXX) $(CPPFLAGS_ALL) $(CXXFLAGS_ALL) -MMD -MP -c -o $@ $<
+
 $(BUILD)/obj/test/stubs/%.o: private CFLAGS_USE = $(CSTD) $(WARN) -O2 -g -fPIC
 
 $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
@@ -191,6 +210,11 @@ $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(EXCOMMON_OBJS) $(ARCHIVE)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(EXCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
+$(CXX_EXAMPLES): $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CXX) $(CXXFLAGS_ALL) $(CXX_LDFLAGS) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+
 define tool_rule
 $(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
 	@mkdir -p $$(@D)
@@ -203,6 +227,11 @@ $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+
+$(CXX_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CXX) $(CXXFLAGS_ALL) $(CXX_LDFLAGS) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
 # The shim compiled as VISIBILITY=default builds it, for the test of a
 # -rdynamic program whose exported drop-ins capture libibverbs' own calls.
@@ -290,7 +319,7 @@ $(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
 
 install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
@@ -303,6 +332,7 @@ install: all man $(BUILD)/verbshim.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
+	  $(DESTDIR)$(PREFIX)/include/verbshim.hpp \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3

@@ -6,7 +6,9 @@
 #   /* expect-gcc: ... */ /* expect-clang: ... */ (as C11)
 #   /* expect-g++: ... */ /* expect-clang++: ... */ (the same file as C++20)
 # or /* expect: ... */ for all four; the control case (expect: OK)
-# compiles without a single warning in every mode.
+# compiles without a single warning in every mode.  The C++ owners'
+# cases (test/compile-fail/*.cpp, include/verbshim.hpp) are compiled by
+# g++ and clang++ only, as C++17 and as C++20.
 set -u
 export LC_ALL=C # ASCII quotes in the diagnostics
 cd "$(dirname "$0")/../.."
@@ -17,31 +19,38 @@ trap 'rm -rf "$dir"' EXIT
 # run_mode CC LANG-FLAGS: every case in one mode; prints its failures, and
 # "CHECKED FAILS" as its last line.
 run_mode() {
-	local cc=$1 lang=$2 checked=0 fails=0 want tmp
+	local cc=$1 lang=$2 checked=0 fails=0 want tmp src flags
 	tmp=$(mktemp -p "$dir")
-	for src in test/compile-fail/*.c; do
+	for src in test/compile-fail/*.c test/compile-fail/*.cpp; do
 		want=$(sed -n "s|^/\* expect-$cc: \(.*\) \*/\$|\1|p" "$src")
 		[ -n "$want" ] || want=$(sed -n 's|^/\* expect: \(.*\) \*/$|\1|p' "$src")
+		case $src:$lang in
+		*.cpp:*'-x c '*) continue ;;   # C++ only
+		*.cpp:*) set -- "${lang/-std=c++20/-std=c++17}" "$lang" ;;
+		*) set -- "$lang" ;;
+		esac
 		if [ -z "$want" ]; then
 			echo "FAIL $src: no expect comment for $cc"; fails=$((fails + 1)); continue
 		fi
-		checked=$((checked + 1))
-		# shellcheck disable=SC2086
-		if $cc $lang $common "$src" >"$tmp" 2>&1; then
-			if [ "$want" != OK ]; then
-				echo "FAIL $cc $src: compiled (warnings are not enough), expected \"$want\""
-				sed 's/^/    /' "$tmp" | head -10; fails=$((fails + 1))
-			elif [ -s "$tmp" ]; then
-				echo "FAIL $cc $src: the control case has diagnostics:"
-				sed 's/^/    /' "$tmp" | head -10; fails=$((fails + 1))
+		for flags in "$@"; do
+			checked=$((checked + 1))
+			# shellcheck disable=SC2086
+			if $cc $flags $common "$src" >"$tmp" 2>&1; then
+				if [ "$want" != OK ]; then
+					echo "FAIL $cc $flags $src: compiled (warnings are not enough), expected \"$want\""
+					sed 's/^/    /' "$tmp" | head -10; fails=$((fails + 1))
+				elif [ -s "$tmp" ]; then
+					echo "FAIL $cc $flags $src: the control case has diagnostics:"
+					sed 's/^/    /' "$tmp" | head -10; fails=$((fails + 1))
+				fi
+			elif [ "$want" = OK ]; then
+				echo "FAIL $cc $flags $src: the control case does not compile:"
+				sed 's/^/    /' "$tmp"; fails=$((fails + 1))
+			elif ! grep 'error' "$tmp" | grep -qF -- "$want"; then
+				echo "FAIL $cc $flags $src: failed, but no error says \"$want\":"
+				sed 's/^/    /' "$tmp" | head -20; fails=$((fails + 1))
 			fi
-		elif [ "$want" = OK ]; then
-			echo "FAIL $cc $src: the control case does not compile:"
-			sed 's/^/    /' "$tmp"; fails=$((fails + 1))
-		elif ! grep 'error' "$tmp" | grep -qF -- "$want"; then
-			echo "FAIL $cc $src: failed, but no error says \"$want\":"
-			sed 's/^/    /' "$tmp" | head -20; fails=$((fails + 1))
-		fi
+		done
 	done
 	echo "$checked $fails"
 }

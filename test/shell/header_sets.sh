@@ -47,8 +47,8 @@ for pair in 33.2:bullseye 65.0:sid; do
 done
 
 if command -v clang >/dev/null; then
-	if make -s -j"$(nproc)" CC=clang BUILD=build/clang all tests >build/clang.log 2>&1; then
-		echo "clang: library, examples and tests build with -Wall -Wextra -Werror"
+	if make -s -j"$(nproc)" CC=clang CXX=clang++ BUILD=build/clang all tests >build/clang.log 2>&1; then
+		echo "clang: library, examples and tests build with -Wall -Wextra -Werror (C++: clang++)"
 	else
 		tail -n 30 build/clang.log; echo "clang build failed"; status=1
 	fi

@@ -10,7 +10,7 @@ command -v pkg-config >/dev/null || { echo "skip: pkg-config not installed"; exi
 make -s -j"$(nproc)" install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>&1 ||
 	{ cat "$stage.log"; rm -f "$stage.log"; exit 1; }
 rm -f "$stage.log"
-for f in include/verbshim.h include/verbshim/loader.h lib/libverbshim.a \
+for f in include/verbshim.h include/verbshim.hpp include/verbshim/loader.h lib/libverbshim.a \
 	lib/pkgconfig/verbshim.pc bin/verbshim-info; do
 	[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; exit 1; }
 done
@@ -23,3 +23,11 @@ grep -q -- '-ldl' <<<"$flags" && grep -q -- '-lpthread' <<<"$flags" ||
 ${CC:-cc} -o "$stage/plain" test/dropin/plain_verbs.c $flags
 readelf -d "$stage/plain" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa)' && { echo "links rdma-core"; exit 1; }
 "$stage/plain"
+# the C++ owners from the installed headers (the example, built as a user would)
+if command -v "${CXX:-c++}" >/dev/null; then
+	# shellcheck disable=SC2086
+	${CXX:-c++} -std=c++17 -o "$stage/cm_echo_cxx" examples/cm_echo_cxx.cpp $flags
+	out=$("$stage/cm_echo_cxx" -n 0 2>&1 || true)
+	grep -q 'must be positive' <<<"$out" || { echo "cm_echo_cxx built from the install does not run: $out"; exit 1; }
+	echo "cm_echo_cxx (C++ owners) built from the installed headers"
+fi

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* A destination owns its AH: no copy. */
+/* expect-g++: use of deleted function 'vs::dest_owner<D>::dest_owner(const vs::dest_owner<D>&) [with D = vs_ud_dest]' */
+/* expect-clang++: call to deleted constructor of 'vs::ud_dest' */
+#include <verbshim.hpp>
+
+vs::ud_dest dup(const vs::ud_dest &d);
+
+vs::ud_dest dup(const vs::ud_dest &d)
+{
+	vs::ud_dest c = d;
+	return c;
+}
