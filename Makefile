@@ -226,7 +226,12 @@ $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
-	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS_TEST) $(LDFLAGS)
+
+# Tests that see and fail the library's allocations (test/common/vs_alloc_wrap.h).
+ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn
+$(ALLOC_WRAP_TESTS:%=$(BUILD)/test/%): private LDFLAGS_TEST = \
+	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free
 
 $(CXX_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
 	@mkdir -p $(@D)

@@ -59,6 +59,7 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 
 int vs__ah_put(struct vs_ah *ah, const char *verb)
 {
+	struct vs_pd *pd = ah->pd;
 	int err;
 
 	if (!vs__ref_put(&ah->h))
@@ -70,7 +71,8 @@ int vs__ah_put(struct vs_ah *ah, const char *verb)
 				     "cannot destroy the AH; it stays open: "
 				     "close it again to retry");
 	}
-	return vs__pd_put(ah->pd, verb);
+	vs__handle_free(ah, sizeof(*ah));
+	return vs__pd_put(pd, verb);
 }
 
 int vs_ah_close(struct vs_ah *ah)

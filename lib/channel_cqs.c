@@ -99,6 +99,7 @@ int vs__channel_cq_destroy(struct vs_cq *cq)
 
 int vs__channel_put(struct vs_channel *ch, const char *verb)
 {
+	struct vs_context *ctx;
 	int err;
 
 	if (!vs__ref_put(&ch->h))
@@ -116,6 +117,8 @@ int vs__channel_put(struct vs_channel *ch, const char *verb)
 	pthread_mutex_destroy(&ch->cqs->lock);
 	free(ch->cqs);
 	ch->cqs = NULL;
-	return vs__context_put(ch->ctx, verb);
+	ctx = ch->ctx;
+	vs__handle_free(ch, sizeof(*ch));
+	return vs__context_put(ctx, verb);
 }
 

@@ -213,8 +213,8 @@ int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
 
 /*
  * The open id a raw id's context names on ch, else NULL: the user closed
- * it (its handle memory is never freed, so reading it is safe) or it is
- * on another channel.
+ * it (its handle stays until rdma_destroy_id, which waits for this
+ * event's ack, so reading it is safe) or it is on another channel.
  */
 static struct vs_cm_id *open_on(struct rdma_cm_id *raw,
 				const struct vs_cm_channel *ch)

@@ -77,6 +77,7 @@ static void channel_put(struct vs_cm_channel *ch)
 	rdma_destroy_event_channel(ch->ech);
 	ch->ech = NULL;
 	pthread_mutex_destroy(&ch->lock);
+	vs__handle_free(ch, sizeof(*ch));
 }
 
 int vs_cm_channel_close(struct vs_cm_channel *ch)

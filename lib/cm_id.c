@@ -159,8 +159,8 @@ done:
 	return 0;
 fail:
 	vs__cm_free(id);
-	/* the handle was published: closed for good, never handed out */
-	id->h.magic = VS_KIND_CM_ID | VS__CLOSED;
+	/* its raw id named it (events on a shared channel): quarantined */
+	vs__handle_free(id, sizeof(*id));
 	return ret;
 }
 
@@ -262,7 +262,7 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 	return 0;
 fail:
 	vs__cm_free(id);
-	id->h.magic = VS_KIND_CM_ID | VS__CLOSED;
+	vs__handle_free(id, sizeof(*id));
 	return ret;
 }
 
@@ -316,6 +316,9 @@ int vs_cm_close(struct vs_cm_id *id)
 	/* the raw id's events were acked as read: nothing of it is left */
 	vs__cm_channel_drop(id);
 	id->joined = false;
+	free(id->pdata);
+	id->pdata = NULL;
+	id->pdata_len = 0;
 	/* what a one-call setup made: closed for the user unless it did */
 	if (id->qp && id->own_qp && id->qp->h.magic == vs__transport(id->qp->transport)->kind)
 		ret = vs__qp_close(id->qp, id->qp->h.magic, call);
@@ -332,6 +335,7 @@ int vs_cm_close(struct vs_cm_id *id)
 	id->own_pd = NULL;
 	id->own_qp = false;
 	id->ctx = NULL;
+	vs__handle_free(id, sizeof(*id));
 	return ret;
 }
 

@@ -62,9 +62,10 @@ struct vs_cm_id {
 	bool resolve_group;
 	/*
 	 * The peer's last private data: VS_CM_DATA_MAX bytes made by the first
-	 * (most ids never get any), freed with the raw id (vs__cm_free).  Not
-	 * in the handle, whose bytes are never reused: a page of fresh handle
-	 * memory costs a fault, and CM ids come and go with connections.
+	 * (most ids never get any), freed with the raw id (vs__cm_free,
+	 * vs_cm_close).  Not in the handle, which stays small: its slot is
+	 * quarantined after the close and fresh handle memory costs a page
+	 * fault, and CM ids come and go with connections.
 	 */
 	uint8_t pdata_len;
 	uint8_t *pdata;

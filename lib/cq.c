@@ -139,6 +139,8 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 
 int vs__cq_destroy(struct vs_cq *cq, const char *verb)
 {
+	struct vs_channel *ch;
+	struct vs_context *ctx;
 	int err;
 
 	/* on a channel: its outstanding events are acked first, never a hang */
@@ -154,9 +156,12 @@ int vs__cq_destroy(struct vs_cq *cq, const char *verb)
 	cq->legacy = NULL;
 	vs__cq_stash_free(cq->stash);
 	cq->stash = NULL;
-	if (cq->channel)
-		err = vs__channel_put(cq->channel, verb);
-	return vs__first_err(err, vs__context_put(cq->ctx, verb));
+	ch = cq->channel;
+	ctx = cq->ctx;
+	vs__handle_free(cq, sizeof(*cq));
+	if (ch)
+		err = vs__channel_put(ch, verb);
+	return vs__first_err(err, vs__context_put(ctx, verb));
 }
 
 int vs_cq_close(struct vs_cq *cq)

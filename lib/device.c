@@ -146,8 +146,11 @@ int vs__context_put(struct vs_context *c, const char *verb)
 {
 	if (!vs__ref_put(&c->h))
 		return 0;
-	if (c->borrowed)
-		return 0; /* librdmacm's: it keeps its device open */
+	if (c->borrowed) {
+		/* librdmacm's: it keeps its device open */
+		vs__handle_free(c, sizeof(*c));
+		return 0;
+	}
 	if (ibv_close_device(c->ctx)) {
 		int err = vs__errno_or(EIO);
 
@@ -156,6 +159,7 @@ int vs__context_put(struct vs_context *c, const char *verb)
 				     "cannot close %s; the device context "
 				     "stays open: close it again to retry", c->name);
 	}
+	vs__handle_free(c, sizeof(*c));
 	return 0;
 }
 

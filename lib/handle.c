@@ -2,14 +2,24 @@
 /*
  * Handles: their memory, their kinds, and the user's close.
  *
- * Handle memory comes from an arena that is never freed and never reused
- * (the one piece of process-wide state the typed API keeps besides the
- * error slot; docs/API.md, "Lifetimes").  A handle the user closed keeps
- * its kind with VS__CLOSED set for the life of the process, so a second
- * close, a use after close or a dependant created on it is refused by
- * reading valid memory, under ASan and valgrind as much as without.  What
- * the handle owned (the ibv_* object, buffers, rings) is freed when the
- * last reference goes; only the handle's own bytes stay.
+ * Handle memory comes from an arena of heap chunks (the one piece of
+ * process-wide state the typed API keeps besides the error slot;
+ * docs/API.md, "Lifetimes").  A handle the user closed keeps its kind
+ * with VS__CLOSED set, so a second close, a use after close or a
+ * dependant created on it is refused by reading valid memory, under ASan
+ * and valgrind as much as without.  What the handle owned (the ibv_*
+ * object, buffers, rings) is freed when the last reference goes; the
+ * handle's own slot then joins its size class's quarantine: a FIFO of
+ * closed slots, untouched (their bytes stay what they were at the
+ * destroy).  A create takes a slot back only from the head of the
+ * FIFO, and only while more than VS__QUARANTINE slots of its class are
+ * in it: a closed handle is recognised as closed for at least the next
+ * VS__QUARANTINE closes of its size class (until a create reuses its
+ * slot), and memory stays bounded by the peak of live handles plus
+ * VS__QUARANTINE slots per class.
+ *
+ * The FIFO's links live in the slot's last bytes, after the handle (every
+ * slot has room for one: see slot_size), never in the handle's own.
  */
 #include <pthread.h>
 
@@ -17,6 +27,8 @@
 
 #define ARENA_CHUNK ((size_t)64 * 1024)
 #define ARENA_ALIGN ((size_t)64)
+/* size classes: slots of 64, 128, ... 1024 bytes (all handles fit) */
+#define NCLASS 16
 
 /*
  * Chunks are heap blocks chained from arena_head, so leak checkers
@@ -28,44 +40,152 @@ struct arena_chunk {
 	void *end; /* where its handles end */
 };
 
+/* Closed slots of one size, oldest first (links: slot_link). */
+struct size_class {
+	void *head, *tail;
+	size_t closed;   /* slots on the FIFO */
+	void *spare;     /* slots never handed out (a failed create): a stack */
+};
+
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct arena_chunk *arena_head;
 static uint8_t *arena_next, *arena_end;
+static struct size_class classes[NCLASS];
+static size_t arena_bytes; /* the chunks' total, for the tests */
+static size_t quarantine = VS__QUARANTINE; /* the tests may shorten it */
 
-void *vs__handle_alloc(size_t size)
+/*
+ * A slot: the handle, then at least 8 bytes for its link, rounded up to
+ * the arena's alignment.  The link is the slot's last 8 bytes (the same
+ * place for every handle size of the class).
+ */
+static size_t slot_size(size_t size)
 {
-	uint8_t *p = NULL;
+	size = (size + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+	return (size + sizeof(void *) + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+}
 
-	size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
-	pthread_mutex_lock(&arena_lock);
-	if ((size_t)(arena_end - arena_next) < size) {
-		size_t chunk = ARENA_ALIGN + (size > ARENA_CHUNK ? size : ARENA_CHUNK);
+static void **slot_link(void *slot, size_t size)
+{
+	return (void **)((uint8_t *)slot + slot_size(size) - sizeof(void *));
+}
+
+/* The class of a slot size; NULL beyond the largest (never reused). */
+static struct size_class *class_of(size_t slot)
+{
+	size_t i = slot / ARENA_ALIGN - 1;
+
+	return i < NCLASS ? &classes[i] : NULL;
+}
+
+/* A slot from fresh arena memory, lock held; NULL when out of memory. */
+static void *bump(size_t slot)
+{
+	uint8_t *p;
+
+	if ((size_t)(arena_end - arena_next) < slot) {
+		size_t chunk = ARENA_ALIGN + (slot > ARENA_CHUNK ? slot : ARENA_CHUNK);
 		struct arena_chunk *c = malloc(chunk);
 
 		if (!c)
-			goto out;
+			return NULL;
 		if (arena_head)
 			arena_head->end = arena_next;
 		c->prev = arena_head;
 		arena_head = c;
 		arena_next = (uint8_t *)c + ARENA_ALIGN;
 		arena_end = (uint8_t *)c + chunk;
+		arena_bytes += chunk;
 	}
 	p = arena_next;
-	arena_next += size;
-	memset(p, 0, size);
-out:
+	arena_next += slot;
+	return p;
+}
+
+void *vs__handle_alloc(size_t size)
+{
+	size_t slot = slot_size(size);
+	struct size_class *k = class_of(slot);
+	void *p = NULL;
+
+	pthread_mutex_lock(&arena_lock);
+	if (k && k->spare) {
+		p = k->spare;
+		k->spare = *slot_link(p, size);
+	} else if (k && k->closed > quarantine) {
+		/* the oldest closed slot, VS__QUARANTINE closes of its class ago */
+		p = k->head;
+		k->head = *slot_link(p, size);
+		if (!k->head)
+			k->tail = NULL;
+		k->closed--;
+	} else {
+		p = bump(slot);
+	}
+	if (p)
+		memset(p, 0, slot);
 	pthread_mutex_unlock(&arena_lock);
 	return p;
 }
 
 void vs__handle_unpublish(void *h, size_t size)
 {
-	size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	struct size_class *k = class_of(slot_size(size));
+
+	if (!k)
+		return;
+	/* never handed out: no stale pointer to it exists, reuse it first */
 	pthread_mutex_lock(&arena_lock);
-	/* never handed out: the last allocation may be taken back */
-	if ((uint8_t *)h + size == arena_next)
-		arena_next = h;
+	*slot_link(h, size) = k->spare;
+	k->spare = h;
+	pthread_mutex_unlock(&arena_lock);
+}
+
+void vs__handle_free(void *handle, size_t size)
+{
+	struct vs_handle *h = handle;
+	struct size_class *k = class_of(slot_size(size));
+	uint32_t magic = __atomic_load_n(&h->magic, __ATOMIC_RELAXED);
+
+	/* closed for good (a borrowed context was never closed by the user) */
+	__atomic_store_n(&h->gate, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->magic, magic | VS__CLOSED, __ATOMIC_RELEASE);
+	if (!k)
+		return;
+	pthread_mutex_lock(&arena_lock);
+	*slot_link(h, size) = NULL;
+	if (k->tail)
+		*slot_link(k->tail, size) = h;
+	else
+		k->head = h;
+	k->tail = h;
+	k->closed++;
+	pthread_mutex_unlock(&arena_lock);
+}
+
+size_t vs__handle_arena_bytes(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&arena_lock);
+	n = arena_bytes;
+	pthread_mutex_unlock(&arena_lock);
+	return n;
+}
+
+void vs__handle_quarantine_set(size_t closes)
+{
+	pthread_mutex_lock(&arena_lock);
+	quarantine = closes;
+	pthread_mutex_unlock(&arena_lock);
+}
+
+void vs__handle_arena_seal(void)
+{
+	pthread_mutex_lock(&arena_lock);
+	arena_end = arena_next;
+	for (int i = 0; i < NCLASS; i++)
+		classes[i].spare = NULL; /* left too */
 	pthread_mutex_unlock(&arena_lock);
 }
 
@@ -86,7 +206,6 @@ bool vs__handle_in_arena(const void *p, size_t size)
 	pthread_mutex_unlock(&arena_lock);
 	return found;
 }
-
 /* the out-of-line half of vs__check_handle: says what is wrong */
 int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
 			    const char *what)

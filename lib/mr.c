@@ -221,6 +221,7 @@ int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
 int vs_mr_close(struct vs_mr *mr)
 {
 	int ret = vs__user_close(mr, VS_KIND_MR, "vs_mr_close", "mr"), err;
+	struct vs_pd *pd;
 
 	if (ret)
 		return ret;
@@ -236,7 +237,9 @@ int vs_mr_close(struct vs_mr *mr)
 	}
 	if (mr->owns_buffer)
 		free(mr->addr);
-	return vs__pd_put(mr->pd, "vs_mr_close");
+	pd = mr->pd;
+	vs__handle_free(mr, sizeof(*mr));
+	return vs__pd_put(pd, "vs_mr_close");
 }
 
 int vs__mr_bad(const struct vs_mr *mr, size_t offset, size_t length,

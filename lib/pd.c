@@ -36,6 +36,7 @@ int vs_pd_alloc(struct vs_context *c, struct vs_pd **out)
 
 int vs__pd_put(struct vs_pd *pd, const char *verb)
 {
+	struct vs_context *ctx = pd->ctx;
 	int err;
 
 	if (!vs__ref_put(&pd->h))
@@ -48,7 +49,8 @@ int vs__pd_put(struct vs_pd *pd, const char *verb)
 				     "it through the raw handle still exist?); "
 				     "the PD stays open: close it again to retry");
 	}
-	return vs__context_put(pd->ctx, verb);
+	vs__handle_free(pd, sizeof(*pd));
+	return vs__context_put(ctx, verb);
 }
 
 int vs_pd_close(struct vs_pd *pd)

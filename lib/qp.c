@@ -483,6 +483,9 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 int vs__qp_put(struct vs_qp *qp, const char *verb)
 {
 	uint32_t kind = vs__transport(qp->transport)->kind;
+	struct vs_cq *send_cq, *recv_cq;
+	struct vs_srq *srq;
+	struct vs_pd *pd;
 	int ret, err;
 
 	if (!vs__ref_put(&qp->h))
@@ -498,9 +501,14 @@ int vs__qp_put(struct vs_qp *qp, const char *verb)
 				     qp->qp->qp_num);
 	}
 	free_qp_parts(qp);
-	ret = vs__cq_put(qp->send_cq, verb);
-	ret = vs__first_err(ret, vs__cq_put(qp->recv_cq, verb));
-	if (qp->srq)
-		ret = vs__first_err(ret, vs__srq_put(qp->srq, verb));
-	return vs__first_err(ret, vs__pd_put(qp->pd, verb));
+	send_cq = qp->send_cq;
+	recv_cq = qp->recv_cq;
+	srq = qp->srq;
+	pd = qp->pd;
+	vs__handle_free(qp, sizeof(*qp));
+	ret = vs__cq_put(send_cq, verb);
+	ret = vs__first_err(ret, vs__cq_put(recv_cq, verb));
+	if (srq)
+		ret = vs__first_err(ret, vs__srq_put(srq, verb));
+	return vs__first_err(ret, vs__pd_put(pd, verb));
 }

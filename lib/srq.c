@@ -95,6 +95,7 @@ int vs_srq_set_limit(struct vs_srq *srq, uint32_t limit)
 
 int vs__srq_put(struct vs_srq *srq, const char *verb)
 {
+	struct vs_pd *pd;
 	int err;
 
 	if (!vs__ref_put(&srq->h))
@@ -107,7 +108,9 @@ int vs__srq_put(struct vs_srq *srq, const char *verb)
 				     "close it again to retry");
 	}
 	vs__recv_store_free(&srq->recv);
-	return vs__pd_put(srq->pd, verb);
+	pd = srq->pd;
+	vs__handle_free(srq, sizeof(*srq));
+	return vs__pd_put(pd, verb);
 }
 
 int vs_srq_close(struct vs_srq *srq)

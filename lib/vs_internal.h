@@ -63,13 +63,29 @@ static inline int vs__errno_or(int fallback)
 }
 
 /*
- * Handle memory (lib/handle.c): zeroed, from an arena that is never freed
- * or reused, so a handle stays readable after its close.  NULL when out
- * of memory.  unpublish gives back a handle that was never handed out (a
- * failed create).
+ * Handle memory (lib/handle.c): zeroed, from the handle arena.  NULL when
+ * out of memory.  unpublish gives back a handle that was never handed out
+ * (a failed create): reused at once.  free is the destroy's, once the
+ * last reference went: the handle is marked closed (whatever its kind,
+ * a borrowed context too) and its slot quarantined, untouched, for at
+ * least the next VS__QUARANTINE closes of handles of its size class
+ * before a create may reuse it (docs/API.md, Lifetimes, rule 7).
  */
+#define VS__QUARANTINE 4096
 void *vs__handle_alloc(size_t size);
 void vs__handle_unpublish(void *h, size_t size);
+void vs__handle_free(void *h, size_t size);
+/*
+ * For the tests only: the arena's heap chunks, in bytes (flat under
+ * churn); seal: the next handle not taken from a closed slot needs a new
+ * chunk (the rest of the current one and the spare slots are left), so
+ * that the allocation failure test reaches the chunk's malloc;
+ * quarantine_set: the window, for a test that cannot make VS__QUARANTINE
+ * closes of a class in its time (test/rxe/cm_churn.c: connections).
+ */
+size_t vs__handle_arena_bytes(void);
+void vs__handle_arena_seal(void);
+void vs__handle_quarantine_set(size_t closes);
 
 static inline void vs__handle_init(struct vs_handle *h, uint32_t kind)
 {

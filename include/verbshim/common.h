@@ -180,10 +180,11 @@ enum vs_transport {
  * kind of handle it is, so a handle cast to the wrong kind is refused with
  * a clear error instead of being used; after the user's close it is the
  * kind with VS__CLOSED set, so every public call refuses it by the same
- * one compare.  Handle memory is never freed or reused (lib/handle.c):
- * a closed handle stays readable for the life of the process, so a
- * second close or a use after close is recognised, never a read of freed
- * memory.  refs counts the user's reference (until the close) and one per
+ * one compare.  Handle memory is quarantined after the destroy
+ * (lib/handle.c): a closed handle stays readable, marked closed, for at
+ * least the next 4096 closes of its size class, so a second close or a
+ * use after close is recognised, never a read of freed memory; then its
+ * slot may be reused (docs/API.md, Lifetimes, rule 7).  refs counts the user's reference (until the close) and one per
  * dependant (a QP holds its CQs, PD and SRQ, ...); the ibv_* object is
  * destroyed when it drops to 0.  gate is the one word the send fast path
  * checks: on a QP it equals magic while a send batch may start (the QP is

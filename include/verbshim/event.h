@@ -160,9 +160,10 @@ struct vs_async_event {
 	enum vs_async_about about;
 	/*
 	 * The typed handle (one of them, by about and, for a QP, transport);
-	 * NULL for objects the typed API did not create.  Handle memory is
-	 * never freed, so these stay valid pointers; a handle the caller has
-	 * closed since is reported all the same (its calls refuse it).
+	 * NULL for objects the typed API did not create.  A handle the
+	 * caller closes after the event is refused by its calls as closed for
+	 * the next 4096 closes of its size class (docs/API.md, Lifetimes,
+	 * rule 7); after that its memory may be a newer handle's.
 	 */
 	struct vs_rc_qp *rc_qp;
 	struct vs_uc_qp *uc_qp;
