@@ -161,6 +161,24 @@ status=0
 summary=()
 t_all=$SECONDS
 
+# The host root's test/vm/host-root/compat.sh runs the binaries that
+# test/shell/compat.sh builds through `make install`'s compat directory
+# (make check's host stage runs it first).  Made here when the stage runs
+# on its own (make check-rxe) and they are missing or older than the
+# archive, so the VM never runs stale ones.
+compat_bins() {
+	local b n=0
+	for b in build/compat/bin/verbs_loopback-*; do
+		[ -x "$b" ] && [ "$b" -nt lib/libverbshim.a ] || { n=0; break; }
+		n=$((n + 1))
+	done
+	[ $n -eq 4 ] && return 0
+	echo "== VM stage: building the compat binaries (test/shell/compat.sh)"
+	scripts/deps.sh || return 1
+	test/shell/compat.sh >build/compat-stage.log 2>&1 ||
+		{ cat build/compat-stage.log; echo "$me: error: test/shell/compat.sh failed" >&2; return 1; }
+}
+
 # Fetch everything up front: a network problem shows here, once, clearly.
 prep() {
 	echo "== VM stage: preparing kernels and rdma-core roots"
@@ -177,6 +195,7 @@ prep() {
 		done
 		;;
 	esac
+	case " $configs " in *" main "*) compat_bins || return 1 ;; esac
 }
 if ! prep; then
 	echo "$me: error: cannot prepare the test bed (see above)" >&2
