@@ -370,6 +370,22 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 	}
 }
 
+int vs__cm_timed_out(struct vs_cm_id *id, int timeout_ms, const char *what,
+		     const char *call)
+{
+	char local[64] = "";
+
+	if (id->state == VS_CM_LISTENING && id->id)
+		vs__cm_addr_text(local, sizeof(local), rdma_get_local_addr(id->id));
+	return vs__set_error(call, ETIMEDOUT, "no %s within %d ms (CM id %p, "
+			     "%s, %s %s; timed out: the id is unchanged)",
+			     what, timeout_ms, (void *)id,
+			     vs_cm_state_name(id->state),
+			     local[0] ? "listening on" : "peer",
+			     local[0] ? local : vs__cm_peer(id)[0] ?
+			     vs__cm_peer(id) : "none yet");
+}
+
 int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
 		    const char *call)

@@ -118,10 +118,18 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id);
  * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
  * timeout: from the first wait on); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
- * it.  0, -EAGAIN / -ETIMEDOUT (not recorded), or -errno recorded.
+ * it.  0, -EAGAIN / -ETIMEDOUT (not recorded: the caller says what it
+ * waited for, vs__cm_timed_out), or -errno recorded.
  */
 int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
 		struct vs__cm_ev *ev, const char *call);
+/*
+ * Records the timeout of a wait of timeout_ms for what ("connection
+ * request") on id: ETIMEDOUT naming the id, its state and its peer or
+ * listening address.  Returns -ETIMEDOUT.
+ */
+int vs__cm_timed_out(struct vs_cm_id *id, int timeout_ms, const char *what,
+		     const char *call);
 /*
  * Waits for an event of type want on id, while step ("connecting to");
  * a failure event is explained and returned as -errno, the timeout as
