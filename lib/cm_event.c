@@ -313,12 +313,10 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
-				     "%s %s: address error (%s, status %d: %s): no "
-				     "local RDMA device reaches that address (is it "
-				     "on the subnet of an RDMA netdev that is up, "
-				     "and does it answer ARP / neighbour "
-				     "discovery?)", step, peer, name, st,
-				     strerror(err ? err : EADDRNOTAVAIL));
+				     "%s %s: address error (%s, status %d: %s): %s",
+				     step, peer, name, st,
+				     strerror(err ? err : EADDRNOTAVAIL),
+				     vs__cm_addr_error_why(err));
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 		return vs__set_error(call, err ? err : EHOSTUNREACH,
 				     "%s %s: route error (%s, status %d: %s): no "
