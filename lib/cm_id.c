@@ -306,6 +306,10 @@ int vs_cm_close(struct vs_cm_id *id)
 	id->id = NULL;
 	/* the raw id's events were acked as read: nothing of it is left */
 	vs__cm_channel_drop(id);
+	/* the peer's private data goes with it (vs__cm_free's rule) */
+	free(id->pdata);
+	id->pdata = NULL;
+	id->pdata_len = 0;
 	id->joined = false;
 	/* what a one-call setup made: closed for the user unless it did */
 	if (id->qp && id->own_qp && id->qp->h.magic == vs__transport(id->qp->transport)->kind)
