@@ -5,6 +5,8 @@
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
+#   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
+#                        make check runs its short version: docs/soak.md)
 #   make demo            boot the VM and run the loopback example
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
@@ -111,7 +113,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe soak demo \
 	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -302,6 +304,14 @@ check-rxe:
 
 demo: all tests
 	$(Q)scripts/demo.sh
+
+# The soak (test/rxe/cm_soak.c): a typed CM server and SOAK_ROUNDS client
+# connections on rxe in the VM, its RSS and fds flat (docs/soak.md).  The
+# VM stage runs it with its default, short round count.
+SOAK_ROUNDS ?= 1000
+soak: all tests
+	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh \
+		--timeout $$(( $(SOAK_ROUNDS) + 600 )) -- $(BUILD)/test/rxe/cm_soak
 
 # pkg-config: a static link needs -ldl and -lpthread after the archive.
 $(BUILD)/verbshim.pc: Makefile FORCE

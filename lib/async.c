@@ -163,6 +163,10 @@ int vs_async_next(struct vs_context *ctx, int timeout_ms,
 					      "reading the async events of %s failed",
 					      ctx->name);
 		ret = vs__wait_fd(fd, timeout_ms, deadline, "vs_async_next");
+		if (ret == -ETIMEDOUT)
+			return vs__set_error("vs_async_next", ETIMEDOUT,
+					     "no async event of %s within %d ms "
+					     "(timed out)", ctx->name, timeout_ms);
 		if (ret)
 			return ret;
 	}

@@ -457,7 +457,7 @@ static int sleep_once(struct vs_channel *ch, int timeout_ms, int64_t deadline,
 	if (timeout_ms < 0 && !__atomic_load_n(&l->nonblocking, __ATOMIC_ACQUIRE)) {
 		ret = read_blocking(ch, verb);
 	} else {
-		/* -EAGAIN and -ETIMEDOUT record nothing */
+		/* -EAGAIN and -ETIMEDOUT: the public call records */
 		pthread_mutex_unlock(&l->lock);
 		ret = vs__wait_fd(ch->ch->fd, timeout_ms, deadline, verb);
 		pthread_mutex_lock(&l->lock);
@@ -656,6 +656,10 @@ int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
 				  "vs_channel_wait"), "vs_channel_wait");
 	if (ret > 0)
 		*cq_out = from;
+	else if (ret == -ETIMEDOUT)
+		vs__set_error("vs_channel_wait", ETIMEDOUT, "no completion on "
+			      "the CQs of channel %p (fd %d) within %d ms "
+			      "(timed out)", (void *)ch, ch->ch->fd, timeout_ms);
 	return ret;
 }
 
@@ -691,6 +695,9 @@ int vs_cq_wait(struct vs_cq *cq, int timeout_ms, struct vs_wc *wc, int max)
 	/* the put inline: the destroy is the rare case */
 	if (VS_UNLIKELY(vs__ref_put(&cq->h)))
 		ret = vs__first_err(ret, vs__cq_destroy(cq, "vs_cq_wait"));
+	if (VS_UNLIKELY(ret == -ETIMEDOUT))
+		vs__set_error("vs_cq_wait", ETIMEDOUT, "no completion on CQ %p "
+			      "within %d ms (timed out)", (void *)cq, timeout_ms);
 	return ret;
 }
 

@@ -183,6 +183,9 @@ int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
 				     vs_cm_state_name(l->state));
 	for (;;) {
 		ret = vs__cm_read(l, timeout_ms, deadline, &ev, call);
+		if (ret == -ETIMEDOUT)
+			return vs__cm_timed_out(l, timeout_ms,
+						"connection request", call);
 		if (ret)
 			return ret;
 		if (ev.type == RDMA_CM_EVENT_CONNECT_REQUEST) {

@@ -318,12 +318,10 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
-				     "%s %s: address error (%s, status %d: %s): no "
-				     "local RDMA device reaches that address (is it "
-				     "on the subnet of an RDMA netdev that is up, "
-				     "and does it answer ARP / neighbour "
-				     "discovery?)", step, peer, name, st,
-				     strerror(err ? err : EADDRNOTAVAIL));
+				     "%s %s: address error (%s, status %d: %s): %s",
+				     step, peer, name, st,
+				     strerror(err ? err : EADDRNOTAVAIL),
+				     vs__cm_addr_error_why(err));
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 		return vs__set_error(call, err ? err : EHOSTUNREACH,
 				     "%s %s: route error (%s, status %d: %s): no "
@@ -379,6 +377,22 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 	default:
 		return 0;
 	}
+}
+
+int vs__cm_timed_out(struct vs_cm_id *id, int timeout_ms, const char *what,
+		     const char *call)
+{
+	char local[64] = "";
+
+	if (id->state == VS_CM_LISTENING && id->id)
+		vs__cm_addr_text(local, sizeof(local), rdma_get_local_addr(id->id));
+	return vs__set_error(call, ETIMEDOUT, "no %s within %d ms (CM id %p, "
+			     "%s, %s %s; timed out: the id is unchanged)",
+			     what, timeout_ms, (void *)id,
+			     vs_cm_state_name(id->state),
+			     local[0] ? "listening on" : "peer",
+			     local[0] ? local : vs__cm_peer(id)[0] ?
+			     vs__cm_peer(id) : "none yet");
 }
 
 int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,

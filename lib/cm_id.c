@@ -130,12 +130,8 @@ int vs__cm_resolve_sa(const struct sockaddr *dst, const struct sockaddr *src,
 	errno = 0;
 	if (rdma_resolve_addr(id->id, (struct sockaddr *)src,
 			      (struct sockaddr *)dst, timeout)) {
-		int err = vs__errno_or(EADDRNOTAVAIL);
-
-		ret = vs__verb_error(call, "rdma_resolve_addr", err,
-				     "resolving the address of %s: %s (no local "
-				     "RDMA device has a route to it?)", vs__cm_peer(id),
-				     strerror(err));
+		ret = vs__cm_resolve_error(id, src, vs__errno_or(EADDRNOTAVAIL),
+					   call);
 		goto fail;
 	}
 	id->state = VS_CM_RESOLVING;
@@ -237,14 +233,9 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 	vs__cm_set_peer(id, res->ai_src_addr);
 	errno = 0;
 	if (rdma_bind_addr(id->id, res->ai_src_addr)) {
-		int err = vs__errno_or(EADDRNOTAVAIL);
-
-		ret = vs__verb_error(call, "rdma_bind_addr", err,
-				     "cannot bind to %s: %s%s", vs__cm_peer(id),
-				     strerror(err),
-				     err == EADDRINUSE ? " (another id listens "
-				     "there)" : err == EADDRNOTAVAIL ? " (not an "
-				     "address of this machine)" : "");
+		ret = vs__cm_bind_error(res->ai_src_addr, "the listener",
+					"rdma_bind_addr",
+					vs__errno_or(EADDRNOTAVAIL), call);
 		goto fail;
 	}
 	errno = 0;
@@ -315,6 +306,10 @@ int vs_cm_close(struct vs_cm_id *id)
 	id->id = NULL;
 	/* the raw id's events were acked as read: nothing of it is left */
 	vs__cm_channel_drop(id);
+	/* the peer's private data goes with it (vs__cm_free's rule) */
+	free(id->pdata);
+	id->pdata = NULL;
+	id->pdata_len = 0;
 	id->joined = false;
 	free(id->pdata);
 	id->pdata = NULL;

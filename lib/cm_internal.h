@@ -3,7 +3,8 @@
  * Private to the connection manager's files (lib/cm_*.c).
  *
  * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
- * context) <- cm_event (read, act on, explain one event) <- cm_qp (the
+ * context) <- cm_addr_errors (what a bind's or resolve's errno means)
+ * <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
  * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
  * cm_loop (vs_cm_next), cm_oneshot (one-call client and server) and
@@ -125,10 +126,31 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id);
  * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
  * timeout: from the first wait on); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
- * it.  0, -EAGAIN / -ETIMEDOUT (not recorded), or -errno recorded.
+ * it.  0, -EAGAIN / -ETIMEDOUT (not recorded: the caller says what it
+ * waited for, vs__cm_timed_out), or -errno recorded.
  */
 int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
 		struct vs__cm_ev *ev, const char *call);
+/*
+ * lib/cm_addr_errors.c: records the failure err of verb binding sa (what:
+ * "the listener"), in words that tell its causes apart (a port in use,
+ * not this machine's address, no RDMA device on its netdev, ...);
+ * returns -err.
+ */
+int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
+		      const char *verb, int err, const char *call);
+/* The same for rdma_resolve_addr of id's peer from src (NULL: any). */
+int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
+			 int err, const char *call);
+/* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
+const char *vs__cm_addr_error_why(int err);
+/*
+ * Records the timeout of a wait of timeout_ms for what ("connection
+ * request") on id: ETIMEDOUT naming the id, its state and its peer or
+ * listening address.  Returns -ETIMEDOUT.
+ */
+int vs__cm_timed_out(struct vs_cm_id *id, int timeout_ms, const char *what,
+		     const char *call);
 /*
  * Waits for an event of type want on id, while step ("connecting to");
  * a failure event is explained and returned as -errno, the timeout as

@@ -63,6 +63,8 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 		return vs__set_error(call, EINVAL, "ev is NULL");
 	memset(ev, 0, sizeof(*ev));
 	ret = vs__cm_read(id, timeout_ms, 0, &e, call);
+	if (ret == -ETIMEDOUT)
+		return vs__cm_timed_out(id, timeout_ms, "CM event", call);
 	if (ret)
 		return ret;
 	deliver(&e, ev, call);
@@ -82,6 +84,10 @@ int vs_cm_channel_next(struct vs_cm_channel *ch, int timeout_ms,
 		return vs__set_error(call, EINVAL, "ev is NULL");
 	memset(ev, 0, sizeof(*ev));
 	ret = vs__cm_channel_read(ch, timeout_ms, 0, &e, call);
+	if (ret == -ETIMEDOUT)
+		return vs__set_error(call, ETIMEDOUT, "no CM event on the shared "
+				     "channel (fd %d) within %d ms (timed out)",
+				     ch->ech->fd, timeout_ms);
 	if (ret)
 		return ret;
 	deliver(&e, ev, call);

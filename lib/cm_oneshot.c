@@ -114,8 +114,6 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		return ret;
 	ret = (vs_cm_get_request)(l, conn && conn->timeout_ms ? conn->timeout_ms :
 				  5000, &id);
-	if (ret == -ETIMEDOUT || ret == -EAGAIN)
-		return ret;
 	if (ret)
 		return renamed(call, ret);
 	ret = build(id, qp_cfg, call);

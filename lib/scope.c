@@ -436,6 +436,12 @@ int vs_scope_wait(struct vs_scope *s, uint64_t wr_id, int timeout_ms,
 				     "posted in this scope, or its status was "
 				     "given already", (unsigned long long)wr_id);
 	ret = run(p, i, timeout_ms, call);
+	if (ret == -ETIMEDOUT)
+		return vs__set_error(call, ETIMEDOUT, "WR %llu of the scope did "
+				     "not complete within %d ms (timed out; the "
+				     "scope is still open: its buffers are not "
+				     "the caller's yet)", (unsigned long long)wr_id,
+				     timeout_ms);
 	if (ret)
 		return ret;
 	p->recs[i].reported = true;
@@ -456,6 +462,12 @@ int vs_scope_end(struct vs_scope *s, int timeout_ms, struct vs_wc *first_err)
 	if (ret)
 		return ret;
 	ret = run(p, UINT32_MAX, timeout_ms, call);
+	if (ret == -ETIMEDOUT)
+		return vs__set_error(call, ETIMEDOUT, "%u WRs of the scope had "
+				     "not completed within %d ms (timed out; the "
+				     "scope is still open: its buffers are not "
+				     "the caller's yet)", (unsigned)p->outstanding,
+				     timeout_ms);
 	if (ret)
 		return ret; /* still open: its buffers are not safe */
 	if (p->failed) {

@@ -88,6 +88,11 @@ int vs_cq_wait_wr(struct vs_cq *cq, uint32_t qp_num, uint64_t wr_id,
 			return wc->status == IBV_WC_SUCCESS ? 0 :
 							      vs__wc_failed(wc, call);
 		ret = vs__wait_pause(cq, mode, timeout_ms, deadline, &spins, call);
+		if (ret == -ETIMEDOUT)
+			return vs__set_error(call, ETIMEDOUT, "WR %llu of QP %u: "
+					     "no completion on CQ %p within %d ms "
+					     "(timed out)", (unsigned long long)wr_id,
+					     qp_num, (void *)cq, timeout_ms);
 		if (ret)
 			return ret;
 	}

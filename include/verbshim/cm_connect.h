@@ -57,7 +57,9 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg);
  * with vs_cm_accept() (after vs_cm_rc_qp_create()) or vs_cm_reject(),
  * and close the id when done.
  *
- * Return: 0, -EAGAIN / -ETIMEDOUT when none came (not recorded), or -errno.
+ * Return: 0, -EAGAIN (@timeout_ms 0, none there: not recorded),
+ * -ETIMEDOUT (none came: recorded, naming the listener's address), or
+ * -errno.
  */
 VS_MUST_CHECK
 int vs_cm_get_request(struct vs_cm_id *listener, int timeout_ms,

@@ -75,8 +75,8 @@ int vs_cm_fd(const struct vs_cm_id *id);
  * nothing down, so the id keeps its state; reconnect (or listen again)
  * to use the new address.
  *
- * Return: 0 (an event, failures included), -EAGAIN / -ETIMEDOUT (none,
- * not recorded), or -errno when reading failed (-EINVAL bad arguments,
+ * Return: 0 (an event, failures included), -EAGAIN (@timeout_ms 0, none:
+ * not recorded), -ETIMEDOUT (none: recorded), or -errno when reading failed (-EINVAL bad arguments,
  * or an id on a shared channel: its events come by vs_cm_channel_next()).
  */
 int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev);
@@ -133,8 +133,9 @@ int vs_cm_channel_fd(const struct vs_cm_channel *ch);
  * id the caller already closed is acknowledged and dropped, never
  * returned.
  *
- * Return: 0 (an event, failures included: @ev->err), -EAGAIN /
- * -ETIMEDOUT (none, not recorded), or -errno (-EINVAL bad arguments).
+ * Return: 0 (an event, failures included: @ev->err), -EAGAIN (none:
+ * not recorded), -ETIMEDOUT (none: recorded), or -errno (-EINVAL bad
+ * arguments).
  */
 int vs_cm_channel_next(struct vs_cm_channel *ch, int timeout_ms,
 		       struct vs_cm_event *ev);

@@ -45,7 +45,7 @@ int vs_cm_rc_client(const char *host, const char *port,
  * vs_cm_get_request(), a PD and a CQ owned by the id,
  * vs_cm_rc_qp_create() and vs_cm_accept().
  *
- * Return: 0, -ETIMEDOUT when no client came (not recorded), or -errno.
+ * Return: 0, -ETIMEDOUT when no client came (recorded), or -errno.
  */
 VS_MUST_CHECK
 int vs_cm_rc_serve(struct vs_cm_id *listener,

@@ -115,8 +115,9 @@ struct ibv_comp_channel *vs_channel_raw(const struct vs_channel *ch);
  * -EINVAL ("cq was closed while this wait was on it") when it wakes.
  *
  * Return: how many (>= 1), -EAGAIN when @timeout_ms is 0 and nothing is
- * there, -ETIMEDOUT after @timeout_ms without any (neither recorded), or
- * another negative errno (-EINVAL for bad arguments).
+ * there (a poll's answer: not recorded), -ETIMEDOUT after @timeout_ms
+ * without any (recorded: what was waited for, how long), or another
+ * negative errno (-EINVAL for bad arguments).
  */
 int vs_channel_wait(struct vs_channel *ch, int timeout_ms,
 		    struct vs_cq **cq_out, struct vs_wc *wc, int max);
@@ -194,8 +195,9 @@ int vs_async_fd(struct vs_context *ctx);
  * The event is mapped to the typed handle it concerns and acknowledged
  * before return, so a close never waits for it.
  *
- * Return: 0, -EAGAIN (@timeout_ms 0, none there), -ETIMEDOUT, or another
- * negative errno (-EINVAL for bad arguments).
+ * Return: 0, -EAGAIN (@timeout_ms 0, none there: not recorded),
+ * -ETIMEDOUT (recorded), or another negative errno (-EINVAL for bad
+ * arguments).
  */
 int vs_async_next(struct vs_context *ctx, int timeout_ms,
 		  struct vs_async_event *ev);

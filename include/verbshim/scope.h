@@ -38,8 +38,8 @@ enum vs_wait_mode {
  *
  * Return: 0 when it completed successfully; -EIO when it completed with
  * an error status (@wc says which; the error record names the status);
- * -EAGAIN (@timeout_ms 0) or -ETIMEDOUT when it has not completed yet
- * (neither recorded); -EINVAL for bad arguments or VS_WAIT_SLEEP on a CQ
+ * -EAGAIN (@timeout_ms 0: not recorded) or -ETIMEDOUT (recorded) when it
+ * has not completed yet; -EINVAL for bad arguments or VS_WAIT_SLEEP on a CQ
  * without a channel; -ENOMEM; the provider's errno when a poll fails.
  */
 VS_MUST_CHECK
@@ -128,8 +128,8 @@ int vs_scope_ud_batch_start(struct vs_scope *s, struct vs_ud_qp *qp,
  * completions are kept for the CQ's later polls.
  *
  * Return: 0 when it completed successfully; -EIO when it completed in
- * error (@wc says how); -EAGAIN or -ETIMEDOUT when it has not completed
- * (not recorded); -ENOENT when no such WR was posted in @s; -EINVAL.
+ * error (@wc says how); -EAGAIN (not recorded) or -ETIMEDOUT (recorded)
+ * when it has not completed; -ENOENT when no such WR was posted in @s; -EINVAL.
  */
 VS_MUST_CHECK
 int vs_scope_wait(struct vs_scope *s, uint64_t wr_id, int timeout_ms,
@@ -151,8 +151,8 @@ int vs_scope_wait(struct vs_scope *s, uint64_t wr_id, int timeout_ms,
  * Return: 0 when every WR completed successfully; -EIO when one failed
  * (@first_err: the first failure in the order they completed that is not
  * a flush, IBV_WC_WR_FLUSH_ERR only when every failure was one: the
- * cause was outside the scope); -EAGAIN, -ETIMEDOUT (scope still open,
- * nothing recorded); -EINVAL for a scope not open; -EBUSY.
+ * cause was outside the scope); -EAGAIN (not recorded), -ETIMEDOUT
+ * (recorded; the scope is still open either way); -EINVAL for a scope not open; -EBUSY.
  */
 VS_MUST_CHECK
 int vs_scope_end(struct vs_scope *s, int timeout_ms, struct vs_wc *first_err);

@@ -6,8 +6,10 @@
  * call == the entry point, err == -return, a message, and verb == the
  * provider function exactly when one failed.  test/shell/error_record.sh
  * checks that this table lists every public function of the headers (or
- * names it in EXEMPT with the reason).  Also: the " [cut]" mark of a cut
- * message, and the loader's reason when libibverbs did not load.
+ * names it in EXEMPT with the reason).  Also: the timeouts of the waits
+ * (recorded: what, how long; -EAGAIN of a wait of 0 is not), the " [cut]"
+ * mark of a cut message, and the loader's reason when libibverbs did not
+ * load.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -339,6 +341,51 @@ static void walk(void)
 	ENTRY(vs_srd_batch_submit, vs_srd_batch_submit(&sb));
 }
 
+/*
+ * A timeout is a failure like the others: recorded with the call,
+ * ETIMEDOUT, what was waited for and how long.  A wait of 0 that finds
+ * nothing (-EAGAIN, a poll's answer) records nothing.
+ */
+static void expect_timeout(int ret, const char *call, const char *what)
+{
+	const char *m = vs_last_error()->message;
+
+	VS_ASSERT_EQ(ret, -ETIMEDOUT);
+	expect(ret, call, NULL, what);
+	if (!strstr(m, what) || !strstr(m, "within 20 ms"))
+		VS_FAIL("%s: the timeout's record says \"%s\": expected \"%s\" "
+			"and \"within 20 ms\"", call, m, what);
+}
+
+static void timeouts(void)
+{
+	struct vs_channel *ch;
+	struct vs_cq *ccq, *from;
+	struct vs_wc wc;
+	char what[64];
+
+	VS_OK(vs_channel_create(ctx, &ch));
+	VS_OK(vs_cq_create(ctx, &(struct vs_cq_config){ .channel = ch }, &ccq));
+	snprintf(what, sizeof(what), "no completion on the CQs of channel %p",
+		 (void *)ch);
+	expect_timeout(vs_channel_wait(ch, 20, &from, &wc, 1), "vs_channel_wait",
+		       what);
+	snprintf(what, sizeof(what), "no completion on CQ %p", (void *)ccq);
+	expect_timeout(vs_cq_wait(ccq, 20, &wc, 1), "vs_cq_wait", what);
+	expect_timeout(vs_cq_wait_wr(cq, 7, 9, VS_WAIT_POLL, 20, &wc),
+		       "vs_cq_wait_wr", "WR 9 of QP 7: no completion on CQ");
+	expect_timeout(vs_cq_wait_wr(ccq, 7, 9, VS_WAIT_SLEEP, 20, &wc),
+		       "vs_cq_wait_wr", "WR 9 of QP 7: no completion on CQ");
+	/* a poll's "nothing there" is an answer, not a failure */
+	vs_clear_error();
+	VS_ASSERT_EQ(vs_channel_wait(ch, 0, &from, &wc, 1), -EAGAIN);
+	VS_ASSERT_EQ(vs_cq_wait(ccq, 0, &wc, 1), -EAGAIN);
+	VS_ASSERT_EQ(vs_cq_wait_wr(cq, 7, 9, VS_WAIT_POLL, 0, &wc), -EAGAIN);
+	VS_ASSERT_EQ(vs_last_error()->err, 0);
+	VS_OK(vs_cq_close(ccq));
+	VS_OK(vs_channel_close(ch));
+}
+
 /* A message longer than the record ends in the visible cut mark. */
 static void cut_mark(void)
 {
@@ -415,6 +462,7 @@ int main(void)
 	VS_OK(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq }, &rc));
 	VS_OK(vs_ud_qp_create(pd, &(struct vs_ud_config){ .send_cq = cq }, &ud));
 	walk();
+	timeouts();
 	cut_mark();
 	VS_OK(vs_ud_qp_close(ud));
 	VS_OK(vs_rc_qp_close(rc));

@@ -169,8 +169,16 @@ static void test_order(enum vs_wait_mode mode, int how)
 	other_work(&r, 1, 1, 102);    /* between, other QP, same CQ */
 	scope_post(&r, &s, 0, 2, 4);  /* 4 5 */
 	/* nothing has completed */
+	vs_clear_error();
 	VS_ASSERT_EQ(vs_scope_wait(&s, 3, 0, &wc), -EAGAIN);
 	VS_ASSERT_EQ(vs_scope_end(&s, 0, NULL), -EAGAIN);
+	VS_ASSERT_EQ(vs_last_error()->err, 0); /* a poll's answer: no record */
+	/* a timeout is recorded: what, how long, the scope still open */
+	VS_FAILS(vs_scope_wait(&s, 3, 20, &wc), ETIMEDOUT,
+		 "WR 3 of the scope did not complete within 20 ms (timed out; "
+		 "the scope is still open");
+	VS_FAILS(vs_scope_end(&s, 20, NULL), ETIMEDOUT,
+		 "5 WRs of the scope had not completed within 20 ms");
 	*hold = 0;
 	release();
 	/* the last one first: the ones before it are taken on the way */

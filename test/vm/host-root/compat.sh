@@ -11,7 +11,7 @@ set -euo pipefail
 need_vm
 cd "$(dirname "$0")/../../.."
 bins=(build/compat/bin/verbs_loopback-*)
-[ -x "${bins[0]}" ] || { echo "FAIL: no build/compat/bin/verbs_loopback-*: run test/shell/compat.sh (make check does)"; exit 1; }
+[ -x "${bins[0]}" ] || { echo "FAIL: no build/compat/bin/verbs_loopback-*: run test/shell/compat.sh (scripts/vm-stage.sh does when they are missing)"; exit 1; }
 [ ${#bins[@]} -eq 4 ] || { echo "FAIL: expected 4 compat binaries, found: ${bins[*]}"; exit 1; }
 status=0
 for b in "${bins[@]}"; do
