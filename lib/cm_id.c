@@ -311,9 +311,6 @@ int vs_cm_close(struct vs_cm_id *id)
 	id->pdata = NULL;
 	id->pdata_len = 0;
 	id->joined = false;
-	free(id->pdata);
-	id->pdata = NULL;
-	id->pdata_len = 0;
 	/* what a one-call setup made: closed for the user unless it did */
 	if (id->qp && id->own_qp && id->qp->h.magic == vs__transport(id->qp->transport)->kind)
 		ret = vs__qp_close(id->qp, id->qp->h.magic, call);
