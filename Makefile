@@ -5,6 +5,7 @@
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
+#   make check-siw       the device tests on soft-iWARP (not in make check yet)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
 #   make demo            boot the VM and run the loopback example
@@ -113,7 +114,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe soak demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw soak demo \
 	install uninstall clean fuzz fuzzers
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -301,6 +302,11 @@ check-unit:
 check-rxe:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)scripts/check.sh rxe
+
+# The device tests on soft-iWARP (siw0), kernel 6.1: host root, 33.2, 65.0.
+check-siw:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
+	$(Q)VS_VM_CONFIGS=siw scripts/check.sh rxe
 
 demo: all tests
 	$(Q)scripts/demo.sh
