@@ -330,8 +330,8 @@ oldest:
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
-# librdmacm.a, libefa.a and their .pc files resolving to the shim, for
-# build systems that say -libverbs.
+# librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
+# files resolving to the shim, for build systems that say -libverbs, -lmlx5...
 COMPAT_DIR = $(PREFIX)/lib/verbshim/compat
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
