@@ -29,7 +29,9 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-VERSION := 0.1.0
+# 1.0.0: the first version with install packages (CMake, .deb); the major
+# changes only when the public API or ABI breaks (README "Versions").
+VERSION := 1.0.0
 
 CSTD     := -std=c11
 WARN     := -Wall -Wextra -Werror
@@ -294,6 +296,10 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/verbshim
+	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
+		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(PREFIX)/lib/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
@@ -304,6 +310,7 @@ install: all man $(BUILD)/verbshim.pc
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
+	  $(DESTDIR)$(PREFIX)/lib/cmake/verbshim \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
