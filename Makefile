@@ -33,7 +33,9 @@ Q := @
 say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
-VERSION := 0.1.0
+# 1.0.0: the first version with install packages (CMake, .deb); the major
+# changes only when the public API or ABI breaks (README "Versions").
+VERSION := 1.0.0
 
 CSTD     := -std=c11
 WARN     := -Wall -Wextra -Werror
@@ -344,6 +346,10 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
 	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
+	install -d $(DESTDIR)$(PREFIX)/lib/cmake/verbshim
+	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
+		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(PREFIX)/lib/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
@@ -355,6 +361,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/include/verbshim.hpp \
 	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
+	  $(DESTDIR)$(PREFIX)/lib/cmake/verbshim \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
@@ -381,8 +388,8 @@ oldest:
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
-# librdmacm.a, libefa.a and their .pc files resolving to the shim, for
-# build systems that say -libverbs.
+# librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
+# files resolving to the shim, for build systems that say -libverbs, -lmlx5...
 COMPAT_DIR = $(PREFIX)/lib/verbshim/compat
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

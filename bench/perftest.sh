@@ -8,8 +8,9 @@
 # markdown table: mean of each side with its spread (min..max), and A
 # against B.
 #
-# Needs build/perftest/{shim,stock}: VS_PERFTEST_SRC=DIR
-# VS_PERFTEST_NO_VM=1 test/shell/perftest.sh builds them.
+# Needs build/perftest/{shim,stock}: VS_PERFTEST_NO_VM=1
+# test/shell/perftest.sh builds them (from ../shared/sources' tarball, or
+# VS_PERFTEST_SRC).
 #
 #   bench/perftest.sh            boots the VM (scripts/vm-run.sh)
 #   VS_BENCH_REPS=N              A B rounds per row (default 3)
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 out=$PWD/build/perftest
 for side in shim stock; do
 	[ -x "$out/$side/ib_write_bw" ] || {
-		echo "no $out/$side: run VS_PERFTEST_SRC=DIR VS_PERFTEST_NO_VM=1 test/shell/perftest.sh"
+		echo "no $out/$side: run VS_PERFTEST_NO_VM=1 test/shell/perftest.sh (VS_PERFTEST_SRC=FILE|DIR when ../shared/sources has no perftest tarball)"
 		exit 1
 	}
 done

@@ -9,7 +9,7 @@
 set -euo pipefail
 
 me=deps.sh
-# autoconf automake libtool libpci-dev: building perftest (VS_PERFTEST_SRC); cmake: test/compat;
+# autoconf automake libtool libpci-dev: building perftest (test/shell/perftest.sh); cmake: test/compat;
 # groff-base man-db: make man and test/shell/man.sh
 build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev pkg-config valgrind python3 groff-base man-db
 autoconf automake libtool libpci-dev cmake"

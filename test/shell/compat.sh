@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Unchanged build systems: `make install` puts a compat directory in
-# PREFIX/lib/verbshim/compat (libibverbs.a, librdmacm.a, libefa.a, their
-# .pc files) and stock projects that say -libverbs link the shim through it:
+# PREFIX/lib/verbshim/compat (libibverbs.a, librdmacm.a, libefa.a,
+# libmlx5.a, libmlx4.a, libibumad.a, their .pc files) and stock projects that
+# say -libverbs, -lmlx5 or -libumad link the shim through it:
 #   - autotools (test/compat/autotools: AC_CHECK_LIB(ibverbs, ...)), with
 #     LDFLAGS=-LDIR (LIBRARY_PATH is searched after the system directories,
 #     so it reaches the shim only where rdma-core's libibverbs.so is not
@@ -9,7 +10,12 @@
 #   - CMake (test/compat/cmake: find_library(IBVERBS ibverbs) and
 #     pkg_check_modules(libibverbs)), with CMAKE_LIBRARY_PATH and
 #     PKG_CONFIG_PATH at it;
-#   - plain make style: cc ... -L DIR -libverbs -lrdmacm -lefa.
+#   - autotools with mlx5 direct verbs and umad (test/compat/autotools-dv:
+#     AC_CHECK_LIB(mlx5, mlx5dv_create_qp), AC_CHECK_LIB(ibumad, umad_init),
+#     as perftest's configure): both must come out on, and its dv_probe
+#     reaches libibumad and libmlx5 through the shim;
+#   - plain make style: cc ... -L DIR -libverbs -lrdmacm -lefa -lmlx5
+#     -lmlx4 -libumad.
 # Each builds examples/verbs_loopback.c (plain verbs, checks every byte).
 # Every binary: no rdma-core NEEDED, ibv_* defined inside, and it starts
 # here (exit 77: no device on this host).  They land in build/compat/bin
@@ -27,9 +33,13 @@ mkdir -p "$out/bin"
 prefix=$repo/$out/prefix
 make -s -j"$(nproc)" install PREFIX="$prefix" >"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
 compat=$prefix/lib/verbshim/compat
-for f in libibverbs.a librdmacm.a libefa.a libibverbs.pc librdmacm.pc libefa.pc; do
-	[ -s "$compat/$f" ] || { echo "make install did not install $compat/$f"; exit 1; }
+rdma_libs="ibverbs rdmacm efa mlx5 mlx4 ibumad"
+for l in $rdma_libs; do
+	for f in "lib$l.a" "lib$l.pc"; do
+		[ -s "$compat/$f" ] || { echo "make install did not install $compat/$f"; exit 1; }
+	done
 done
+rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so'
 status=0
 
 # check LABEL BINARY [rdma-core expected: 1]
@@ -44,7 +54,7 @@ check() {
 		status=1
 		return
 	fi
-	if grep -qE 'libibverbs|librdmacm|libefa' <<<"$needed"; then
+	if grep -qE "$rdma_needed" <<<"$needed"; then
 		echo "FAIL $label: NEEDED $needed"
 		status=1
 		return
@@ -82,6 +92,30 @@ else
 	status=1
 fi
 
+# autotools, mlx5dv and umad on (as perftest's configure turns them on)
+project autotools-dv
+(cd "$out/autotools-dv" && autoreconf -i >autoreconf.log 2>&1) || { cat "$out/autotools-dv/autoreconf.log"; exit 1; }
+if (cd "$out/autotools-dv" && ./configure -q LDFLAGS="-L$compat" && make -s) >"$out/autotools-dv.log" 2>&1; then
+	cv=$(grep -E '^ac_cv_lib_(mlx5_mlx5dv_create_qp|ibumad_umad_init)=' "$out/autotools-dv/config.log")
+	sed 's/^/     /' <<<"$cv"
+	if [ "$(grep -c '=yes$' <<<"$cv")" -ne 2 ]; then
+		echo "FAIL autotools-dv: configure did not turn mlx5dv and umad on"
+		status=1
+	fi
+	cp "$out/autotools-dv/verbs_loopback" "$out/bin/verbs_loopback-autotools-dv"
+	cp "$out/autotools-dv/dv_probe" "$out/bin/dv_probe-autotools-dv"
+	check "autotools -lmlx5 -libumad, LDFLAGS=-L compat" "$out/bin/verbs_loopback-autotools-dv"
+	check "autotools dv_probe (mlx5dv, umad)" "$out/bin/dv_probe-autotools-dv"
+	grep -qE ' [Tt] (mlx5dv_create_qp|umad_init)$' <<<"$(nm "$out/bin/dv_probe-autotools-dv")" ||
+		{ echo "FAIL autotools-dv: mlx5dv_create_qp / umad_init not defined in dv_probe"; status=1; }
+	(cd "$out/autotools-dv" && make -s clean && ./configure -q && make -s) >>"$out/autotools-dv.log" 2>&1 &&
+		check "autotools -lmlx5 -libumad without the compat directory" "$out/autotools-dv/dv_probe" 1
+else
+	tail -n 30 "$out/autotools-dv.log" "$out/autotools-dv/config.log"
+	echo "FAIL autotools-dv project did not build"
+	status=1
+fi
+
 # CMake
 project cmake
 if CMAKE_LIBRARY_PATH=$compat PKG_CONFIG_PATH=$compat \
@@ -102,11 +136,21 @@ else
 	status=1
 fi
 
-# Plain make style, all three names; and pkg-config --static.
-${CC:-cc} -o "$out/bin/verbs_loopback-plain" examples/verbs_loopback.c -L"$compat" -libverbs -lrdmacm -lefa
-check "cc -L compat -libverbs -lrdmacm -lefa" "$out/bin/verbs_loopback-plain"
-flags=$(PKG_CONFIG_PATH=$compat pkg-config --static --libs libibverbs librdmacm libefa)
-echo "     pkg-config --static --libs libibverbs librdmacm libefa: $flags"
+# Plain make style, all six names; and pkg-config --static.
+${CC:-cc} -o "$out/bin/verbs_loopback-plain" examples/verbs_loopback.c -L"$compat" -libverbs -lrdmacm -lefa \
+	-lmlx5 -lmlx4 -libumad
+check "cc -L compat -libverbs -lrdmacm -lefa -lmlx5 -lmlx4 -libumad" "$out/bin/verbs_loopback-plain"
+# shellcheck disable=SC2086 # (list)
+flags=$(PKG_CONFIG_PATH=$compat pkg-config --static --libs $(printf 'lib%s ' $rdma_libs))
+# shellcheck disable=SC2086
+echo "     pkg-config: $(PKG_CONFIG_PATH=$compat pkg-config --modversion $(printf 'lib%s ' $rdma_libs) | tr '\n' ' ')"
+echo "     pkg-config --static --libs lib{$(tr ' ' , <<<"$rdma_libs")}: $flags"
+# Versions as rdma-core writes them (soname major, node minor): what a
+# configure's PKG_CHECK_MODULES([...], [libibumad >= 3.0]) compares.
+for v in libibverbs:1.11 librdmacm:1.3 libefa:1.1 libmlx5:1.17 libmlx4:1.0 libibumad:3.2; do
+	PKG_CONFIG_PATH=$compat pkg-config --atleast-version "${v#*:}" "${v%%:*}" ||
+		{ echo "FAIL ${v%%:*}.pc: Version below the rdma-core 33 baseline ${v#*:}"; status=1; }
+done
 # shellcheck disable=SC2086
 ${CC:-cc} -o "$out/plain-pc" examples/verbs_loopback.c $flags
 check "cc \$(pkg-config --static --libs libibverbs ...)" "$out/plain-pc"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
 # perftest as a real client of the shim.  Given perftest's source
-# (VS_PERFTEST_SRC: a checkout, or a git mirror of which VS_PERFTEST_REF is
-# taken, default v4.5-0.17 as in Debian 12), build it the way Debian does
+# (VS_PERFTEST_SRC: a release tarball, a checkout, or a git mirror of which
+# VS_PERFTEST_REF is taken, default v4.5-0.17 as in Debian 12; unset, the
+# shared tarball ../shared/sources/perftest-4.5-0.17.tar.gz beside the
+# checkout when it is there), build it the way Debian does
 # (autogen.sh, configure with dpkg-buildflags) and link it with
 # lib/libverbshim.a instead of -libverbs -lrdmacm -lmlx5 -lmlx4 -libumad
 # -lefa; readelf -d must show no rdma-core library.  Then, on SoftRoCE in
@@ -12,7 +14,8 @@
 # shim-built side as client and, for ib_write_bw and ib_send_bw, as server.
 #
 # The perftest source is never copied into this repository: it is built in
-# build/perftest/.  Without VS_PERFTEST_SRC the test skips and says so.
+# build/perftest/.  Without VS_PERFTEST_SRC and without the shared tarball
+# the test skips and says so.
 #
 #   test/shell/perftest.sh           build on the host, then the runs in
 #                                    the VM (scripts/vm-run.sh)
@@ -67,12 +70,19 @@ if [ "${1:-}" = --runs ]; then
 	exit
 fi
 
+# The release archive every developer's machine and CI have beside the
+# checkout (../shared/sources/README.md): the default source.
+shared_tarball=$(dirname "$repo")/shared/sources/perftest-4.5-0.17.tar.gz
 src=${VS_PERFTEST_SRC:-}
 if [ -z "$src" ]; then
-	echo "skip: no perftest source given (VS_PERFTEST_SRC=DIR: a perftest checkout or git mirror, e.g. of github.com/linux-rdma/perftest)"
-	exit 77
+	if [ ! -f "$shared_tarball" ]; then
+		echo "skip: no perftest source: VS_PERFTEST_SRC is unset and there is no $shared_tarball" \
+			"(VS_PERFTEST_SRC=FILE|DIR: a perftest release tarball, checkout or git mirror, e.g. of github.com/linux-rdma/perftest)"
+		exit 77
+	fi
+	src=$shared_tarball
 fi
-[ -d "$src" ] || { echo "VS_PERFTEST_SRC=$src: not a directory"; exit 1; }
+[ -d "$src" ] || [ -f "$src" ] || { echo "VS_PERFTEST_SRC=$src: neither a tarball nor a directory"; exit 1; }
 ref=${VS_PERFTEST_REF:-v4.5-0.17}
 [ -f lib/libverbshim.a ] || { echo "no lib/libverbshim.a: run make"; exit 1; }
 
@@ -80,7 +90,13 @@ ref=${VS_PERFTEST_REF:-v4.5-0.17}
 # (the fallback stock peer).
 rm -rf "$out"
 mkdir -p "$out/src" "$out/shim" "$out/stock"
-if [ "$(git -C "$src" rev-parse --is-bare-repository 2>/dev/null)" = true ] ||
+if [ -f "$src" ]; then
+	# A release tarball: its one top directory (perftest-VERSION/) is the tree.
+	tar -xaf "$src" -C "$out/src" --strip-components=1 ||
+		{ echo "VS_PERFTEST_SRC=$src: not a tar archive"; exit 1; }
+	[ -x "$out/src/autogen.sh" ] || { echo "$src: no autogen.sh at its top: not a perftest source archive"; exit 1; }
+	echo "perftest from $src"
+elif [ "$(git -C "$src" rev-parse --is-bare-repository 2>/dev/null)" = true ] ||
 	[ -d "$src/.git" ]; then
 	git -C "$src" archive --format=tar "$ref" | tar -x -C "$out/src"
 	echo "perftest $ref from $src"
