@@ -117,8 +117,10 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 			keep_ud(id, &e->param.ud);
 		} else if (vs__cm_is_iwarp(id) && id->qp) {
 			/* the accept's data comes with it; iw_cm made the QP RTS */
-			if (id->state == VS_CM_CONNECTING)
+			if (id->state == VS_CM_CONNECTING) {
 				ret = keep_pdata(id, e, false, call);
+				ev->pdata = true;
+			}
 			vs__qp_set_state(id->qp, IBV_QPS_RTS);
 		}
 		id->state = VS_CM_CONNECTED;

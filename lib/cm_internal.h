@@ -87,6 +87,8 @@ struct vs__cm_ev {
 	struct vs_cm_id *listener; /* a request's listener */
 	/* a request's raw id nobody wraps: rejected and destroyed after the ack */
 	struct rdma_cm_id *orphan;
+	/* the peer's private data came with it (id->pdata now holds it) */
+	bool pdata;
 };
 
 /* lib/cm_handle.c; chan: the shared channel, or NULL for one of its own */
