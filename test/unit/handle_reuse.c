@@ -4,13 +4,13 @@
  * 7), and a stale handle is still refused for the quarantine's window.
  *
  * Against the fake provider (it frees its objects at their destroy):
- *  1. every kind the fake can make (device context, PD, MR allocated and
- *     registered, CQ extended, legacy and on a channel, channel, SRQ, AH,
- *     RC with and without an SRQ, legacy RC, UC, UD, SRD) is created and
- *     closed, interleaved, until every size class's quarantine is full,
- *     then as many rounds again: the handle arena, the library's live
- *     heap blocks and their bytes (test/common/vs_alloc_wrap.h) must not
- *     have moved by one byte.
+ *  1. once every size class's quarantine is full, every kind the fake can
+ *     make (device context, PD, MR allocated and registered, CQ extended,
+ *     legacy and on a channel, channel, SRQ, AH, RC with and without an
+ *     SRQ, legacy RC, UC, UD, SRD, and a tree closed parents first) is
+ *     created and closed, interleaved, 1024 rounds: the handle arena, the
+ *     library's live heap blocks and their bytes
+ *     (test/common/vs_alloc_wrap.h) must not have moved by one byte.
  *  2. a closed PD: for the next VS__QUARANTINE (4096) creates and closes of
  *     its size class (PDs, MRs, AHs, channels) no create returns its
  *     address, and its close, a create on it and its raw accessor are
@@ -30,6 +30,8 @@ size_t vs__handle_arena_bytes(void);
 
 /* VS__QUARANTINE of lib/vs_internal.h: the window this test pins */
 #define QUARANTINE 4096
+/* rounds of every kind once the quarantines are full */
+#define ROUNDS 1024
 
 static int *live; /* the fake's: ctx pd mr cq qp srq ah */
 
@@ -198,14 +200,26 @@ static void bounded(struct rig *r)
 {
 	struct usage a, b;
 
-	/* every class's quarantine full (a class closes >= 1 a round) */
-	round_all(r, QUARANTINE + 16);
+	/*
+	 * Every class's quarantine full: QUARANTINE + 16 closes of each
+	 * (device context 576, SRQ 128, CQ 192, QP 256, PD 64 bytes), then
+	 * every kind a few rounds, so that what they keep open at once has
+	 * its slots too.
+	 */
+	for (int i = 0; i < QUARANTINE + 16; i++) {
+		cyc_ctx(r);
+		cyc_srq(r);
+		cyc_cq(r);
+		cyc_uc_ud(r);
+		cyc_pd(r);
+	}
+	round_all(r, 32);
 	a = usage();
-	round_all(r, QUARANTINE + 16);
+	round_all(r, ROUNDS);
 	b = usage();
-	printf("after %d rounds: arena %zu bytes, %ld live blocks (%ld bytes); "
-	       "after %d more: %zu, %ld (%ld)\n", QUARANTINE + 16, a.arena,
-	       a.blocks, a.bytes, QUARANTINE + 16, b.arena, b.blocks, b.bytes);
+	printf("quarantines full: arena %zu bytes, %ld live blocks (%ld bytes); "
+	       "after %d rounds of every kind: %zu, %ld (%ld)\n", a.arena,
+	       a.blocks, a.bytes, ROUNDS, b.arena, b.blocks, b.bytes);
 	VS_ASSERT_EQ(b.arena, a.arena);
 	VS_ASSERT_EQ(b.blocks, a.blocks);
 	VS_ASSERT_EQ(b.bytes, a.bytes);
