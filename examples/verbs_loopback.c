@@ -12,7 +12,8 @@
  *
  *   verbs_loopback [-d DEV] [-g GID_INDEX] [-n BURST]
  *
- * Exit: 0 when every byte matched, 1 otherwise, 77 when there is no device.
+ * Exit: 0 when every byte matched, 1 otherwise, 77 when there is no device
+ * or it is iWARP (its QPs connect only through rdma_cm, never to themselves).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -339,6 +340,14 @@ int main(int argc, char **argv)
 	if (!ctx) {
 		fprintf(stderr, "cannot open %s\n", want ? want : "a device");
 		return 1;
+	}
+	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
+		printf("%s is an iWARP device: its QPs connect only through "
+		       "rdma_cm, so one cannot connect to itself here\n",
+		       ibv_get_device_name(ctx->device));
+		ibv_close_device(ctx);
+		ibv_free_device_list(list);
+		return 77;
 	}
 	if (gid_index < 0)
 		gid_index = find_gid(ctx);

@@ -111,8 +111,8 @@ inner() {
 		test/run.sh --stage rxe-tools --no-skip --results "$out" "${tools[@]}" "${hr[@]}" || status=1
 		;;
 	siw*)
-		# the device tests; what iWARP has not is skipped, naming it
-		test/run.sh --stage "$mode" --no-skip --skip-ok "(iWARP)" --results "$out" "${dev[@]}" || status=1
+		# what iWARP has not is skipped, naming it
+		test/run.sh --stage "$mode" --no-skip --skip-ok "iWARP" --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1
 		;;
 	*)
 		test/run.sh --stage "$mode" --no-skip --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1

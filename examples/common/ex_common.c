@@ -17,6 +17,12 @@ void ex_die(const char *what)
 
 	fprintf(stderr, "%s failed: %s\n", what,
 		vs_format_error(vs_last_error(), buf, sizeof(buf)));
+	/* the device (or rdma-core here) cannot do it: iWARP's UD, ... */
+	if (vs_last_error()->err == EOPNOTSUPP) {
+		fprintf(stderr, "cannot run on this device: %s\n",
+			vs_last_error()->message);
+		exit(EX_CANNOT_RUN);
+	}
 	exit(1);
 }
 

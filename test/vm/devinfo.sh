@@ -13,6 +13,12 @@ out=$(ibv_devinfo -d "$VS_RXE_DEV" -v)
 echo "$out" | head -n 30
 echo "$out" | grep -q 'state:.*PORT_ACTIVE' || { echo "port not active"; exit 1; }
 echo "$out" | grep -q 'link_layer:.*Ethernet' || { echo "link layer not Ethernet"; exit 1; }
+if [ "${VS_PROVIDER:-rxe}" = siw ]; then
+	# iWARP: one GID, from the MAC; the address is the netdev's, not a GID's
+	echo "$out" | grep -q 'transport:.*iWARP' || { echo "transport not iWARP"; exit 1; }
+	echo "ok: $VS_RXE_DEV active, iWARP"
+	exit 0
+fi
 echo "$out" | grep -q "GID\[ *$VS_RXE_GID_INDEX\]:.*$VS_RXE_IP" ||
 	{ echo "GID $VS_RXE_GID_INDEX does not carry $VS_RXE_IP"; exit 1; }
 echo "ok: $VS_RXE_DEV active, GID $VS_RXE_GID_INDEX = $VS_RXE_IP"

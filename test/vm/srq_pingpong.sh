@@ -5,5 +5,6 @@ set -euo pipefail
 # shellcheck source=lib/common.bash
 . "$(dirname "$0")/lib/common.bash"
 need_vm
+skip_on_iwarp "the stock ibv_srq_pingpong exchanges addresses by TCP and brings its QPs up itself; iWARP QPs connect only through rdma_cm (test/vm/rping.sh runs there)"
 a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 200 -q 4 -c)
 pair ibv_srq_pingpong "${a[@]}" -- ibv_srq_pingpong "${a[@]}" "$VS_RXE_IP"

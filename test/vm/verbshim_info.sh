@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# verbshim-info on the rxe device: exit 0, the device listed, its port
-# ACTIVE, the RoCE v2 GID carrying the VM's address with its netdev, and
-# valid JSON saying the same.
+# verbshim-info on the device under test: exit 0, the device listed, its
+# port ACTIVE; on rxe the RoCE v2 GID carrying the VM's address with its
+# netdev, no diagnosis, and valid JSON saying the same; on siw the port's
+# kind iWARP and the one note it gets (connect by the CM), no RoCE advice.
 set -euo pipefail
 # shellcheck source=lib/common.bash
 . "$(dirname "$0")/lib/common.bash"
@@ -21,6 +22,19 @@ cat "$tmp/text"
 grep -q "^hca_id: $VS_RXE_DEV\$" "$tmp/text" || { echo "FAIL: $VS_RXE_DEV not listed"; exit 1; }
 grep -qE 'state: +ACTIVE \(4\)' "$tmp/text" || { echo "FAIL: port not ACTIVE"; exit 1; }
 grep -qE 'link_layer: +Ethernet' "$tmp/text" || { echo "FAIL: link layer not Ethernet"; exit 1; }
+if [ "${VS_PROVIDER:-rxe}" = siw ]; then
+	grep -qE 'kind: +iWARP' "$tmp/text" || { echo "FAIL: kind not iWARP"; exit 1; }
+	grep -q "^Diagnosis: $VS_RXE_DEV port 1 is iWARP: its QPs connect only through the connection manager" "$tmp/text" ||
+		{ echo "FAIL: no iWARP note: $(grep '^Diagnosis' "$tmp/text")"; exit 1; }
+	grep -qi 'RoCE v2 GID\|ip addr add' "$tmp/text" && { echo "FAIL: RoCE advice on iWARP"; exit 1; }
+	rc=0
+	"$bin" --json -d "$VS_RXE_DEV" >"$tmp/json" || rc=$?
+	[ $rc -eq 0 ] || { echo "FAIL: --json -d $VS_RXE_DEV: exit $rc"; cat "$tmp/json"; exit 1; }
+	grep -qE '"kind": *"iWARP"' "$tmp/json" || { echo "FAIL: JSON kind not iWARP"; cat "$tmp/json"; exit 1; }
+	echo "ok: $VS_RXE_DEV active, iWARP, told to connect with the CM, no RoCE advice"
+	exit 0
+fi
+grep -qE 'kind: +RoCE' "$tmp/text" || { echo "FAIL: kind not RoCE"; exit 1; }
 line=$(grep -E "GID\[ *$VS_RXE_GID_INDEX\]:" "$tmp/text" || true)
 echo "$line" | grep -qE " ::ffff:$VS_RXE_IP +RoCE v2 +[^ -]" ||
 	{ echo "FAIL: GID $VS_RXE_GID_INDEX is not ::ffff:$VS_RXE_IP, RoCE v2, with a netdev: '$line'"; exit 1; }
@@ -48,6 +62,7 @@ assert [x["name"] for x in d["devices"]] == [dev], d["devices"]
 port = d["devices"][0]["ports"][0]
 assert port["port"] == 1 and port["state"] == "ACTIVE", port
 assert port["link_layer"] == "Ethernet" and port["mtu"] >= 256, port
+assert port["kind"] == "RoCE", port
 assert port["speed_gbps"] > 0 and port["width"].endswith("x"), port
 g = [x for x in port["gids"] if x["index"] == index]
 assert g, "no GID at index %d: %s" % (index, port["gids"])

@@ -291,8 +291,8 @@ static bool port_has_roce_v2(const struct port_row *p)
 /* Devices listed: usable when a port is ACTIVE; RoCE also wants a v2 GID. */
 static void diagnose_ports(struct report *r)
 {
-	const struct dev_row *down_dev = NULL, *nogid_dev = NULL;
-	const struct port_row *down = NULL, *nogid = NULL;
+	const struct dev_row *down_dev = NULL, *nogid_dev = NULL, *iw_dev = NULL;
+	const struct port_row *down = NULL, *nogid = NULL, *iw = NULL;
 	bool roce_ok = false, err_seen = false;
 
 	diag(r, "ibv_query_port failed on every port of %s.", r->devs[0].name);
@@ -316,7 +316,12 @@ static void diagnose_ports(struct report *r)
 				continue;
 			}
 			r->usable = true;
-			if (pr->attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
+			/* iWARP has no RoCE GIDs to want: it connects by the CM */
+			if (pr->kind == VS_LINK_IWARP) {
+				if (!iw)
+					iw = pr, iw_dev = d;
+				roce_ok = true;
+			} else if (pr->attr.link_layer != IBV_LINK_LAYER_ETHERNET ||
 			    port_has_roce_v2(pr))
 				roce_ok = true;
 			else if (!nogid)
@@ -335,6 +340,11 @@ static void diagnose_ports(struct report *r)
 		     "netdev an IP address (ip addr add ADDR dev NETDEV); RoCE "
 		     "v2 GIDs come from the netdev's addresses.",
 		     nogid_dev->name, nogid->num);
+	else if (r->usable && iw)
+		diag(r, "%s port %u is iWARP: its QPs connect only through the "
+		     "connection manager (vs_cm_*, rdma_cm) by IP address and "
+		     "port, RC only: no UD, and no endpoint bytes or handshake "
+		     "(docs/API.md, \"Link layers\").", iw_dev->name, iw->num);
 	else if (r->usable)
 		r->diagnosis[0] = '\0';
 }

@@ -115,13 +115,20 @@ out:
 	return ret;
 }
 
-/* The EFA caps when the device is an EFA one (verbshim's typed query). */
-static void gather_efa(struct dev_row *d)
+/*
+ * Through verbshim's typed API: each port's kind, and the EFA caps when
+ * the device is an EFA one.
+ */
+static void gather_typed(struct dev_row *d)
 {
 	struct vs_context *c;
+	struct vs_port_info pi;
 
 	if (d->err || vs_device_open(d->name, &c))
 		return;
+	for (unsigned int i = 0; i < d->nports; i++)
+		if (!d->ports[i].err && !vs_port_info(c, (uint8_t)d->ports[i].num, &pi))
+			d->ports[i].kind = pi.kind;
 	d->efa_caps.comp_mask = 0;
 	d->efa = vs_efa_query_caps(c, &d->efa_caps) == 0;
 	(void)vs_device_close(c); /* a failed close changes no fact reported */
@@ -145,7 +152,7 @@ static int gather_devices(struct report *r, const struct options *o)
 			ret = gather_device(list[i], &r->devs[r->ndevs++]);
 	ibv_free_device_list(list);
 	for (size_t i = 0; r->devs && i < r->ndevs && !ret; i++)
-		gather_efa(&r->devs[i]);
+		gather_typed(&r->devs[i]);
 	return r->devs ? ret : ENOMEM;
 }
 

@@ -36,6 +36,7 @@ struct port_row {
 	uint32_t num;
 	int err;			/* ibv_query_port() failed: errno */
 	struct ibv_port_attr attr;
+	enum vs_link_kind kind;		/* the typed API's word (vs_port_info) */
 	ssize_t expect;			/* valid GIDs per the table; -1 unknown */
 	struct gid_row *gids;
 	size_t ngids;
