@@ -199,15 +199,19 @@ t_all=$SECONDS
 # The host root's test/vm/host-root/compat.sh runs the binaries that
 # test/shell/compat.sh builds through `make install`'s compat directory
 # (make check's host stage runs it first).  Made here when the stage runs
-# on its own (make check-rxe) and they are missing or older than the
-# archive, so the VM never runs stale ones.
+# on its own (make check-rxe) and they are missing, or any is older than
+# the archive, test/shell/compat.sh or its projects (test/compat, the
+# example): the VM never runs stale ones, nor misses one a newer script makes.
 compat_bins() {
-	local b n=0
-	for b in build/compat/bin/verbs_loopback-*; do
-		[ -x "$b" ] && [ "$b" -nt lib/libverbshim.a ] || { n=0; break; }
+	local b n=0 src
+	for b in build/compat/bin/*; do
+		[ -x "$b" ] || { n=0; break; }
+		for src in lib/libverbshim.a test/shell/compat.sh examples/verbs_loopback.c $(find test/compat -type f); do
+			[ "$b" -nt "$src" ] || { n=0; break 2; }
+		done
 		n=$((n + 1))
 	done
-	[ $n -eq 4 ] && return 0
+	[ $n -gt 0 ] && return 0
 	echo "== VM stage: building the compat binaries (test/shell/compat.sh)"
 	scripts/deps.sh || return 1
 	test/shell/compat.sh >build/compat-stage.log 2>&1 ||

@@ -17,16 +17,20 @@
  * A client process makes up to PER_CLIENT connections in a row (the
  * vanishing kinds end theirs).  Per connection the server makes and
  * closes a CM id, a CQ, a QP and an MR (the PD is shared): the churn of a
- * long-running server.  After
- * WARMUP rounds it samples its own VmRSS (/proc/self/status) and open
- * fds (/proc/self/fd) after every round: the fds must be exactly those of
- * the warm-up's end, and the RSS may not rise more than VS_SOAK_RSS_KB
- * (default 512) above it, whatever the round count (a growth per
- * connection shows in a long run).  Nothing lost: every message and echo
+ * long-running server.  The handles' quarantine (docs/API.md, Lifetimes,
+ * rule 7) is shortened to VS_SOAK_QUARANTINE (16) closes per size class,
+ * so that the warm-up fills it (0: the library's 4096, which only a
+ * warm-up of more than 4096 rounds fills: VS_SOAK_WARMUP).  After the
+ * warm-up (VS_SOAK_WARMUP, 20 rounds) it samples its own VmRSS
+ * (/proc/self/status), open fds (/proc/self/fd) and handle arena after
+ * every round: the fds must be exactly those of the warm-up's end, so
+ * must the arena's bytes (with a quarantine the warm-up filled), and the
+ * RSS may not rise more than VS_SOAK_RSS_KB (default 512) above it,
+ * whatever the round count (a growth per connection shows in a long run).  Nothing lost: every message and echo
  * checked, every client's exit status the one its kind must have.
  *
  *   build/test/rxe/cm_soak                 VS_SOAK_ROUNDS (default 40): make check
- *   VS_SOAK_ROUNDS=3000 ... (make soak)    the long run
+ *   VS_SOAK_ROUNDS=1000 ... (make soak)    the long run
  * Prints the cycles per second, RSS / fds at the warm-up's end and at
  * the end, and the heap's bytes in use (malloc's count: what of the RSS's
  * growth is allocations kept) (docs/soak.md).
@@ -48,6 +52,10 @@
 #define PER_CLIENT 5
 
 extern char **environ;
+
+/* lib/handle.c (private, for the tests) */
+size_t vs__handle_arena_bytes(void);
+void vs__handle_quarantine_set(size_t closes);
 
 enum kind { FULL, KILLED, HALF };
 
@@ -401,6 +409,9 @@ int main(int argc, char **argv)
 	int rounds = (e = getenv("VS_SOAK_ROUNDS")) ? atoi(e) : 40;
 	long bound = (e = getenv("VS_SOAK_RSS_KB")) ? atol(e) : 512;
 	long rss0 = 0, rss_max = 0, rss_end, heap0 = 0;
+	int warmup = (e = getenv("VS_SOAK_WARMUP")) ? atoi(e) : WARMUP;
+	size_t q = (e = getenv("VS_SOAK_QUARANTINE")) ? strtoul(e, NULL, 0) : 16;
+	size_t arena0 = 0;
 	int fds0 = 0, fds_end;
 	struct stats st = { 0 };
 	struct vs_cm_id *l;
@@ -417,7 +428,10 @@ int main(int argc, char **argv)
 		return client(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
-	VS_ASSERT(rounds > WARMUP);
+	VS_ASSERT(rounds > warmup);
+	/* each round closes one handle of each class: the warm-up fills it */
+	if (q)
+		vs__handle_quarantine_set(q);
 	/* the program's path (under valgrind /proc/self/exe is valgrind's) */
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	VS_ASSERT(n > 0);
@@ -441,21 +455,27 @@ int main(int argc, char **argv)
 		serve_one(l, pd, r, &st);
 		if (r == last)
 			reap(pid, r);
-		if (r + 1 == WARMUP) {
+		if (r + 1 == warmup) {
 			rss0 = rss_max = rss_kb();
 			heap0 = heap_kb();
+			arena0 = vs__handle_arena_bytes();
 			fds0 = vs_t_count_fds();
 			t0 = vs_t_now_ms();
-		} else if (r + 1 > WARMUP) {
+		} else if (r + 1 > warmup) {
 			long rss = rss_kb();
 			int fds = vs_t_count_fds();
 
 			if (rss > rss_max)
 				rss_max = rss;
+			if (q && q + 2 < (size_t)warmup &&
+			    vs__handle_arena_bytes() != arena0)
+				VS_FAIL("round %d: the handle arena holds %zu bytes, "
+					"%zu after the warm-up (quarantine %zu)", r,
+					vs__handle_arena_bytes(), arena0, q);
 			if (fds != fds0)
 				VS_FAIL("round %d: %d open fds, %d after the warm-up",
 					r, fds, fds0);
-			if ((r + 1 - WARMUP) % ((rounds - WARMUP + 9) / 10) == 0)
+			if ((r + 1 - warmup) % ((rounds - warmup + 9) / 10) == 0)
 				printf("  round %d: RSS %ld kB, %d fds, heap in use "
 				       "%ld kB\n", r + 1, rss, fds, heap_kb());
 			if (rss - rss0 > bound)
@@ -463,7 +483,7 @@ int main(int argc, char **argv)
 					"warm-up's %ld kB (bound %ld kB; %.2f kB per "
 					"round; heap in use +%ld kB)", r, rss,
 					rss - rss0, rss0, bound,
-					(double)(rss - rss0) / (r + 1 - WARMUP),
+					(double)(rss - rss0) / (r + 1 - warmup),
 					heap_kb() - heap0);
 		}
 	}
@@ -472,14 +492,15 @@ int main(int argc, char **argv)
 	fds_end = vs_t_count_fds();
 	printf("soak: %d cycles after the warm-up in %.1f s: %.1f cycles/s; "
 	       "%d client processes; connections full %d, killed %d, half-open "
-	       "%d; %ld messages checked and echoed\n", rounds - WARMUP, secs,
-	       (rounds - WARMUP) / secs, st.processes, st.full, st.killed,
+	       "%d; %ld messages checked and echoed\n", rounds - warmup, secs,
+	       (rounds - warmup) / secs, st.processes, st.full, st.killed,
 	       st.half, st.messages);
 	printf("soak: RSS %ld kB after the warm-up, %ld kB at the end (max %ld, "
 	       "+%ld kB); heap in use %ld kB and %ld kB (%.0f bytes per cycle); "
-	       "open fds %d and %d\n", rss0, rss_end, rss_max, rss_end - rss0,
-	       heap0, heap_kb(), (double)(heap_kb() - heap0) * 1024 / (rounds - WARMUP),
-	       fds0, fds_end);
+	       "open fds %d and %d; handle arena %zu and %zu bytes (quarantine "
+	       "%zu)\n", rss0, rss_end, rss_max, rss_end - rss0,
+	       heap0, heap_kb(), (double)(heap_kb() - heap0) * 1024 / (rounds - warmup),
+	       fds0, fds_end, arena0, vs__handle_arena_bytes(), q);
 	VS_OK(vs_pd_close(pd));
 	VS_OK(vs_cm_close(l));
 	printf("ok\n");

@@ -38,7 +38,8 @@
  *   vs_channel_fd vs_channel_raw vs_cq_context: -1 or NULL for a bad handle
  *   (the first two record fcntl refusing O_NONBLOCK, which a pipe never does);
  *   vs_async_event_name vs_gid_type_of vs_rate_mbps vs_speed_lane_mbps
- *   vs_speed_name vs_width_lanes: decoders, defined for every code;
+ *   vs_speed_name vs_width_lanes vs_link_kind_name: decoders, defined for
+ *   every code;
  *   vs_cm_channel_fd: -1 for a bad handle;
  *   vs_cm_pd vs_cm_cq vs_cm_rc_qp vs_cm_ud_qp vs_cm_raw vs_cm_fd vs_cm_state
  *   vs_cm_peer vs_cm_port vs_cm_private_data vs_cm_reject_reason: NULL, -1,
