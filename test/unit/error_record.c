@@ -22,8 +22,8 @@
 /*
  * EXEMPT (cannot fail, or have no record to fill):
  *   vs_last_error vs_clear_error vs_format_error vs_kind_name
- *   vs_transport_name vs_qp_state_name vs_gid_type_name vs_link_kind_name
- *   vs_gid_to_str vs_endpoint_to_str: names and formatting, defined for every input;
+ *   vs_transport_name vs_qp_state_name vs_gid_type_name vs_gid_to_str
+ *   vs_endpoint_to_str: names and formatting, defined for every input;
  *   vs_qp_check_mask: explains into its own buffer, records nothing;
  *   vs_context_raw vs_pd_raw vs_cq_raw vs_cq_raw_ex vs_srq_raw vs_ah_raw
  *   vs_mr_raw vs_rc_qp_raw vs_uc_qp_raw vs_ud_qp_raw vs_srd_qp_raw: NULL for
