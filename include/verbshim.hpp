@@ -55,7 +55,7 @@ namespace vs {
  */
 class failure {
 public:
-	failure() noexcept { rec_.err = 0; }
+	failure() noexcept { clear(); }
 	failure(const failure &o) noexcept { copy(o); }
 	failure &operator=(const failure &o) noexcept
 	{
@@ -105,7 +105,7 @@ public:
 	const char *message() const noexcept { return ok() ? "" : rec_.message; }
 	/* After a failed submit: its first WRs that went out (vs_error). */
 	long batch_posted() const noexcept { return ok() ? 0 : rec_.batch_posted; }
-	/* The whole record, as vs_last_error() gave it. */
+	/* The whole record, as vs_last_error() gave it (its message: only when !ok()). */
 	const vs_error &record() const noexcept { return rec_; }
 	/* One line: "call: verb: strerror: message" (vs_format_error). */
 	const char *format(char *buf, std::size_t len) const noexcept
@@ -119,9 +119,16 @@ private:
 	{
 		/* an ok failure's message is never read, nor copied */
 		if (o.ok())
-			rec_.err = 0;
+			clear();
 		else
 			rec_ = o.rec_;
+	}
+	void clear() noexcept
+	{
+		rec_.call = nullptr;
+		rec_.verb = nullptr;
+		rec_.err = 0;
+		rec_.batch_posted = 0;
 	}
 
 	vs_error rec_;
@@ -621,7 +628,7 @@ inline result<srd_dest> srd_handshake(ref<vs_srd_qp> qp, const vs_endpoint &remo
 /* How many completions went into wc (0: none there). */
 inline result<int> cq_poll(ref<vs_cq> c, span<vs_wc> wc) noexcept
 {
-	int n = vs_cq_poll(c.get(), wc.data(), (int)wc.size());
+	int n = vs_cq_poll(c.get(), wc.data(), static_cast<int>(wc.size()));
 
 	if (n < 0)
 		return failure::last(n, "vs_cq_poll");
@@ -631,7 +638,7 @@ inline result<int> cq_poll(ref<vs_cq> c, span<vs_wc> wc) noexcept
 /* As vs_cq_wait (the CQ needs a channel); a timeout is a failure. */
 inline result<int> cq_wait(ref<vs_cq> c, int timeout_ms, span<vs_wc> wc) noexcept
 {
-	int n = vs_cq_wait(c.get(), timeout_ms, wc.data(), (int)wc.size());
+	int n = vs_cq_wait(c.get(), timeout_ms, wc.data(), static_cast<int>(wc.size()));
 
 	if (n < 0)
 		return detail::waited(n, "vs_cq_wait", timeout_ms);
@@ -875,11 +882,12 @@ public:
 	vs_recv_batch *get() noexcept { return &rb_; }
 
 private:
-	template <class Q> status start_as(const char *call, int (*start)(Q *, vs_recv_batch *), Q *q) noexcept
+	template <class Q>
+	status start_as(const char *call, int (*start_fn)(Q *, vs_recv_batch *), Q *q) noexcept
 	{
 		if (open_)
 			return failure::made(EBUSY, call, "this batch is open: submit or abort it first");
-		status s = detail::check(start(q, &rb_), call);
+		status s = detail::check(start_fn(q, &rb_), call);
 		open_ = s.has_value();
 		return s;
 	}
