@@ -486,14 +486,17 @@ template <class D, class F> result<dest_owner<D>> make_dest(const char *call, F 
 		return failure::last(ret, call);
 	return dest_owner<D>(d);
 }
-/* a call that does not record its timeouts (-EAGAIN, -ETIMEDOUT) */
+/*
+ * A wait's failure: -EAGAIN (a timeout of 0 found nothing) is the one the
+ * C calls do not record; a stale record must not stand in for it.
+ */
 inline failure waited(int ret, const char *call, int timeout_ms) noexcept
 {
-	if (ret == -EAGAIN || ret == -ETIMEDOUT) {
+	if (ret == -EAGAIN) {
 		char m[64];
 
-		std::snprintf(m, sizeof(m), "nothing came within %d ms", timeout_ms);
-		return failure::made(-ret, call, m);
+		std::snprintf(m, sizeof(m), "nothing there (a wait of %d ms)", timeout_ms);
+		return failure::made(EAGAIN, call, m);
 	}
 	return failure::last(ret, call);
 }
@@ -635,7 +638,7 @@ inline result<int> cq_poll(ref<vs_cq> c, span<vs_wc> wc) noexcept
 	return n;
 }
 
-/* As vs_cq_wait (the CQ needs a channel); a timeout is a failure. */
+/* As vs_cq_wait (the CQ needs a channel); a timeout is a failure (ETIMEDOUT, or EAGAIN for 0 ms). */
 inline result<int> cq_wait(ref<vs_cq> c, int timeout_ms, span<vs_wc> wc) noexcept
 {
 	int n = vs_cq_wait(c.get(), timeout_ms, wc.data(), static_cast<int>(wc.size()));
