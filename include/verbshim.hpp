@@ -55,7 +55,7 @@ namespace vs {
  */
 class failure {
 public:
-	failure() noexcept { rec_.err = 0; }
+	failure() noexcept { clear(); }
 	failure(const failure &o) noexcept { copy(o); }
 	failure &operator=(const failure &o) noexcept
 	{
@@ -105,7 +105,7 @@ public:
 	const char *message() const noexcept { return ok() ? "" : rec_.message; }
 	/* After a failed submit: its first WRs that went out (vs_error). */
 	long batch_posted() const noexcept { return ok() ? 0 : rec_.batch_posted; }
-	/* The whole record, as vs_last_error() gave it. */
+	/* The whole record, as vs_last_error() gave it (its message: only when !ok()). */
 	const vs_error &record() const noexcept { return rec_; }
 	/* One line: "call: verb: strerror: message" (vs_format_error). */
 	const char *format(char *buf, std::size_t len) const noexcept
@@ -119,9 +119,16 @@ private:
 	{
 		/* an ok failure's message is never read, nor copied */
 		if (o.ok())
-			rec_.err = 0;
+			clear();
 		else
 			rec_ = o.rec_;
+	}
+	void clear() noexcept
+	{
+		rec_.call = nullptr;
+		rec_.verb = nullptr;
+		rec_.err = 0;
+		rec_.batch_posted = 0;
 	}
 
 	vs_error rec_;
@@ -479,14 +486,17 @@ template <class D, class F> result<dest_owner<D>> make_dest(const char *call, F 
 		return failure::last(ret, call);
 	return dest_owner<D>(d);
 }
-/* a call that does not record its timeouts (-EAGAIN, -ETIMEDOUT) */
+/*
+ * A wait's failure: -EAGAIN (a timeout of 0 found nothing) is the one the
+ * C calls do not record; a stale record must not stand in for it.
+ */
 inline failure waited(int ret, const char *call, int timeout_ms) noexcept
 {
-	if (ret == -EAGAIN || ret == -ETIMEDOUT) {
+	if (ret == -EAGAIN) {
 		char m[64];
 
-		std::snprintf(m, sizeof(m), "nothing came within %d ms", timeout_ms);
-		return failure::made(-ret, call, m);
+		std::snprintf(m, sizeof(m), "nothing there (a wait of %d ms)", timeout_ms);
+		return failure::made(EAGAIN, call, m);
 	}
 	return failure::last(ret, call);
 }
@@ -621,17 +631,17 @@ inline result<srd_dest> srd_handshake(ref<vs_srd_qp> qp, const vs_endpoint &remo
 /* How many completions went into wc (0: none there). */
 inline result<int> cq_poll(ref<vs_cq> c, span<vs_wc> wc) noexcept
 {
-	int n = vs_cq_poll(c.get(), wc.data(), (int)wc.size());
+	int n = vs_cq_poll(c.get(), wc.data(), static_cast<int>(wc.size()));
 
 	if (n < 0)
 		return failure::last(n, "vs_cq_poll");
 	return n;
 }
 
-/* As vs_cq_wait (the CQ needs a channel); a timeout is a failure. */
+/* As vs_cq_wait (the CQ needs a channel); a timeout is a failure (ETIMEDOUT, or EAGAIN for 0 ms). */
 inline result<int> cq_wait(ref<vs_cq> c, int timeout_ms, span<vs_wc> wc) noexcept
 {
-	int n = vs_cq_wait(c.get(), timeout_ms, wc.data(), (int)wc.size());
+	int n = vs_cq_wait(c.get(), timeout_ms, wc.data(), static_cast<int>(wc.size()));
 
 	if (n < 0)
 		return detail::waited(n, "vs_cq_wait", timeout_ms);
@@ -875,11 +885,12 @@ public:
 	vs_recv_batch *get() noexcept { return &rb_; }
 
 private:
-	template <class Q> status start_as(const char *call, int (*start)(Q *, vs_recv_batch *), Q *q) noexcept
+	template <class Q>
+	status start_as(const char *call, int (*start_fn)(Q *, vs_recv_batch *), Q *q) noexcept
 	{
 		if (open_)
 			return failure::made(EBUSY, call, "this batch is open: submit or abort it first");
-		status s = detail::check(start(q, &rb_), call);
+		status s = detail::check(start_fn(q, &rb_), call);
 		open_ = s.has_value();
 		return s;
 	}

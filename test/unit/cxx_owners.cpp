@@ -394,9 +394,15 @@ void datagrams()
 		while (got < 2)
 			got += vs::cq_wait(cq, 1000, vs::span<vs_wc>(wc)).value();
 		VS_ASSERT_EQ(got, 2);
-		/* nothing more: a timeout is a failure, not recorded by C */
+		/* nothing more: a wait of 0 is EAGAIN (not recorded by C: made here) */
 		auto none = vs::cq_wait(cq, 0, wc);
-		expect_fails(none, EAGAIN, "vs_cq_wait", "nothing came within 0 ms");
+		expect_fails(none, EAGAIN, "vs_cq_wait", "nothing there (a wait of 0 ms)");
+		/* a timeout is ETIMEDOUT, with the C record */
+		vs_clear_error();
+		auto late = vs::cq_wait(cq, 20, wc);
+		expect_fails(late, ETIMEDOUT, "vs_cq_wait", "");
+		VS_ASSERT(late.error().message()[0] != 0);
+		VS_ASSERT_STREQ(late.error().message(), vs_last_error()->message);
 		/* a bad remote: the C refusal, no destination */
 		vs_endpoint bad = ep;
 		bad.comp_mask = 1;
