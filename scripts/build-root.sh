@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # The oldest supported distribution as a build root: Debian 11 (bullseye)
-# with gcc 10, glibc 2.31, binutils 2.35 and rdma-core 33 headers, made
+# with gcc 10 and g++ 10, glibc 2.31, binutils 2.35 and rdma-core 33
+# headers, and what users' build systems need (coreutils, pkg-config,
+# cmake 3.18, autoconf, automake, libtool, python3 for `make man`,
+# dpkg-dev for `make deb`), made
 # (once) from Debian's packages with the project's own apt, like the
 # release roots.  Binaries built here run on bullseye and everything newer.
 #
 #   scripts/build-root.sh [--rebuild]          prints the root dir
 #   scripts/build-root.sh [--rebuild] -- CMD   runs CMD in it (needs root)
+#   scripts/build-root.sh --overlay DIR -- CMD  runs CMD in an overlay of it
+#                       whose changes go to DIR (DIR/upper), never to the
+#                       cached root: dpkg -i there, say (test/shell/deb.sh)
 #
 # CMD runs chrooted into the root, in a private mount namespace, with this
 # repository bound read-write at its own path (so build/ paths are the same
 # inside and out), cwd the repository, the host's /dev, a tmpfs /tmp, and a
-# clean environment (PATH, HOME, TERM; CC=gcc).  `make oldest` uses it.
-# The root lives in ${VERBSHIM_CACHE:-.cache}/roots/build-bullseye.
+# clean environment (PATH, HOME, TERM; CC=gcc, CXX=g++).  `make oldest` uses it.
+# The root lives in ${VERBSHIM_CACHE:-.cache}/roots/build-bullseye-RECIPE
+# (RECIPE: a digest of this script): checkouts of other versions sharing
+# the cache keep their own root, and a root is only removed, once a newer
+# recipe's is built, when no command runs in it (each holds a shared lock
+# on ROOT.lock while it runs).
 set -euo pipefail
 
 me=build-root.sh
@@ -20,17 +30,24 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
 suite=bullseye
-rebuild=0
+rebuild=0 overlay=
 [ "${1:-}" = --rebuild ] && { rebuild=1; shift; }
+if [ "${1:-}" = --overlay ]; then
+	[ $# -ge 2 ] || die "--overlay needs a directory"
+	mkdir -p "$2"
+	overlay=$(cd "$2" && pwd -P)
+	shift 2
+fi
 case ${1:-} in
-"") ;;
+"") [ -z "$overlay" ] || die "--overlay needs -- CMD" ;;
 --) shift; [ $# -gt 0 ] || die "nothing to run after --" ;;
-*) echo "usage: $me [--rebuild] [-- CMD...]" >&2; exit 2 ;;
+*) echo "usage: $me [--rebuild] [--overlay DIR] [-- CMD...]" >&2; exit 2 ;;
 esac
 
 # shellcheck source=scripts/lib/root.bash
 . "$repo/scripts/lib/root.bash"
-root=$cache/roots/build-$suite
+# shellcheck source=scripts/lib/dpkg-status.bash
+. "$repo/scripts/lib/dpkg-status.bash"
 mkdir -p "$cache/roots"
 
 # The toolchain and its libraries, libc6-dev, make, bash, the rdma-core
@@ -42,6 +59,29 @@ binutils binutils-common binutils-x86-64-linux-gnu libbinutils libctf0 libctf-no
 libc6 libc6-dev libc-dev-bin linux-libc-dev libcrypt1 libcrypt-dev make bash libtinfo6
 libibverbs-dev librdmacm-dev ibverbs-providers libibverbs1 librdmacm1 libnl-3-200
 libnl-route-3-200 libibumad-dev libibumad3"
+# What users' builds need: g++ 10, coreutils (install), pkg-config, cmake,
+# autoconf, automake, libtool, dpkg-dev (make deb), python3 (make man),
+# and all they depend on
+# in bullseye (apt's closure of them, without recommends, listed here).
+pkgs+="
+g++-10 libstdc++-10-dev libasan6 liblsan0 libtsan0 libubsan1 cpp coreutils grep sed
+findutils diffutils gzip libc-bin
+pkg-config cmake cmake-data autoconf automake autotools-dev libtool libtool-bin m4
+libsigsegv2 dpkg dpkg-dev libdpkg-perl perl perl-base perl-modules-5.32 libperl5.32
+libgdbm6 libgdbm-compat4 libdb5.3 patch tar bzip2 xz-utils file libmagic1 libmagic-mgc
+mawk base-files debianutils debconf adduser passwd init-system-helpers lsb-base procps
+libprocps8 libsystemd0 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libacl1 libattr1
+libselinux1 libpcre2-8-0 libpcre3 libsemanage1 libsemanage-common libsepol1 libaudit1
+libaudit-common libcap-ng0 libpam0g libpam-modules libpam-modules-bin libglib2.0-0 libffi7
+libmount1 libblkid1 libarchive13 libbz2-1.0 libxml2 libicu67 libnettle8 libhogweed6
+libcurl4 libbrotli1 libgssapi-krb5-2 libk5crypto3 libkrb5-3 libkrb5support0 libcom-err2
+libkeyutils1 libidn2-0 libunistring2 libldap-2.4-2 libsasl2-2 libsasl2-modules-db
+libgnutls30 libp11-kit0 libtasn1-6 libnghttp2-14 libpsl5 librtmp1 libssh2-1 libssl1.1
+libexpat1 libjsoncpp24 librhash0 libuv1 libncurses6 libncursesw6 libnl-3-dev
+libnl-route-3-dev libnsl-dev libnsl2 libtirpc-dev libtirpc3 libtirpc-common
+python3 python3-minimal python3.9 python3.9-minimal libpython3-stdlib libpython3.9-minimal
+libpython3.9-stdlib libmpdec3 libreadline8 readline-common libsqlite3-0 libuuid1 media-types
+tzdata"
 
 version_of() {	# PACKAGE: its version among debs
 	local d
@@ -66,23 +106,48 @@ build_root() {
 	# What the packages' maintainer scripts and alternatives would make.
 	ln -sfn gcc-10 "$tmp/usr/bin/gcc"
 	ln -sfn gcc-10 "$tmp/usr/bin/cc"
+	ln -sfn g++-10 "$tmp/usr/bin/g++"
+	ln -sfn g++-10 "$tmp/usr/bin/c++"
 	ln -sfn cpp-10 "$tmp/usr/bin/cpp"
+	ln -sfn mawk "$tmp/usr/bin/awk"
+	ln -sfn aclocal-1.16 "$tmp/usr/bin/aclocal"
+	ln -sfn automake-1.16 "$tmp/usr/bin/automake"
 	ln -sfn bash "$tmp/usr/bin/sh"
 	root_check_loads "$tmp" usr/bin/gcc-10 usr/bin/make usr/bin/x86_64-linux-gnu-ld.bfd \
 		usr/bin/x86_64-linux-gnu-as usr/bin/x86_64-linux-gnu-ar usr/bin/bash \
-		usr/lib/gcc/x86_64-linux-gnu/10/cc1 || die "broken root"
+		usr/lib/gcc/x86_64-linux-gnu/10/cc1 usr/lib/gcc/x86_64-linux-gnu/10/cc1plus \
+		usr/bin/install usr/bin/pkg-config usr/bin/cmake usr/bin/perl usr/bin/python3 || die "broken root"
+	for f in aclocal automake autoreconf libtoolize python3 g++ c++ awk; do
+		[ -e "$tmp/usr/bin/$f" ] || die "broken root: no usr/bin/$f"
+	done
+	# dpkg's database, as if the packages were installed (dpkg-buildpackage,
+	# dpkg-shlibdeps and dpkg-query read it; no maintainer script ran).
+	root_dpkg_status "$tmp" "${debs[@]}"
 	root_install "$tmp" "$root" "$recipe" \
 		"$suite build root: gcc $(version_of gcc-10), libc $(version_of libc6), rdma-core headers $(version_of libibverbs-dev)" \
 		"${debs[@]}"
 	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 }
 
+recipe=$(cat "$0" "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" | sha256sum | cut -c1-16)
+root=$cache/roots/build-$suite-$recipe
 (
 	exec 9>"$cache/roots/.lock-build-$suite"
 	flock 9
-	recipe=$(cat "$0" "$repo/scripts/lib/root.bash" | sha256sum | cut -c1-16)
 	if [ $rebuild -eq 1 ] || [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" != "recipe $recipe" ]; then
+		# (waits for commands running in it)
+		[ $rebuild -eq 0 ] || exec 8>"$root.lock"
+		[ $rebuild -eq 0 ] || flock 8
 		build_root
+		# Other recipes' roots, unless a command runs in one.
+		for d in "$cache/roots/build-$suite"-*; do
+			case $d in "$root" | *.lock | *.tmp) continue ;; esac
+			[ -d "$d" ] || continue
+			(
+				exec 7>"$d.lock"
+				flock -n 7 && rm -rf "$d" "$d.lock"
+			) || true
+		done
 	fi
 )
 if [ $# -eq 0 ]; then
@@ -94,16 +159,25 @@ fi
 command -v unshare >/dev/null || die "unshare not found (util-linux)"
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
+# While CMD runs, a shared lock on ROOT.lock keeps the root from removal
+# (fd 8 stays open through the exec's).
+exec 8>"$root.lock"
+flock -s 8
 # In a private mount namespace: nothing stays mounted when it ends.
 # shellcheck disable=SC2016 # (expanded by that shell)
 exec unshare -m --propagation private -- /bin/sh -c '
 	set -e
-	root=$1 repo=$2 cmd=$3
+	root=$1 repo=$2 cmd=$3 ovl=$4
+	if [ -n "$ovl" ]; then
+		mkdir -p "$ovl/upper" "$ovl/work" "$ovl/merged"
+		mount -t overlay overlay -o "lowerdir=$root,upperdir=$ovl/upper,workdir=$ovl/work" "$ovl/merged"
+		root=$ovl/merged
+	fi
 	mkdir -p "$root$repo"
 	mount --bind "$repo" "$root$repo"
 	mount --bind /dev "$root/dev"
 	mount -t tmpfs tmp "$root/tmp"
 	mount -t proc proc "$root/proc"
-	exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp TERM="${TERM:-dumb}" CC=gcc \
+	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM="${TERM:-dumb}" CC=gcc CXX=g++ \
 		/bin/sh -c "cd \"\$0\" && exec $cmd" "$repo"
-' build-root "$root" "$repo" "$cmd"
+' build-root "$root" "$repo" "$cmd" "$overlay"

@@ -66,3 +66,23 @@ pair() {
 	fi
 	echo "ok: client and server exited 0"
 }
+
+# release_chroot ROOT BINDIR CMD...: CMD chrooted into ROOT (a release root
+# or a copy of one; it may be read-only) with the guest's /proc, /sys and
+# /dev, a fresh tmpfs /tmp and BINDIR's files at /tmp/bin, in a private
+# mount namespace (nothing stays mounted).  What vm-run.sh --rdma-core does
+# for a whole run, for one command, so one boot serves several roots.
+release_chroot() {
+	local root=$1 bindir=$2
+	shift 2
+	# shellcheck disable=SC2016 # (expanded by that shell)
+	unshare -m --propagation private -- sh -c '
+		root=$1 bindir=$2
+		shift 2
+		mount -t proc proc "$root/proc" && mount --rbind /sys "$root/sys" &&
+			mount --rbind /dev "$root/dev" && mount -t tmpfs tmp "$root/tmp" &&
+			mkdir "$root/tmp/bin" && mount --bind "$bindir" "$root/tmp/bin" ||
+			{ echo "release_chroot: cannot set up $root"; exit 125; }
+		exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin "$@"
+	' release_chroot "$root" "$bindir" "$@"
+}

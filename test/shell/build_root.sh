@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# The Debian 11 build root (scripts/build-root.sh) builds what users build:
+#   - `make install PREFIX=...` works there (coreutils' install, python3 for
+#     the man pages), from make oldest's objects (build/oldest);
+#   - the stock CMake project test/compat/cmake-package (cmake 3.18,
+#     find_package(verbshim 1.0) from that installation: the typed loopback
+#     example in C and cxx_loopback, C++17 over the C API, with g++ 10);
+#   - pkg-config --static --libs verbshim links test/dropin/plain_verbs.c;
+#   - autotools: test/compat/autotools-dv (autoreconf, configure with
+#     mlx5dv and umad on through the installed compat directory, make).
+# Every binary: no rdma-core NEEDED.  Then one VM boot runs the loopback
+# example and cxx_loopback on rxe in each release root (33.2, 44.0, 56.1,
+# 65.0), each on its own distribution's glibc, bytes checked.  As root.
+#
+#   test/shell/build_root.sh           all of it (boots the VM)
+#   test/shell/build_root.sh --runs    the runs only (inside the VM)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+out=build/build-root-users
+RELEASES="33.2 44.0 56.1 65.0"
+rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so'
+
+if [ "${1:-}" = --runs ]; then
+	# shellcheck source=../vm/lib/common.bash
+	. test/vm/lib/common.bash
+	need_vm
+	status=0
+	for v in $RELEASES; do
+		root=$(cat "$out/root-$v")
+		for b in loopback cxx_loopback; do
+			echo "== rdma-core $v: $b"
+			rc=0
+			release_chroot "$root" "$repo/$out/bin" "/tmp/bin/$b" -d "$VS_RXE_DEV" || rc=$?
+			[ $rc -eq 0 ] || { echo "FAIL: $b in the rdma-core $v root: exit $rc"; status=1; }
+		done
+	done
+	exit $status
+fi
+
+[ "$(id -u)" -eq 0 ] || { echo "skip: the build root needs root (chroot, mount namespace)"; exit 77; }
+rm -rf "$out"
+mkdir -p "$out/bin"
+for v in $RELEASES; do
+	scripts/rdma-core-root.sh "$v" >"$out/root-$v" || { echo "cannot make the rdma-core $v root"; exit 1; }
+done
+in_root() { scripts/build-root.sh -- "$@"; }
+prefix=$repo/$out/prefix
+in_root make -j2 BUILD=build/oldest install PREFIX="$prefix" >"$out/install.log" 2>&1 ||
+	{ tail -n 30 "$out/install.log"; echo "FAIL: make install in the build root"; exit 1; }
+echo "ok   make install PREFIX=$prefix in the build root ($(in_root sh -c 'gcc --version | head -n 1'))"
+
+# CMake + C++
+proj=$out/cmake-package
+cp -r test/compat/cmake-package "$proj"
+cp examples/loopback.c "$proj/"
+mkdir -p "$proj/common"
+cp examples/common/ex_common.[ch] "$proj/common/"
+# (-static-libstdc++: the release roots have no libstdc++, as README's
+# shipping recipe says; the project itself is unchanged)
+in_root sh -c "cmake -S $proj -B $proj/build -DCMAKE_PREFIX_PATH=$prefix \
+	-DCMAKE_EXE_LINKER_FLAGS='-static-libstdc++ -static-libgcc' && cmake --build $proj/build" \
+	>"$out/cmake.log" 2>&1 || { tail -n 30 "$out/cmake.log"; echo "FAIL: the CMake project in the build root"; exit 1; }
+echo "ok   $(grep -m1 -o 'The CXX compiler identification is .*' "$out/cmake.log"), $(in_root cmake --version | head -n 1): $(grep -m1 -o 'verbshim [0-9.]* from .*' "$out/cmake.log")"
+cp "$proj/build/loopback" "$proj/build/cxx_loopback" "$out/bin/"
+
+# pkg-config
+in_root sh -c "PKG_CONFIG_PATH=$prefix/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	gcc -o $out/bin/plain_verbs test/dropin/plain_verbs.c \$(pkg-config --static --cflags --libs verbshim)" \
+	>"$out/pkg-config.log" 2>&1 || { cat "$out/pkg-config.log"; echo "FAIL: pkg-config link in the build root"; exit 1; }
+echo "ok   pkg-config --static --libs verbshim: $(in_root pkg-config --version) links plain_verbs"
+
+# autotools, through the installed compat directory
+at=$out/autotools-dv
+cp -r test/compat/autotools-dv "$at"
+cp examples/verbs_loopback.c "$at/"
+in_root sh -c "cd $at && autoreconf -i && ./configure LDFLAGS=-L$prefix/lib/verbshim/compat && make" \
+	>"$out/autotools.log" 2>&1 || { tail -n 30 "$out/autotools.log"; echo "FAIL: the autotools project in the build root"; exit 1; }
+grep -q 'mlx5dv: yes, umad: yes' "$out/autotools.log" ||
+	{ grep 'mlx5dv:' "$out/autotools.log"; echo "FAIL: configure in the build root did not turn mlx5dv and umad on"; exit 1; }
+echo "ok   $(in_root autoconf --version | head -n 1), $(in_root automake --version | head -n 1): dv_probe, verbs_loopback"
+cp "$at/dv_probe" "$at/verbs_loopback" "$out/bin/"
+
+status=0
+for b in "$out"/bin/*; do
+	needed=$(readelf -d "$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+	if grep -qE "$rdma_needed" <<<"$needed"; then
+		echo "FAIL: ${b##*/} needs rdma-core: $needed"
+		status=1
+	fi
+done
+[ $status -eq 0 ] || exit 1
+echo "ok   no rdma-core NEEDED by: $(cd "$out/bin" && echo *)"
+
+if [ "${VERBSHIM_IN_VM:-}" = 1 ]; then
+	exec "$0" --runs
+fi
+scripts/vm-run.sh -- test/shell/build_root.sh --runs
