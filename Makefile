@@ -11,6 +11,8 @@
 #   make demo            boot the VM and run the loopback example
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make deb             Debian packages (debian/), built in the Debian 11
+#                        build root: build/deb/*.deb
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
@@ -117,7 +119,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 .PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw soak demo \
-	install uninstall clean fuzz fuzzers
+	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
 .SECONDARY:
@@ -344,7 +346,7 @@ install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
-	install -m 644 lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(ARCHIVE) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
 	install -d $(DESTDIR)$(PREFIX)/lib/cmake/verbshim
@@ -386,6 +388,20 @@ oldest:
 	$(call say,OLDEST,$(OLDEST_BUILD))
 	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
+
+# Debian packages (debian/rules): dpkg-buildpackage -b in the build root,
+# on a copy of the tree without build/ (build/deb/verbshim-VERSION), so the
+# packages never take this checkout's objects; the .debs land in build/deb.
+DEB_DIR := build/deb
+deb:
+	$(call say,DEB,$(DEB_DIR))
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/verbshim-$(VERSION)
+	$(Q)tar -c --exclude=./build --exclude=./.git --exclude=./.cache --exclude='./lib/*.a' . | \
+		tar -x -C $(DEB_DIR)/verbshim-$(VERSION)
+	$(Q)scripts/build-root.sh -- sh -c 'cd $(DEB_DIR)/verbshim-$(VERSION) && \
+		DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc' >$(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 40 $(DEB_DIR)/build.log; exit 1; }
+	$(Q)ls $(DEB_DIR)/*.deb
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
