@@ -13,6 +13,7 @@
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
 #                        build root: build/deb/*.deb
+#   make check-deb       the whole package test (lintian, release roots, rxe)
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
@@ -402,6 +403,12 @@ deb:
 		DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc' >$(DEB_DIR)/build.log 2>&1 || \
 		{ tail -n 40 $(DEB_DIR)/build.log; exit 1; }
 	$(Q)ls $(DEB_DIR)/*.deb
+
+# The whole package test (lintian, dpkg -i into copies of the four release
+# roots, runs on rxe); make check runs its first part.
+.PHONY: check-deb
+check-deb:
+	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 test/shell/deb.sh
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
