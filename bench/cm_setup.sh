@@ -77,7 +77,8 @@ run_pair() {	# SERVER... -- CLIENT...
 			grep -q listening "$out" && break
 			sleep 0.2
 		done
-	elif [ "${VS_PROVIDER:-rxe}" = siw ]; then
+	fi
+	if [ "${VS_PROVIDER:-rxe}" = siw ]; then
 		# iWARP's listener is a kernel TCP socket, and a connect
 		# before it exists is refused at once, not retried
 		local hex
