@@ -14,7 +14,9 @@
  * VS_FAKE_EFA_PORT=1 makes the port look like an EFA one (link layer
  * unspecified, no LID; stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
  * sets the vendor_id (0xffffff: rxe, so the library applies its quirks);
- * VS_FAKE_GID_SLOTS the GID table's size (fake_gid).  vs_stub_fail
+ * VS_FAKE_GID_SLOTS the GID table's size (fake_gid).  VS_FAKE_LINK=ib
+ * makes the port an InfiniBand one (fake_ib_port: LID, SM LID, IB GIDs;
+ * VS_FAKE_LID its LID, 0: no subnet manager yet).  vs_stub_fail
  * makes one named verb fail
  * once with an errno (destroys and deallocs return it, creates return
  * NULL with errno); vs_stub_live counts the objects alive per kind.
@@ -503,6 +505,34 @@ static uint32_t fake_gid_slots(void)
 	return n > 3 && n <= 4096 ? (uint32_t)n : 3;
 }
 
+/* VS_FAKE_LINK=ib: the port is an InfiniBand one (else RoCE-like). */
+static int fake_ib(void)
+{
+	const char *v = getenv("VS_FAKE_LINK");
+
+	return v && !strcmp(v, "ib");
+}
+
+/*
+ * An InfiniBand port as a subnet manager left it: LID VS_FAKE_LID (0x11
+ * when unset; 0 is a port no SM has configured yet: state INIT), SM LID
+ * 0x1, active MTU 2048 of 4096, 4X EDR; GIDs in fake_gid.
+ */
+static void fake_ib_port(struct ibv_port_attr *attr)
+{
+	const char *v = getenv("VS_FAKE_LID");
+
+	attr->link_layer = IBV_LINK_LAYER_INFINIBAND;
+	attr->lid = v ? (uint16_t)strtoul(v, NULL, 0) : 0x11;
+	attr->state = attr->lid ? IBV_PORT_ACTIVE : IBV_PORT_INIT;
+	attr->sm_lid = attr->lid ? 0x1 : 0;
+	attr->lmc = 0;
+	attr->active_mtu = IBV_MTU_2048;
+	attr->max_mtu = IBV_MTU_4096;
+	attr->active_speed = 32; /* EDR */
+	attr->active_width = 2;  /* 4x */
+}
+
 VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 				  struct _compat_ibv_port_attr *compat)
 {
@@ -521,20 +551,33 @@ VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 		attr->link_layer = IBV_LINK_LAYER_UNSPECIFIED; /* as efa's */
 	attr->active_speed = 4;
 	attr->active_width = 1;
+	if (fake_ib())
+		fake_ib_port(attr);
 	return 0;
 }
 
 /*
  * GID 0 link-local (RoCE v1), 1 ::ffff:10.0.0.1 (RoCE v2, on lo), 2 empty;
  * with VS_FAKE_GID_SLOTS=N (> 3) the table has N slots and 3..N-1 hold
- * ::ffff:10.0.I/256.I%256 (RoCE v2, on lo).
+ * ::ffff:10.0.I/256.I%256 (RoCE v2, on lo).  On an InfiniBand port
+ * (VS_FAKE_LINK=ib): 0 the port GID, the default subnet prefix fe80::/64
+ * and the port GUID; 1 the same prefix and an alias GUID; the rest empty.
  */
 static int fake_gid(uint32_t index, union ibv_gid *gid)
 {
+	static const uint8_t guid[8] = { 0x00, 0x02, 0xc9, 0x03, 0x00, 0x11, 0x22, 0x33 };
+
 	if (index >= fake_gid_slots())
 		return -1;
 	memset(gid, 0, sizeof(*gid));
-	if (index == 0) {
+	if (fake_ib()) {
+		if (index > 1)
+			return 0;
+		gid->raw[0] = 0xfe;
+		gid->raw[1] = 0x80;
+		memcpy(gid->raw + 8, guid, sizeof(guid));
+		gid->raw[15] += (uint8_t)index;
+	} else if (index == 0) {
 		gid->raw[0] = 0xfe;
 		gid->raw[1] = 0x80;
 		gid->raw[15] = 1;
@@ -555,6 +598,10 @@ static void fake_entry(uint32_t index, struct ibv_gid_entry *e)
 	e->port_num = 1;
 	e->gid_type = index ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
 	e->ndev_ifindex = if_nametoindex("lo");
+	if (fake_ib()) { /* IB GIDs: no type beyond IB, no netdev */
+		e->gid_type = IBV_GID_TYPE_IB;
+		e->ndev_ifindex = 0;
+	}
 }
 
 VS_STUB_EXPORT int ibv_query_gid(struct ibv_context *context, uint8_t port,
@@ -582,7 +629,7 @@ VS_STUB_EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context,
 	vs_stub_record("_ibv_query_gid_table");
 	vs_stub_gid_table_asks[vs_stub_gid_table_nasks++ % 4] = max_entries;
 	for (uint32_t i = 0; i < fake_gid_slots(); i++) {
-		if (i == 2) /* empty */
+		if (i == 2 || (fake_ib() && i > 1)) /* empty */
 			continue;
 		if (n == max_entries) /* as the kernel: more in use than asked for */
 			return -EINVAL;
