@@ -189,9 +189,50 @@ int vs_endpoint_from_bytes(const void *buf, size_t len, struct vs_endpoint *out)
 	return 0;
 }
 
+static const char *port_state_name(enum ibv_port_state s)
+{
+	switch (s) {
+	case IBV_PORT_DOWN: return "DOWN";
+	case IBV_PORT_INIT: return "INIT";
+	case IBV_PORT_ARMED: return "ARMED";
+	case IBV_PORT_ACTIVE: return "ACTIVE";
+	default: return "not up";
+	}
+}
+
+/*
+ * The LID an endpoint of qp carries.  An InfiniBand port has none (0)
+ * until a subnet manager configures it: a QP made before that reads the
+ * port again, and an endpoint with LID 0, which no peer could reach, is
+ * refused naming the cause.
+ */
+static int ib_lid(const struct vs_qp *qp, const char *verb, uint16_t *lid)
+{
+	struct vs_port_info pi;
+	int ret;
+
+	*lid = qp->lid;
+	if (qp->lid || vs__transport(qp->transport)->by_gid ||
+	    qp->link_layer != IBV_LINK_LAYER_INFINIBAND)
+		return 0;
+	ret = vs__port_info(qp->pd->ctx, qp->port, &pi, verb);
+	if (ret)
+		return ret;
+	if (!pi.lid)
+		return vs__set_error(verb, ENETDOWN,
+				     "%s port %u (InfiniBand) has no LID yet (port "
+				     "%s): no subnet manager has configured it; "
+				     "run one on the fabric (opensm) and ask again",
+				     qp->pd->ctx->name, qp->port,
+				     port_state_name(pi.state));
+	*lid = pi.lid;
+	return 0;
+}
+
 int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 		    struct vs_endpoint *out)
 {
+	uint16_t lid;
 	int ret = vs__check_handle(qp, kind, verb, "qp");
 
 	if (ret)
@@ -201,12 +242,15 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	/* a CM id's QP on iWARP: nothing a peer could connect to by bytes */
 	if (qp->pd->ctx->ctx->device->transport_type == IBV_TRANSPORT_IWARP)
 		return vs__iwarp_cm_only(qp->pd->ctx, verb);
+	ret = ib_lid(qp, verb, &lid);
+	if (ret)
+		return ret;
 	memset(out, 0, sizeof(*out));
 	out->transport = qp->transport;
 	out->qpn = qp->qp->qp_num;
 	out->psn = qp->psn;
 	out->qkey = vs__transport(qp->transport)->datagram ? qp->qkey : 0;
-	out->lid = qp->lid;
+	out->lid = lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
 	/* RoCE and SRD: addressed by GID, no LID; IB: by LID, no GID */

@@ -78,7 +78,8 @@ int vs__qp_handshake(struct vs_qp *qp, uint32_t kind, const char *verb,
  *
  * The local endpoint of a created QP, to send to the peer.
  *
- * Return: 0 or -errno: -EINVAL bad handle or NULL out.
+ * Return: 0 or -errno: -EINVAL bad handle or NULL out; -ENETDOWN on an
+ * InfiniBand port that no subnet manager has given a LID yet.
  */
 VS_INLINE int vs_rc_endpoint(const struct vs_rc_qp *qp, struct vs_endpoint *out)
 {

@@ -9,7 +9,8 @@
  * UD endpoints by LID without a GID; the RC RTR's address vector (dlid,
  * no GRH) and path MTU (the smaller of both ends); a UD address handle
  * (dlid, no GRH); the refusal of a RoCE peer; a port that no subnet
- * manager configured (LID 0).  Last, without the knob, fake0 is RoCE.
+ * manager configured yet (LID 0: the endpoint refused, then the LID the
+ * SM gave).  Last, without the knob, fake0 is RoCE.
  */
 #include "../common/vs_fake.h"
 
@@ -192,6 +193,34 @@ static void ud(struct rig *r)
 	VS_OK(vs_ud_qp_close(qp));
 }
 
+/*
+ * A port no subnet manager configured yet (LID 0, INIT): the QP is made,
+ * its endpoint refused naming the cause; once the SM gave the port a LID,
+ * the same QP's endpoint carries it.
+ */
+static void no_sm(struct rig *r)
+{
+	struct vs_endpoint ep = { .qpn = 0x5c };
+	struct vs_port_info pi;
+	struct vs_ud_qp *qp;
+
+	setenv("VS_FAKE_LID", "0", 1);
+	VS_OK(vs_port_info(r->ctx, 1, &pi));
+	VS_ASSERT_EQ(pi.lid, 0);
+	VS_ASSERT_EQ(pi.state, IBV_PORT_INIT);
+	VS_OK(vs_ud_qp_create(r->pd, &(struct vs_ud_config){ .send_cq = r->cq }, &qp));
+	VS_FAILS(vs_ud_endpoint(qp, &ep), ENETDOWN,
+		 "fake0 port 1 (InfiniBand) has no LID yet (port INIT): no subnet "
+		 "manager has configured it");
+	VS_ASSERT_EQ(ep.qpn, 0x5c); /* untouched */
+	setenv("VS_FAKE_LID", "0x15", 1);
+	VS_OK(vs_ud_endpoint(qp, &ep));
+	VS_ASSERT_EQ(ep.lid, 0x15);
+	VS_ASSERT_EQ(ep.flags, 0);
+	unsetenv("VS_FAKE_LID");
+	VS_OK(vs_ud_qp_close(qp));
+}
+
 /* Without the knob fake0 is the RoCE port every other test sees. */
 static void default_is_roce(void)
 {
@@ -223,7 +252,7 @@ int main(void)
 	last_ah = vs_t_fake_sym("vs_stub_last_ah");
 
 	static void (*const cases[])(struct rig *) = {
-		port, gids, rc_endpoint, rc_handshake, ud,
+		port, gids, rc_endpoint, rc_handshake, ud, no_sm,
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		rig_up(&r);
