@@ -3,7 +3,8 @@
 # all three libraries against objdump's view of the real files, the
 # diagnosis chain (on a fake sysfs/dev/etc tree, VERBSHIM_INFO_ROOT), the
 # JSON, a library override that points nowhere, usage errors, the EFA
-# caps (fake provider and libefa), valgrind.
+# caps (fake provider and libefa), an InfiniBand port (fake provider),
+# valgrind.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -223,6 +224,39 @@ assert e == {"max_sq_wr": 512, "max_rq_wr": 256, "max_sq_sge": 2, "max_rq_sge": 
 	grep -q "EFA (SRD)" "$tmp/not_efa_text.out" && fail "not EFA: an EFA section" || ok "not EFA: no EFA section"
 	run not_efa_json 0 "${fenv[@]}" "$bin" --json
 	grep -q '"efa": null' "$tmp/not_efa_json.out" && ok "not EFA: json efa null" || fail "not EFA: json efa not null"
+
+	# 6c. InfiniBand: the fake provider's IB port (VS_FAKE_LINK=ib, LID
+	# 17, SM LID 1) shows its LIDs, and nothing says RoCE; a port no
+	# subnet manager configured (VS_FAKE_LID=0: INIT) is diagnosed as
+	# such, without RoCE or netdev advice.
+	run ib_text 0 "${fenv[@]}" VS_FAKE_LINK=ib "$bin"
+	grep -q "link_layer:  InfiniBand" "$tmp/ib_text.out" &&
+		grep -q "lid:         17 (SM lid 1)" "$tmp/ib_text.out" &&
+		grep -q "GID\[   0\]:   fe80::2:c903:11:2233 *IB " "$tmp/ib_text.out" &&
+		ok "ib: text shows the LIDs and the port GID" || fail "ib: text lacks the LIDs or the port GID"
+	grep -qi "roce\|Diagnosis" "$tmp/ib_text.out" && fail "ib: RoCE or a diagnosis on an active IB port" ||
+		ok "ib: no RoCE, no diagnosis"
+	grep -q "lid:" "$tmp/not_efa_text.out" && fail "RoCE: a lid line" || ok "RoCE: no lid line"
+	run ib_json 0 "${fenv[@]}" VS_FAKE_LINK=ib "$bin" --json
+	"$py" -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+p = d["devices"][0]["ports"][0]
+assert (p["link_layer"], p["lid"], p["sm_lid"]) == ("InfiniBand", 17, 1), p
+assert [g["type"] for g in p["gids"]] == ["IB", "IB"], p
+assert d["diagnosis"] is None, d["diagnosis"]
+p = json.load(open(sys.argv[2]))["devices"][0]["ports"][0]
+assert (p["link_layer"], p["lid"], p["sm_lid"]) == ("Ethernet", None, None), p' \
+		"$tmp/ib_json.out" "$tmp/not_efa_json.out" && ok "ib: json lids" || fail "ib: json lids"
+	run ib_nosm 2 "${fenv[@]}" VS_FAKE_LINK=ib VS_FAKE_LID=0 "$bin"
+	d=$(sed -n 's/^Diagnosis: //p' "$tmp/ib_nosm.out")
+	case $d in
+	"port down: fake0 port 1 (InfiniBand) is INIT, no LID. "*"subnet manager runs"*)
+		case $d in
+		*RoCE* | *netdev*) fail "ib: no-SM diagnosis gives RoCE advice: $d" ;;
+		*) ok "ib: no-SM diagnosis" ;;
+		esac ;;
+	*) fail "ib: no-SM diagnosis: got '$d'" ;;
+	esac
 else
 	fail "the fake provider and libefa are not built (make tests)"
 fi

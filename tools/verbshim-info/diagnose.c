@@ -328,13 +328,25 @@ static void diagnose_ports(struct report *r)
 				nogid = pr, nogid_dev = d;
 		}
 	}
-	if (!r->usable && down)
-		diag(r, "port down: %s port %u is %s. For InfiniBand check the "
-		     "cable and that a subnet manager runs (opensm); for RoCE "
-		     "or SoftRoCE bring the netdev up (ip link set %s up).",
-		     down_dev->name, down->num, port_state_name(down->attr.state),
+	if (!r->usable && down && down->kind == VS_LINK_IB)
+		diag(r, "port down: %s port %u (InfiniBand) is %s%s. Check the "
+		     "cable and that a subnet manager runs on the fabric "
+		     "(opensm): a port no subnet manager configured stays INIT "
+		     "without a LID.", down_dev->name, down->num,
+		     port_state_name(down->attr.state),
+		     down->attr.lid ? "" : ", no LID");
+	else if (!r->usable && down)
+		diag(r, "port down: %s port %u%s is %s. %sring its netdev up "
+		     "(ip link set %s up)%s.", down_dev->name, down->num,
+		     down->attr.link_layer == IBV_LINK_LAYER_ETHERNET ?
+		     " (Ethernet)" : "", port_state_name(down->attr.state),
+		     down->attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "B" :
+		     "For RoCE, SoftRoCE or iWARP b",
 		     down->ngids && down->gids[0].netdev[0] ?
-		     down->gids[0].netdev : "NETDEV");
+		     down->gids[0].netdev : "NETDEV",
+		     down->attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "" :
+		     "; for InfiniBand check the cable and that a subnet "
+		     "manager runs (opensm)");
 	else if (r->usable && !roce_ok && nogid)
 		diag(r, "no RoCE v2 GID on %s port %u (Ethernet): give its "
 		     "netdev an IP address (ip addr add ADDR dev NETDEV); RoCE "

@@ -95,10 +95,16 @@ static void print_port_json(FILE *f, const struct port_row *p)
 		return;
 	}
 	fprintf(f, "\"state\": \"%s\", \"mtu\": %d, \"speed_gbps\": %g, "
-		"\"width\": \"%ux\", \"link_layer\": \"%s\", \"kind\": \"%s\",\n         \"gids\": [",
+		"\"width\": \"%ux\", \"link_layer\": \"%s\", \"kind\": \"%s\", ",
 		port_state_name(a->state), mtu_bytes(a->active_mtu),
 		port_gbps(a), vs_width_lanes(a->active_width),
 		link_layer_name(a->link_layer), vs_link_kind_name(p->kind));
+	/* LIDs address InfiniBand ports only */
+	if (p->kind == VS_LINK_IB)
+		fprintf(f, "\"lid\": %u, \"sm_lid\": %u,", a->lid, a->sm_lid);
+	else
+		fputs("\"lid\": null, \"sm_lid\": null,", f);
+	fputs("\n         \"gids\": [", f);
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_row *g = &p->gids[i];
 

@@ -52,6 +52,8 @@ static void print_port_text(const struct port_row *p)
 	       vs_speed_name(a->active_speed));
 	printf("\t\t%-13s%s\n", "link_layer:", link_layer_name(a->link_layer));
 	printf("\t\t%-13s%s\n", "kind:", vs_link_kind_name(p->kind));
+	if (p->kind == VS_LINK_IB) /* addressed by LID */
+		printf("\t\t%-13s%u (SM lid %u)\n", "lid:", a->lid, a->sm_lid);
 	printf("\t\t%-13s%zu valid of %d\n", "GIDs:", p->ngids, a->gid_tbl_len);
 	for (size_t i = 0; i < p->ngids; i++) {
 		const struct gid_row *g = &p->gids[i];
