@@ -11,7 +11,6 @@
 #   VS_BENCH_CLOCK=icount|real    the guest's clock (below; default icount)
 #   VS_BENCH_RDMA_CORE=VERSION    in that release's root (33.2 44.0 56.1
 #                                 65.0), against its own cmtime
-#   VS_VM_PROVIDER=siw            on soft-iWARP (siw0) instead of rxe
 #
 # Staged: each step for all N connections before the next, connects
 # overlapping (cmtime's way; build/bin/cm_time -P, one shared CM event
@@ -75,16 +74,6 @@ run_pair() {	# SERVER... -- CLIENT...
 	if [[ ${srv[0]} == */cm_time ]]; then
 		for _ in $(seq 100); do
 			grep -q listening "$out" && break
-			sleep 0.2
-		done
-	fi
-	if [ "${VS_PROVIDER:-rxe}" = siw ]; then
-		# iWARP's listener is a kernel TCP socket, and a connect
-		# before it exists is refused at once, not retried
-		local hex
-		hex=$(printf ':%04X ' $port)
-		for _ in $(seq 100); do
-			grep -q "$hex.* 0A " /proc/net/tcp /proc/net/tcp6 2>/dev/null && break
 			sleep 0.2
 		done
 	fi
