@@ -239,6 +239,8 @@ enum vs_link_kind vs__link_kind(const struct vs_context *c, uint8_t link_layer)
 
 int vs__iwarp_cm_only(const struct vs_context *c, const char *verb)
 {
+	if (c->ctx->device->transport_type != IBV_TRANSPORT_IWARP)
+		return 0;
 	return vs__set_error(verb, EOPNOTSUPP,
 			     "%s is an iWARP device: its QPs connect only "
 			     "through the connection manager, not by endpoint "

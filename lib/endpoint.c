@@ -240,8 +240,9 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	if (!out)
 		return vs__set_error(verb, EINVAL, "out is NULL");
 	/* a CM id's QP on iWARP: nothing a peer could connect to by bytes */
-	if (qp->pd->ctx->ctx->device->transport_type == IBV_TRANSPORT_IWARP)
-		return vs__iwarp_cm_only(qp->pd->ctx, verb);
+	ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
+	if (ret)
+		return ret;
 	ret = ib_lid(qp, verb, &lid);
 	if (ret)
 		return ret;

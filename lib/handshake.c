@@ -58,11 +58,10 @@ static int to_init_again(struct vs_qp *qp, const char *verb)
 static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
 			   const char *verb)
 {
-	int ret;
+	int ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
 
-	if (qp->pd->ctx->ctx->device->transport_type == IBV_TRANSPORT_IWARP)
-		return vs__iwarp_cm_only(qp->pd->ctx, verb);
-	ret = check_remote(qp, remote, verb);
+	if (!ret)
+		ret = check_remote(qp, remote, verb);
 	if (ret)
 		return ret;
 	if (vs__qp_batch_open(qp))
