@@ -16,6 +16,11 @@ static int conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
 {
 	if (!cfg)
 		return 0;
+	if (cfg->comp_mask & VS_CM_CONN_BEFORE_ACCEPT)
+		return vs__set_error(call, EINVAL, "comp_mask has "
+				     "VS_CM_CONN_BEFORE_ACCEPT: only the one-call "
+				     "vs_cm_rc_serve calls before_accept; with the "
+				     "steps, post receives before vs_cm_accept");
 	if (cfg->comp_mask)
 		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown bits",
 				     (unsigned long long)cfg->comp_mask);

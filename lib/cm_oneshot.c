@@ -91,10 +91,37 @@ int vs_cm_rc_client(const char *host, const char *port,
 	return 0;
 }
 
+/*
+ * The caller's hook on the new id: a failure of a vs_ call in it keeps
+ * its record (named for this call), another is recorded naming the hook.
+ */
+static int before_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *hook,
+			 const char *call, bool *closed)
+{
+	struct vs_error before = *vs_last_error();
+	int ret = hook->before_accept(id, hook->before_accept_arg);
+
+	/* the id's slot outlives a close (quarantine): safe to look at */
+	*closed = vs__check_handle(id, VS_KIND_CM_ID, call, "id") != 0;
+	if (*closed)
+		return vs__set_error(call, EINVAL, "before_accept closed the "
+				     "new id: it belongs to vs_cm_rc_serve until "
+				     "it returns");
+	if (ret >= 0)
+		return 0;
+	if (memcmp(&before, vs_last_error(), sizeof(before)))
+		return renamed(call, ret);
+	return vs__set_error(call, -ret, "before_accept failed (%s): the "
+			     "client %s is rejected", strerror(-ret),
+			     vs__cm_peer_or(id));
+}
+
 int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		   const struct vs_rc_config *qp_cfg, struct vs_cm_id **out)
 {
 	const char *call = "vs_cm_rc_serve";
+	const struct vs_cm_conn_config *hook = NULL;
+	struct vs_cm_conn_config c;
 	struct vs_cm_id *id;
 	int ret = vs__check_handle(l, VS_KIND_CM_ID, call, "listener");
 
@@ -112,11 +139,32 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 	ret = qp_cfg_check(qp_cfg, call);
 	if (ret)
 		return ret;
+	if (conn && (conn->comp_mask & ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT))
+		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown bits",
+				     (unsigned long long)conn->comp_mask);
+	if (conn && (conn->comp_mask & VS_CM_CONN_BEFORE_ACCEPT))
+		hook = conn;
+	if (hook && !conn->before_accept)
+		return vs__set_error(call, EINVAL, "comp_mask has "
+				     "VS_CM_CONN_BEFORE_ACCEPT and before_accept "
+				     "is NULL");
+	if (hook) { /* the steps know no hook */
+		c = *conn;
+		c.comp_mask &= ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT;
+		conn = &c;
+	}
 	ret = (vs_cm_get_request)(l, conn && conn->timeout_ms ? conn->timeout_ms :
 				  5000, &id);
 	if (ret)
 		return renamed(call, ret);
 	ret = build(id, qp_cfg, call);
+	if (!ret && hook) {
+		bool closed;
+
+		ret = before_accept(id, hook, call, &closed);
+		if (closed)
+			return ret;
+	}
 	if (ret) {
 		rdma_reject(id->id, NULL, 0);
 		id->state = VS_CM_REJECTED;

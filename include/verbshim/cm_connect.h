@@ -12,9 +12,15 @@
 
 VS_BEGIN_DECLS
 
+struct vs_cm_id;
+
+enum vs_cm_conn_config_mask {
+	VS_CM_CONN_BEFORE_ACCEPT = 1 << 0, /* .before_accept (vs_cm_rc_serve) */
+};
+
 /* Connecting, accepting. */
 struct vs_cm_conn_config {
-	uint64_t comp_mask;           /* 0 */
+	uint64_t comp_mask;           /* enum vs_cm_conn_config_mask */
 	const void *private_data;     /* sent with the request / the accept */
 	uint8_t private_data_len;     /* at most VS_CM_*_DATA_MAX of the message */
 	/*
@@ -27,6 +33,15 @@ struct vs_cm_conn_config {
 	 * vs_cm_next() (ESTABLISHED, REJECTED, ...).
 	 */
 	bool no_wait;
+	/*
+	 * vs_cm_rc_serve() only (VS_CM_CONN_BEFORE_ACCEPT): called with the
+	 * new id once its PD, CQ and QP exist, before the accept, to post
+	 * the receives the client's first messages need (iWARP has no RNR
+	 * retry: a send that finds no receive breaks the connection).  A
+	 * negative -errno rejects the client and is returned.
+	 */
+	int (*before_accept)(struct vs_cm_id *id, void *arg);
+	void *before_accept_arg;
 };
 
 /**

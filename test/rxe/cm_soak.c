@@ -13,7 +13,9 @@
  *  - every HALF_EVERY-th client never finishes the handshake: it sends
  *    the request (.no_wait), waits until the server's reply is readable
  *    on its CM fd and is killed before answering it (no RTU); the
- *    server's accept fails (explained) and the server goes on.
+ *    server's accept fails (explained) and the server goes on.  On iWARP
+ *    the accept completes as its MPA reply leaves (no RTU there): the
+ *    client's death is a disconnect, its receive flushed.
  * A client process makes up to PER_CLIENT connections in a row (the
  * vanishing kinds end theirs).  Per connection the server makes and
  * closes a CM id, a CQ, a QP and an MR (the PD is shared): the churn of a
@@ -332,8 +334,38 @@ static void serve_connected(struct conn *n, enum kind kind)
 		VS_ASSERT_EQ(n->got, MSGS);
 }
 
+/*
+ * iWARP's half-open client: MPA has no ready-to-use message, so the
+ * accept completed when its reply left; the client's death is then the
+ * peer's disconnect, and the receive posted for it is flushed.
+ */
+static void serve_vanished(struct conn *n)
+{
+	uint64_t deadline = vs_t_now_ms() + 20000;
+	struct vs_wc wc;
+
+	while (!n->gone) {
+		n->gone = peer_gone(n, 1000);
+		if (vs_t_now_ms() > deadline)
+			VS_FAIL("round %d: no disconnect of the vanished client "
+				"after 20 s", n->round);
+	}
+	VS_OK(vs_cm_disconnect(n->c));
+	while (n->recvs_done < n->recvs_posted) {
+		int r = vs_cq_poll(n->cq, &wc, 1);
+
+		VS_ASSERT(r >= 0);
+		if (r) {
+			VS_ASSERT(wc.status == IBV_WC_WR_FLUSH_ERR);
+			n->recvs_done++;
+		} else if (vs_t_now_ms() > deadline) {
+			VS_FAIL("round %d: the receive was not flushed", n->round);
+		}
+	}
+}
+
 static void serve_one(struct vs_cm_id *l, struct vs_pd *pd, int r,
-		      struct stats *st)
+		      struct stats *st, bool iwarp)
 {
 	enum kind kind = kind_of(r);
 	const void *pdata;
@@ -357,7 +389,14 @@ static void serve_one(struct vs_cm_id *l, struct vs_pd *pd, int r,
 	VS_OK(vs_mr_alloc(pd, 2 * SIZE, 0, &n.mr));
 	post_recv(&n);
 	ret = vs_cm_accept(n.c, &(struct vs_cm_conn_config){ .timeout_ms = 10000 });
-	if (kind == HALF) {
+	if (kind == HALF && iwarp) {
+		VS_OK(ret);
+		if (st->half == 0)
+			printf("  half-open client (iWARP): accepted as its request "
+			       "came, then gone: a disconnect\n");
+		serve_vanished(&n);
+		st->half++;
+	} else if (kind == HALF) {
 		struct vs_wc wc;
 
 		/* the client vanished before the ready-to-use: explained */
@@ -423,12 +462,14 @@ int main(int argc, char **argv)
 	char self[4096];
 	ssize_t n;
 	double secs;
+	bool iwarp;
 
 	if (argc == 6 && !strcmp(argv[1], "client"))
 		return client(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	VS_ASSERT(rounds > warmup);
+	iwarp = vs_t_iwarp();
 	/* each round closes one handle of each class: the warm-up fills it */
 	if (q)
 		vs__handle_quarantine_set(q);
@@ -452,7 +493,7 @@ int main(int argc, char **argv)
 			pid = spawn_client(self, ip, port, r, last);
 			st.processes++;
 		}
-		serve_one(l, pd, r, &st);
+		serve_one(l, pd, r, &st, iwarp);
 		if (r == last)
 			reap(pid, r);
 		if (r + 1 == warmup) {
