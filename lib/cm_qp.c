@@ -81,7 +81,7 @@ static int renamed(const char *call, int ret)
 /*
  * What the id's route says of the port (the path the CM brings the QP up
  * with): its MTU and source LID; mtu 0 when the id has no path (then the
- * create reads the port).
+ * create reads the port), except on iWARP, whose QPs have no path MTU.
  */
 static void port_now(const struct vs_cm_id *id, bool gid_at_rtr,
 		     struct vs__port_now *now)
@@ -89,12 +89,16 @@ static void port_now(const struct vs_cm_id *id, bool gid_at_rtr,
 	const struct rdma_route *r = &id->id->route;
 
 	memset(now, 0, sizeof(*now));
+	now->gid_at_rtr = gid_at_rtr;
+	if (vs__cm_is_iwarp(id)) {
+		now->no_path = true; /* no port query for an MTU it never uses */
+		return;
+	}
 	if (r->num_paths < 1 || !r->path_rec ||
 	    r->path_rec->mtu < IBV_MTU_256 || r->path_rec->mtu > IBV_MTU_4096)
 		return;
 	now->mtu = (enum ibv_mtu)r->path_rec->mtu;
 	now->lid = ntohs(r->path_rec->slid);
-	now->gid_at_rtr = gid_at_rtr;
 }
 
 static void qp_keep(struct vs_cm_id *id, struct vs_qp *qp)

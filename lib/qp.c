@@ -129,7 +129,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 				     p->caps.max_recv_sge, da->max_sge);
 	if (!p->port)
 		p->port = 1;
-	if (now && now->mtu && vs__port_fixed(pd->ctx, p->port, &pi)) {
+	if (now && (now->mtu || now->no_path) && vs__port_fixed(pd->ctx, p->port, &pi)) {
 		/* the route's: what the CM brings the QP up with */
 		pi.active_mtu = now->mtu;
 		pi.lid = pi.link_layer == IBV_LINK_LAYER_ETHERNET ? 0 : now->lid;

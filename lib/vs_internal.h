@@ -190,6 +190,11 @@ struct vs__port_now {
 	enum ibv_mtu mtu;
 	uint16_t lid;
 	bool gid_at_rtr; /* RC: the source GID is the CM's, read at RTR */
+	/*
+	 * iWARP: the route has no path, and the QP no path MTU or LID (the
+	 * CM, not the library, brings it to RTS): mtu and lid stay 0
+	 */
+	bool no_path;
 };
 int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 		      const struct vs__port_now *now, struct vs_qp **out);

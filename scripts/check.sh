@@ -19,6 +19,10 @@ status=0
 
 run() { test/run.sh --results "$results" "$@" || status=1; }
 
+# The unit tests share nothing (each its own fake devices and files): the
+# sanitizer and valgrind stages, single-threaded per test, run two at a time.
+jobs=$(( $(nproc) > 1 ? 2 : 1 ))
+
 host_stages() {
 	# Shell tests build whole trees (header sets, clang, the oldest root):
 	# the timeout guards against hangs, not slowness on a loaded machine.
@@ -28,13 +32,13 @@ host_stages() {
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-			run --stage asan build/asan/test/unit/*
+			run --stage asan --jobs "$jobs" build/asan/test/unit/*
 	else
 		cat build/asan.log; echo "asan: build failed"
 		echo "asan 0 1 0" >>"$results"; status=1
 	fi
 
-	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 \
+	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 --jobs "$jobs" \
 		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
 		build/test/unit/*
 
