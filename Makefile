@@ -5,7 +5,8 @@
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
-#   make check-siw       the device tests on soft-iWARP (not in make check yet)
+#   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
 #   make demo            boot the VM and run the loopback example
@@ -308,10 +309,11 @@ check-rxe:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)scripts/check.sh rxe
 
-# The device tests on soft-iWARP (siw0), kernel 6.1: host root, 33.2, 65.0.
+# The VM stage on soft-iWARP (siw0): kernel 6.1 with the host root, 33.2 and
+# 65.0 and two guests (as in make check), and kernel 6.12 with 44.0.
 check-siw:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)VS_VM_CONFIGS=siw scripts/check.sh rxe
+	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
 
 demo: all tests
 	$(Q)scripts/demo.sh
