@@ -81,7 +81,8 @@ TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 
-# Tests: test/unit/*.c run on the host, test/rxe/*.c need a device;
+# Tests: test/unit/*.c run on the host, test/rxe/*.c need a device (and
+# their *.cpp, C++ tests, where a C++ compiler is);
 # test/common/*.c is linked into each.
 UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/unit/*.c))
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
@@ -90,6 +91,8 @@ ifeq ($(HAVE_CXX),)
 $(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
 endif
 RXE_TESTS    := $(patsubst test/rxe/%.c,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.c))
+CXX_RXE_TESTS := $(if $(HAVE_CXX),$(patsubst test/rxe/%.cpp,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.cpp)))
+RXE_TESTS    += $(CXX_RXE_TESTS)
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
@@ -242,7 +245,7 @@ ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn
 $(ALLOC_WRAP_TESTS:%=$(BUILD)/test/%): private LDFLAGS_TEST = \
 	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free
 
-$(CXX_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
+$(CXX_TESTS) $(CXX_RXE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CXX) $(CXXFLAGS_ALL) $(CXX_LDFLAGS) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)

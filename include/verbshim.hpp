@@ -968,6 +968,31 @@ inline result<cm_id> cm_rc_serve(ref<vs_cm_id> listener, const vs_cm_conn_config
 	});
 }
 
+/*
+ * cm_rc_serve with a step before the accept: before_accept(ref<vs_cm_id>)
+ * returns 0, or a negative errno that rejects the client; it runs once
+ * the id's PD, CQ and QP exist (vs_cm_pd(), vs_cm_rc_qp()), the place to
+ * post the first receives (iWARP has no RNR retry).  It must not throw:
+ * it is called from C (an exception there ends the program).
+ */
+template <class F,
+	  class = std::enable_if_t<std::is_invocable_r_v<int, F &, ref<vs_cm_id>>>>
+inline result<cm_id> cm_rc_serve(ref<vs_cm_id> listener, F &&before_accept,
+				 vs_cm_conn_config conn = {},
+				 const vs_rc_config &qp_cfg = {}) noexcept
+{
+	using fn = std::remove_reference_t<F>;
+
+	conn.comp_mask |= VS_CM_CONN_BEFORE_ACCEPT;
+	conn.before_accept = [](vs_cm_id *id, void *arg) noexcept -> int {
+		return (*static_cast<fn *>(arg))(ref<vs_cm_id>(id));
+	};
+	conn.before_accept_arg = const_cast<void *>(static_cast<const void *>(&before_accept));
+	return detail::make<cm_id>("vs_cm_rc_serve", [&](vs_cm_id **o) {
+		return vs_cm_rc_serve(listener.get(), &conn, &qp_cfg, o);
+	});
+}
+
 inline result<rc_qp> cm_rc_qp_create(ref<vs_cm_id> id, ref<vs_pd> p, const vs_rc_config &cfg) noexcept
 {
 	return detail::make<rc_qp>("vs_cm_rc_qp_create", [&](vs_rc_qp **o) {

@@ -212,7 +212,8 @@ if [ -r $fake/libibverbs.so.1 ] && [ -r $fake/libefa.so.1 ]; then
 	grep -q "EFA (SRD):   send/recv, RDMA read, RDMA write, RNR retry" "$tmp/efa_text.out" &&
 		grep -q "send queue:  512 WRs x 2 SGEs" "$tmp/efa_text.out" &&
 		grep -q "max RDMA:    1073741824 bytes" "$tmp/efa_text.out" &&
-		ok "efa: text shows the caps" || fail "efa: text lacks the EFA caps"
+		grep -q "kind:        EFA" "$tmp/efa_text.out" &&
+		ok "efa: text shows the caps and the kind" || fail "efa: text lacks the EFA caps or kind"
 	run efa_json 0 "${fenv[@]}" VS_FAKE_EFA=1 "$bin" --json
 	"$py" -c 'import json,sys
 e = json.load(open(sys.argv[1]))["devices"][0]["efa"]

@@ -11,8 +11,9 @@
  * receives are only counted.  vs_stub_wc_error fails one WR to come
  * (the rest of its post flushed, the QP in ERR); vs_stub_hold_sends
  * holds send completions back until vs_stub_release_sends().
- * VS_FAKE_EFA_PORT=1 makes the port look like an EFA one (link layer
- * unspecified, no LID; stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
+ * VS_FAKE_EFA_PORT=1 (or VS_FAKE_EFA=1) makes the device look like an EFA
+ * one (node, transport and link layer unspecified, no LID;
+ * stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
  * sets the vendor_id (0xffffff: rxe, so the library applies its quirks);
  * VS_FAKE_GID_SLOTS the GID table's size (fake_gid).  VS_FAKE_LINK=ib
  * makes the port an InfiniBand one (fake_ib_port: LID, SM LID, IB GIDs;
@@ -123,9 +124,21 @@ struct fake_ctx {
 static uint32_t next_qpn = 0x100;
 static uint32_t next_key = 0x1000;
 
+/* VS_FAKE_EFA_PORT=1 or VS_FAKE_EFA=1: fake0 looks like an EFA device. */
+static bool fake_efa_port(void)
+{
+	const char *p = getenv("VS_FAKE_EFA_PORT"), *e = getenv("VS_FAKE_EFA");
+
+	return (p && !strcmp(p, "1")) || (e && !strcmp(e, "1"));
+}
+
 VS_STUB_EXPORT struct ibv_device **ibv_get_device_list(int *num_devices)
 {
 	vs_stub_record("ibv_get_device_list");
+	/* as efa's: node and transport unspecified (the kind is EFA) */
+	fake_device.node_type = fake_efa_port() ? IBV_NODE_UNSPECIFIED : IBV_NODE_CA;
+	fake_device.transport_type = fake_efa_port() ? IBV_TRANSPORT_UNSPECIFIED :
+						       IBV_TRANSPORT_IB;
 	if (num_devices)
 		*num_devices = 1;
 	return fake_list;
@@ -547,7 +560,7 @@ VS_STUB_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port,
 	attr->active_mtu = IBV_MTU_1024;
 	attr->gid_tbl_len = (int)fake_gid_slots();
 	attr->link_layer = IBV_LINK_LAYER_ETHERNET;
-	if (getenv("VS_FAKE_EFA_PORT") && !strcmp(getenv("VS_FAKE_EFA_PORT"), "1"))
+	if (fake_efa_port())
 		attr->link_layer = IBV_LINK_LAYER_UNSPECIFIED; /* as efa's */
 	attr->active_speed = 4;
 	attr->active_width = 1;

@@ -109,6 +109,12 @@ static void not_efa(struct rig *r)
 static void caps_interpreted(struct rig *r)
 {
 	struct vs_efa_caps caps = { 0 };
+	struct vs_port_info pi;
+
+	/* an EFA-like device: transport and link layer unspecified */
+	VS_OK(vs_port_info(r->ctx, 1, &pi));
+	VS_ASSERT_EQ(pi.kind, VS_LINK_EFA);
+	VS_ASSERT_STREQ(vs_link_kind_name(pi.kind), "EFA");
 
 	efa_reset(true, EFA_CAPS_ALL | EFA_CAP_CQ_WITH_SGID);
 	VS_OK(vs_efa_query_caps(r->ctx, &caps));
