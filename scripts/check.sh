@@ -23,10 +23,38 @@ run() { test/run.sh --results "$results" "$@" || status=1; }
 # sanitizer and valgrind stages, single-threaded per test, run two at a time.
 jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 
+# Shell tests that build only in trees of their own (a temporary copy, a
+# BUILD of their own) and only read build/: they run beside the others,
+# which make, install or package in build/ (most of them are compilers
+# run one file at a time).  A new shell test goes with the others unless
+# it is one of these kinds.
+SELF_CONTAINED=" compile_fail coverage cross_version dropin error_record feature_config
+	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core
+	static verbshim_info "
+
 host_stages() {
+	local t n shared=() own=() pid rc=0
+	for t in test/shell/*.sh; do
+		n=${t##*/}
+		if [[ $SELF_CONTAINED == *[[:space:]]${n%.sh}[[:space:]]* ]]; then
+			own+=("$t")
+		else
+			shared+=("$t")
+		fi
+	done
+	# what make install needs, made once: the tests beside each other
+	# then only read it
+	$MAKE -s man build/verbshim.pc >/dev/null
 	# Shell tests build whole trees (header sets, clang, the oldest root):
 	# the timeout guards against hangs, not slowness on a loaded machine.
-	run --stage unit --timeout 600 build/test/unit/* test/shell/*.sh
+	# The self-contained ones' report follows the others'.
+	test/run.sh --results "$results" --stage shell --timeout 600 "${own[@]}" \
+		>build/shell-stage.log 2>&1 &
+	pid=$!
+	run --stage unit --timeout 600 build/test/unit/* "${shared[@]}"
+	wait $pid || rc=$?
+	cat build/shell-stage.log
+	[ $rc -eq 0 ] || status=1
 
 	echo "== building the ASan+UBSan variant"
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then

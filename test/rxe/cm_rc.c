@@ -28,12 +28,15 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "../common/vs_siw_window.h"
 #include "../common/vs_typed.h"
 
 #define MSG 64
 
 static const char *ip;
 static char port[16];
+/* each server accept posts it; on iWARP a client's first send waits for it */
+static struct vs_t_accepted accepted;
 
 /*
  * Waits (5 s) for exactly that many sends and receives on cq, successful
@@ -129,6 +132,7 @@ static void client_echo(struct vs_rc_qp *qp, struct vs_cq *cq, struct vs_mr *mr,
 	uint8_t *m = vs_mr_ptr(mr, 0);
 
 	vs_t_rc_recv(qp, 3, vs_mr_sge(mr, MSG, MSG));
+	vs_t_accepted_wait(&accepted);
 	fill(m, seed);
 	vs_t_rc_send(qp, 4, vs_mr_sge(mr, 0, MSG));
 	wait_counts(cq, 1, 1);
@@ -184,6 +188,7 @@ static void *one_call_server(void *arg)
 			.private_data = "welcome", .private_data_len = 8,
 			.timeout_ms = 10000, .before_accept = post_first,
 			.before_accept_arg = &mr }, NULL, &c));
+		vs_t_accepted_post(&accepted);
 		VS_ASSERT_EQ(vs_cm_state(c), VS_CM_CONNECTED);
 		pd = vs_cm_private_data(c, &len);
 		snprintf(want, sizeof(want), "client %d", i);
@@ -272,6 +277,7 @@ static void *steps_server(void *arg)
 			EINVAL, "exceeds the 196 bytes");
 	}
 	VS_OK(vs_cm_accept(c, NULL));
+	vs_t_accepted_post(&accepted);
 	VS_FAILS(vs_cm_accept(c, NULL), EINVAL, "already accepted");
 	VS_FAILS(vs_cm_connect(l, NULL), EINVAL, "listener");
 	serve_echo(c, pd, cq, qp, true, mr);
@@ -715,6 +721,7 @@ static void *cycle_server(void *arg)
 		VS_OK(vs_cm_rc_qp_create(c, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
 		vs_t_rc_recv(qp, 1, vs_mr_sge(mr, 0, MSG));
 		VS_OK(vs_cm_accept(c, NULL));
+		vs_t_accepted_post(&accepted);
 		serve_echo(c, pd, cq, qp, true, mr);
 		VS_OK(vs_rc_qp_close(qp));
 		VS_OK(vs_cm_close(c));
@@ -777,6 +784,7 @@ int main(void)
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a timeout's log shows how far it got */
+	vs_t_accepted_init(&accepted);
 	VS_OK(vs_cm_listen(ip, "0", &(struct vs_cm_config){ .backlog = 8 }, &l));
 	VS_ASSERT_EQ(vs_cm_state(l), VS_CM_LISTENING);
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));

@@ -5,7 +5,9 @@
  * device under test (rxe or siw):
  *  - the hook posts the server's receives on the new id's own PD and QP
  *    before the accept, so a one-call client may send at once after its
- *    connect: ROUNDS clients, each sending BURST messages without waiting,
+ *    connect (on iWARP once the serve returned: siw's accept window,
+ *    test/common/vs_siw_window.h): ROUNDS clients, each sending BURST
+ *    messages without waiting for an answer,
  *    every byte checked at the server and in the echo (on iWARP, which
  *    has no RNR retry, this is the only safe one-call server);
  *  - a hook's failure rejects the client: its own -errno (recorded,
@@ -16,6 +18,7 @@
  */
 #include <pthread.h>
 
+#include "../common/vs_siw_window.h"
 #include "../common/vs_typed.h"
 
 #define MSG 64
@@ -25,6 +28,8 @@
 
 static const char *ip;
 static char port[16];
+/* on iWARP the burst waits for the serve's return: siw's accept window */
+static struct vs_t_accepted accepted;
 
 /* what the hook made for the server's connection */
 struct posted {
@@ -115,6 +120,7 @@ static void *server(void *arg)
 		struct vs_cm_id *c;
 
 		VS_OK(vs_cm_rc_serve(l, &conn, NULL, &c));
+		vs_t_accepted_post(&accepted);
 		VS_ASSERT_EQ(p.calls, 1);
 		VS_ASSERT_EQ(vs_cm_state(c), VS_CM_CONNECTED);
 		serve_burst(c, p.mr, r);
@@ -137,6 +143,7 @@ static void client(int round)
 	VS_OK(vs_mr_alloc(vs_cm_pd(id), (BURST + 1) * MSG, 0, &mr));
 	m = vs_mr_ptr(mr, 0);
 	vs_t_rc_recv(vs_cm_rc_qp(id), 200, vs_mr_sge(mr, BURST * MSG, MSG));
+	vs_t_accepted_wait(&accepted);
 	for (int k = 0; k < BURST; k++) {
 		vs_t_fill(m + k * MSG, MSG, round * BURST + k);
 		vs_t_rc_send(vs_cm_rc_qp(id), (uint64_t)k,
@@ -263,6 +270,7 @@ int main(void)
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	vs_t_accepted_init(&accepted);
 	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
 	test_misuse(l);

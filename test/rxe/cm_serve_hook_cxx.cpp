@@ -4,7 +4,8 @@
  * the device under test (rxe or siw):
  *  - a lambda posts the server's receives on the new id's own PD and QP
  *    (its MR kept in an owner the lambda captured); the one-call client
- *    sends BURST messages at once after its connect; every byte checked
+ *    sends BURST messages at once after its connect (on iWARP once the
+ *    serve returned: test/common/vs_siw_window.h); every byte checked
  *    at the server and in the echo;
  *  - a lambda returning -EPERM: the serve's result carries EPERM and the
  *    sentence naming before_accept, the client's is ECONNREFUSED.
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -80,7 +82,19 @@ void await_disconnect(vs::ref<vs_cm_id> id)
 		;
 }
 
-void server(vs::ref<vs_cm_id> l)
+/*
+ * siw's accept window (test/common/vs_siw_window.h): on iWARP the client's
+ * burst waits until the serve returned
+ */
+bool iwarp(vs::ref<vs_cm_id> id)
+{
+	struct vs_port_info pi;
+
+	CHECK(vs_port_info(vs_cm_context(id.get()), 1, &pi) == 0);
+	return pi.kind == VS_LINK_IWARP;
+}
+
+void server(vs::ref<vs_cm_id> l, std::promise<void> *accepted)
 {
 	vs::mr mr;
 	int calls = 0;
@@ -104,6 +118,7 @@ void server(vs::ref<vs_cm_id> l)
 		return 0;
 	};
 	vs::cm_id c = vs::cm_rc_serve(l, posted, conn).value();
+	accepted->set_value();
 	auto *m = static_cast<std::uint8_t *>(vs_mr_ptr(mr.get(), 0));
 
 	CHECK(calls == 1);
@@ -121,7 +136,9 @@ void server(vs::ref<vs_cm_id> l)
 
 void test_burst(vs::ref<vs_cm_id> l)
 {
-	std::thread t(server, l);
+	std::promise<void> accepted;
+	std::future<void> serve_returned = accepted.get_future();
+	std::thread t(server, l, &accepted);
 	vs_cm_conn_config conn{};
 	conn.timeout_ms = 20000;
 	vs::cm_id id = vs::cm_rc_client(ip, port, {}, conn).value();
@@ -130,6 +147,9 @@ void test_burst(vs::ref<vs_cm_id> l)
 	vs_rc_qp *qp = vs_cm_rc_qp(id.get());
 
 	post_recv(qp, mr, BURST * MSG);
+	if (iwarp(id) && serve_returned.wait_for(std::chrono::seconds(20)) !=
+			 std::future_status::ready)
+		fail(__LINE__, "the serve did not return within 20 s");
 	for (int k = 0; k < BURST * MSG; k++)
 		m[k] = byte(k % MSG, k / MSG);
 	for (int k = 0; k < BURST; k++)

@@ -37,6 +37,7 @@
  * the end, and the heap's bytes in use (malloc's count: what of the RSS's
  * growth is allocations kept) (docs/soak.md).
  */
+#include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
@@ -98,6 +99,16 @@ static void client_post_recv(struct vs_rc_qp *qp, struct vs_mr *mr)
 	vs_t_rc_recv(qp, 1, vs_mr_sge(mr, SIZE, SIZE));
 }
 
+/*
+ * siw's accept window (test/common/vs_siw_window.h): on iWARP the server
+ * writes a byte to this pipe once its accept of a connection that will
+ * send has returned, and the client reads it before its first message
+ * (-1 elsewhere: the client sends at once).
+ */
+static int go_fd = -1;
+static int go_pipe[2] = { -1, -1 }; /* the server's: read end, write end */
+#define GO_FD 100 /* the read end's number in a client */
+
 static void client_one(const char *ip, const char *port, int r)
 {
 	enum kind kind = kind_of(r);
@@ -135,6 +146,11 @@ static void client_one(const char *ip, const char *port, int r)
 	VS_OK(vs_cm_connect(id, &(struct vs_cm_conn_config){
 		.private_data = &h, .private_data_len = sizeof(h),
 		.timeout_ms = 10000 }));
+	if (go_fd >= 0) {
+		char g;
+
+		VS_ASSERT_EQ(read(go_fd, &g, 1), 1);
+	}
 	for (int k = 0; k < MSGS; k++) {
 		struct vs_wc wc[2];
 		int sends = 0, recvs = 0;
@@ -166,8 +182,9 @@ static void client_one(const char *ip, const char *port, int r)
 }
 
 /* Connections first..last, one after another (the last may end it). */
-static int client(const char *ip, const char *port, int first, int last)
+static int client(const char *ip, const char *port, int first, int last, int go)
 {
+	go_fd = go;
 	for (int r = first; r <= last; r++)
 		client_one(ip, port, r);
 	return 0;
@@ -184,14 +201,25 @@ struct stats {
 static pid_t spawn_client(const char *self, const char *ip, const char *port,
 			  int first, int last)
 {
-	char from[16], to[16];
+	char from[16], to[16], go[16];
 	char *argv[] = { (char *)self, "client", (char *)ip, (char *)port,
-			 from, to, NULL };
+			 from, to, go, NULL };
 	pid_t pid;
 
 	snprintf(from, sizeof(from), "%d", first);
 	snprintf(to, sizeof(to), "%d", last);
-	VS_ASSERT_EQ(posix_spawn(&pid, self, NULL, NULL, argv, environ), 0);
+	snprintf(go, sizeof(go), "%d", go_pipe[0] < 0 ? -1 : GO_FD);
+	if (go_pipe[0] < 0) {
+		VS_ASSERT_EQ(posix_spawn(&pid, self, NULL, NULL, argv, environ), 0);
+	} else {
+		posix_spawn_file_actions_t fa;
+
+		/* the pipe's read end as the client's GO_FD */
+		VS_ASSERT_EQ(posix_spawn_file_actions_init(&fa), 0);
+		VS_ASSERT_EQ(posix_spawn_file_actions_adddup2(&fa, go_pipe[0], GO_FD), 0);
+		VS_ASSERT_EQ(posix_spawn(&pid, self, &fa, NULL, argv, environ), 0);
+		posix_spawn_file_actions_destroy(&fa);
+	}
 	return pid;
 }
 
@@ -389,6 +417,9 @@ static void serve_one(struct vs_cm_id *l, struct vs_pd *pd, int r,
 	VS_OK(vs_mr_alloc(pd, 2 * SIZE, 0, &n.mr));
 	post_recv(&n);
 	ret = vs_cm_accept(n.c, &(struct vs_cm_conn_config){ .timeout_ms = 10000 });
+	/* on iWARP: the client may send now (a half-open one never reads) */
+	if (go_pipe[1] >= 0 && ret == 0 && kind != HALF)
+		VS_ASSERT_EQ(write(go_pipe[1], "g", 1), 1);
 	if (kind == HALF && iwarp) {
 		VS_OK(ret);
 		if (st->half == 0)
@@ -464,12 +495,14 @@ int main(int argc, char **argv)
 	double secs;
 	bool iwarp;
 
-	if (argc == 6 && !strcmp(argv[1], "client"))
-		return client(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+	if (argc == 7 && !strcmp(argv[1], "client"))
+		return client(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]));
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	VS_ASSERT(rounds > warmup);
 	iwarp = vs_t_iwarp();
+	if (iwarp) /* before the warm-up: the fds stay as many */
+		VS_ASSERT_EQ(pipe2(go_pipe, O_CLOEXEC), 0);
 	/* each round closes one handle of each class: the warm-up fills it */
 	if (q)
 		vs__handle_quarantine_set(q);
