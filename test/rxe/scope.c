@@ -276,9 +276,10 @@ static void test_uc_ud(struct rig *r)
 	/*
 	 * UC has no acknowledgements: a write's completion says the source
 	 * buffer is free again, not that the bytes have landed (rxe on 6.12
-	 * completes it before its responder has copied them).  Wait for them.
+	 * completes it before its responder has copied them).  Wait for them
+	 * (20 s: a loaded TCG guest once took more than 2).
 	 */
-	for (int i = 0; i < 2000 && memcmp(r->m + 16384, r->m, 4096); i++)
+	for (int i = 0; i < 20000 && memcmp(r->m + 16384, r->m, 4096); i++)
 		usleep(1000);
 	VS_ASSERT_MEMEQ(r->m + 16384, r->m, 4096);
 	/* the receives are other work: still there, bytes checked */

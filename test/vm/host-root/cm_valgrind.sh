@@ -21,7 +21,8 @@ for t in build/test/rxe/cm_ep build/test/rxe/cm_overlap build/test/rxe/cm_shared
 	[ -x "$t" ] || { echo "FAIL: no $t: make tests"; exit 1; }
 	echo "== valgrind $t"
 	rc=0
-	valgrind -q --error-exitcode=99 --leak-check=full \
+	# --fair-sched: a thread polling its CQ must not starve its peer
+	valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
 		--show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect "$t" || rc=$?
 	[ $rc -eq 0 ] || { echo "FAIL: $t under valgrind: exit $rc"; status=1; }
