@@ -313,7 +313,7 @@ check-rxe:
 	$(Q)scripts/check.sh rxe
 
 # The VM stage on soft-iWARP (siw0): kernel 6.1 with the host root, 33.2 and
-# 65.0 and two guests (as in make check), and kernel 6.12 with 44.0.
+# 65.0 and two guests (as in make check), and kernel 6.12 with 56.1.
 check-siw:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
