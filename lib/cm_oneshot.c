@@ -120,8 +120,8 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		   const struct vs_rc_config *qp_cfg, struct vs_cm_id **out)
 {
 	const char *call = "vs_cm_rc_serve";
-	const struct vs_cm_conn_config *hook = NULL;
 	struct vs_cm_conn_config c;
+	bool hook;
 	struct vs_cm_id *id;
 	int ret = vs__check_handle(l, VS_KIND_CM_ID, call, "listener");
 
@@ -142,13 +142,12 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 	if (conn && (conn->comp_mask & ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT))
 		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown bits",
 				     (unsigned long long)conn->comp_mask);
-	if (conn && (conn->comp_mask & VS_CM_CONN_BEFORE_ACCEPT))
-		hook = conn;
+	hook = conn && (conn->comp_mask & VS_CM_CONN_BEFORE_ACCEPT);
 	if (hook && !conn->before_accept)
 		return vs__set_error(call, EINVAL, "comp_mask has "
 				     "VS_CM_CONN_BEFORE_ACCEPT and before_accept "
 				     "is NULL");
-	if (hook) { /* the steps know no hook */
+	if (hook) { /* the steps know no hook; the copy keeps it for here */
 		c = *conn;
 		c.comp_mask &= ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT;
 		conn = &c;
@@ -161,7 +160,7 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 	if (!ret && hook) {
 		bool closed;
 
-		ret = before_accept(id, hook, call, &closed);
+		ret = before_accept(id, conn, call, &closed);
 		if (closed)
 			return ret;
 	}
