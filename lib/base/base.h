@@ -141,6 +141,14 @@ static inline int vs__check_handle(const void *h, uint32_t kind,
 }
 
 /*
+ * A close guard, per thread: while set, the user's close (vs__user_close)
+ * of one of handles[0..n) in this thread fails -EBUSY, recorded as
+ * "<what> is <why>" (a one-call server's objects while its before_accept
+ * hook runs).  n 0 clears it.  The array must outlive the guard.
+ */
+void vs__close_guard(const void *const *handles, size_t n, const char *why);
+
+/*
  * The user's close: checks h like vs__check_handle, then marks it closed
  * (once, atomically; the send gate shuts with it).  The caller then drops
  * the user's reference with its put.

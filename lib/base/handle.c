@@ -229,6 +229,19 @@ int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
 	return 0; /* opened again meanwhile (a failed destroy's reopen) */
 }
 
+static _Thread_local struct {
+	const void *const *handles;
+	size_t n;
+	const char *why;
+} guard;
+
+void vs__close_guard(const void *const *handles, size_t n, const char *why)
+{
+	guard.handles = n ? handles : NULL;
+	guard.n = n;
+	guard.why = why;
+}
+
 int vs__user_close(void *handle, uint32_t kind, const char *verb,
 		   const char *what)
 {
@@ -238,6 +251,10 @@ int vs__user_close(void *handle, uint32_t kind, const char *verb,
 
 	if (ret)
 		return ret;
+	for (size_t i = 0; i < guard.n; i++)
+		if (guard.handles[i] == handle)
+			return vs__set_error(verb, EBUSY, "%s is %s", what,
+					     guard.why);
 	/* once: of two racing closes one wins, the other sees "closed" */
 	if (!__atomic_compare_exchange_n(&h->magic, &want, kind | VS__CLOSED,
 					 false, __ATOMIC_ACQ_REL,

@@ -308,7 +308,7 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 {
 	const char *peer = vs__cm_peer_or(id), *name = vs_cm_event_name(ev->type);
 	int st = ev->status, err = st < 0 ? -st : 0;
-	char pd[200], local[64];
+	char pd[VS_ERROR_MSG_MAX / 2], local[64];
 
 	/* a listener has no peer: it is named by what it listens on */
 	if (id->state == VS_CM_LISTENING && id->id) {
@@ -317,6 +317,13 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 			peer = local;
 	}
 
+	/* every device down or without an address: that, not the peer */
+	if ((ev->type == RDMA_CM_EVENT_ADDR_ERROR ||
+	     ev->type == RDMA_CM_EVENT_ROUTE_ERROR) &&
+	    vs__cm_env_why(pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s: %s (%s, status %d)", step, peer, pd,
+				     name, st);
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		return vs__set_error(call, err ? err : EADDRNOTAVAIL,

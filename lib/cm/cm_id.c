@@ -52,15 +52,25 @@ int vs__cm_lookup(const char *host, const char *port,
 		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
 		  const char *call)
 {
+	char what[VS_ERROR_MSG_MAX / 2];
+	int err, ret;
+
 	*res = NULL;
 	errno = 0;
-	if (rdma_getaddrinfo(host, port, hints, res) || !*res)
-		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
-				      "cannot resolve \"%s\" port \"%s\" (a host "
-				      "name, or a numeric IPv4 / IPv6 address; a "
-				      "port number or service name)",
-				      host ? host : "(any)", port ? port : "(none)");
-	return 0;
+	if (!rdma_getaddrinfo(host, port, hints, res) && *res)
+		return 0;
+	err = vs__errno_or(ENOENT);
+	/* librdmacm fails every lookup (ENODEV) when it finds no device */
+	snprintf(what, sizeof(what), "\"%s\" port \"%s\" cannot be resolved",
+		 host ? host : "(any)", port ? port : "(none)");
+	ret = vs__cm_env_error(call, "rdma_getaddrinfo", err, what);
+	if (ret)
+		return ret;
+	return vs__verb_error(call, "rdma_getaddrinfo", err,
+			      "cannot resolve \"%s\" port \"%s\" (a host "
+			      "name, or a numeric IPv4 / IPv6 address; a "
+			      "port number or service name)",
+			      host ? host : "(any)", port ? port : "(none)");
 }
 
 /* The same with the hints of a transport, passive or not. */

@@ -144,6 +144,24 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 /* The same for rdma_resolve_addr of id's peer from src (NULL: any). */
 int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
 			 int err, const char *call);
+/*
+ * lib/cm/cm_env.c: why the CM cannot work on this machine at all (rdma-core
+ * missing, no RDMA device, no rdma_cm device node, no device with a port
+ * up, no device netdev with an address) in words, else NULL.
+ */
+const char *vs__cm_env_why(char *buf, size_t len);
+/*
+ * When vs__cm_env_why has a cause: records "<cause>, so <what>" for verb's
+ * failure err and returns -err; else 0 (nothing recorded).
+ */
+int vs__cm_env_error(const char *call, const char *verb, int err,
+		     const char *what);
+/*
+ * For a local address sa: why its netdev cannot carry the CM (no RDMA
+ * device on it, the device's port down), naming both; NULL when no netdev
+ * has sa.
+ */
+const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
 /* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
 const char *vs__cm_addr_error_why(int err);
 /*
