@@ -56,6 +56,8 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
  */
 const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
+/* Puts back a record saved earlier (a failure that stands after a look). */
+void vs__error_restore(const struct vs_error *e);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
 static inline int vs__errno_or(int fallback)

@@ -95,6 +95,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 			return ret;
 		}
 		conn->state = VS_CM_REQUEST;
+		conn->req_at_ms = vs__now_deadline(0); /* vDSO: no system call */
 		conn->pdata = room;
 		keep_pdata(conn, e, ud, call); /* room made: cannot fail */
 		if (!ud) {
@@ -415,6 +416,7 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 
 		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
 			id->state = VS_CM_FAILED;
+			id->wait_timed_out = true;
 			return vs__set_error(call, ETIMEDOUT,
 					     "%s %s: no answer within %d ms "
 					     "(timeout; the id is FAILED: close it)",

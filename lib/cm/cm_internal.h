@@ -58,6 +58,10 @@ struct vs_cm_id {
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
 	bool joined;
+	/* a wait for the connect's or accept's answer timed out (vs_cm_close) */
+	bool wait_timed_out;
+	/* a request (server side): when it was read, for "the client gave up" */
+	int64_t req_at_ms;
 	/* a resolve under way: the route's limit; a group has no route */
 	int resolve_ms;
 	bool resolve_group;
@@ -214,6 +218,12 @@ void vs__cm_qp_to_error(struct vs_cm_id *id);
 /* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
 int vs__cm_mcast_drop(struct vs_cm_id *id);
 
+/*
+ * lib/cm/cm_connect.c: what connect / accept check of cfg (comp_mask,
+ * private data against max bytes of what), -EINVAL recorded
+ */
+int vs__cm_conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
+		      const char *what, const char *call);
 /* lib/cm/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
 int vs__cm_complete(struct vs_cm_id *id, const char *call);
 

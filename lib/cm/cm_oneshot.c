@@ -99,16 +99,29 @@ static int before_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *ho
 			 const char *call, bool *closed)
 {
 	struct vs_error before = *vs_last_error();
-	int ret = hook->before_accept(id, hook->before_accept_arg);
+	/* the hook may use them, not close them: refused in its close call */
+	const void *const mine[] = { id, id->qp, id->own_cq, id->own_pd };
+	int ret;
 
+	vs__close_guard(mine, sizeof(mine) / sizeof(mine[0]),
+			"the new connection's, vs_cm_rc_serve's until it "
+			"returns: before_accept may use it, not close it");
+	ret = hook->before_accept(id, hook->before_accept_arg);
+	vs__close_guard(NULL, 0, NULL);
 	/* the id's slot outlives a close (quarantine): safe to look at */
 	*closed = vs__check_handle(id, VS_KIND_CM_ID, call, "id") != 0;
 	if (*closed)
 		return vs__set_error(call, EINVAL, "before_accept closed the "
-				     "new id: it belongs to vs_cm_rc_serve until "
-				     "it returns");
+				     "new id (from another thread): it belongs "
+				     "to vs_cm_rc_serve until it returns");
 	if (ret >= 0)
 		return 0;
+	/* any int: only -1 .. -4095 is an errno (no negation of INT_MIN) */
+	if (ret < -4095)
+		return vs__set_error(call, EINVAL, "before_accept returned %d, "
+				     "not 0 or a negative errno: taken as a "
+				     "failure, the client %s is rejected", ret,
+				     vs__cm_peer_or(id));
 	if (memcmp(&before, vs_last_error(), sizeof(before)))
 		return renamed(call, ret);
 	return vs__set_error(call, -ret, "before_accept failed (%s): the "
@@ -152,6 +165,11 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		c.comp_mask &= ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT;
 		conn = &c;
 	}
+	/* what the accept would refuse, refused before a client is taken */
+	ret = vs__cm_conn_check(conn, VS_CM_ACCEPT_DATA_MAX,
+				"an RC accept (REP)", call);
+	if (ret)
+		return ret;
 	ret = (vs_cm_get_request)(l, conn && conn->timeout_ms ? conn->timeout_ms :
 				  5000, &id);
 	if (ret)

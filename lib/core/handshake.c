@@ -60,6 +60,14 @@ static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
 {
 	int ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
 
+	if (!ret && qp->cm_id_qp)
+		return vs__set_error(verb, EINVAL,
+				     "the QP is a CM id's (vs_cm_%s_qp_create): "
+				     "the connection manager brings it up, at "
+				     "vs_cm_connect or vs_cm_accept; a handshake "
+				     "is for QPs of vs_%s_qp_create",
+				     qp->transport == VS_TRANSPORT_UD ? "ud" : "rc",
+				     qp->transport == VS_TRANSPORT_UD ? "ud" : "rc");
 	if (!ret)
 		ret = check_remote(qp, remote, verb);
 	if (ret)
