@@ -56,6 +56,12 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
  */
 const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
+/*
+ * lib/base/names.c: "a" or "an" before w, by its spoken sound (an RC, an
+ * MR, an SRQ, a UD, a QP, a compare-and-swap, an RDMA write): for a
+ * message whose noun is chosen at run time ("%s %s QP").
+ */
+const char *vs__article(const char *w);
 /* Puts back a record saved earlier (a failure that stands after a look). */
 void vs__error_restore(const struct vs_error *e);
 

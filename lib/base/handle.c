@@ -218,10 +218,11 @@ int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
 	magic = __atomic_load_n(&hd->magic, __ATOMIC_ACQUIRE);
 	if (magic == (kind | VS__CLOSED))
 		return vs__set_error(verb, EINVAL,
-				     "%s is a %s the caller already closed (a "
+				     "%s is %s %s the caller already closed (a "
 				     "handle is invalid after its close, even "
 				     "while others keep the object alive)",
-				     what, vs_kind_name(kind));
+				     what, vs__article(vs_kind_name(kind)),
+				     vs_kind_name(kind));
 	if (magic != kind)
 		return vs__set_error(verb, EINVAL,
 				     "%s is a handle of another kind (%s, expected %s)",

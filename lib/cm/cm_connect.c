@@ -236,6 +236,21 @@ static int client_gone(struct vs_cm_id *id, int ret, const char *call)
 					     name, ev.status, (long long)age);
 		}
 	}
+	/*
+	 * No event (IB CM: the client's REJ ends the request without one):
+	 * the CM's attributes of a request it no longer holds fail EINVAL.
+	 */
+	if (first.verb && !strcmp(first.verb, "rdma_init_qp_attr") &&
+	    first.err == EINVAL && !vs__cm_is_iwarp(id)) {
+		id->state = VS_CM_FAILED;
+		return vs__set_error(call, ECONNABORTED,
+				     "accepting %s: the client is gone: the CM "
+				     "no longer holds its connection request "
+				     "(rdma_init_qp_attr: EINVAL) %lld ms after "
+				     "it came: the client gave up waiting (its "
+				     "connect's time limit ran out) or withdrew it",
+				     vs__cm_peer_or(id), (long long)age);
+	}
 	/* nothing says so: the first failure stands, as recorded */
 	vs__error_restore(&first);
 	return ret;
