@@ -124,7 +124,7 @@ const char *vs__article(const char *w)
 {
 	static const char *const said[] = { "NULL", "LID", "GUID", "SIDR", "REQ",
 					    "REP", "REJ", "RESET", "SEND", "READ",
-					    "WRITE", "DREQ", "DREP", "MRA" };
+					    "WRITE", "DREQ", "DREP", "MRA", "RoCE" };
 	size_t n = 0, upper = 0, lower = 0;
 
 	if (!w || !*w)
@@ -142,6 +142,9 @@ const char *vs__article(const char *w)
 		if (strlen(said[i]) == n && !strncmp(w, said[i], n))
 			return strchr("AEIOU", w[0]) ? "an" : "a";
 	/* RC, SRQ, RDMA, iWARP, IPv4: said letter by letter */
+	/* RESOLVED, REQUEST, ESTABLISHED: all capitals, said as a word */
+	if (upper >= 5 && !lower)
+		return strchr("AEIOU", w[0]) ? "an" : "a";
 	if ((upper >= 2 && !lower) || (upper >= 2 && islower((unsigned char)w[0])) ||
 	    (upper && n <= 4 && isupper((unsigned char)w[n - 1])) || spelled(w, n))
 		return letter_vowel(w[0]) ? "an" : "a";

@@ -242,3 +242,24 @@ const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
 			 "rdma link add NAME type rxe netdev %s)", ndev, ndev);
 	return buf;
 }
+
+const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len)
+{
+	const struct ibv_device *dev;
+	char ndev[64];
+
+	buf[0] = 0;
+	if (!id->id || !id->id->verbs || !id->id->verbs->device)
+		return NULL;
+	dev = id->id->verbs->device;
+	if (port_active(dev->ibdev_path))
+		return NULL;
+	netdev_of(dev->ibdev_path, ndev, sizeof(ndev));
+	snprintf(buf, len, "the RDMA device %s%s%s has no port up (%s)",
+		 ibv_get_device_name((struct ibv_device *)dev),
+		 ndev[0] ? " on netdev " : "", ndev,
+		 ndev[0] && !netdev_up(ndev) ?
+		 "the netdev is down: ip link set IFACE up" :
+		 "its port is not ACTIVE");
+	return buf;
+}

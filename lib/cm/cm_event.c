@@ -325,6 +325,19 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 		return vs__set_error(call, err ? err : EHOSTUNREACH,
 				     "%s %s: %s (%s, status %d)", step, peer, pd,
 				     name, st);
+	/* the id's own device cannot send: that, whatever the event says */
+	if (vs__cm_is_failure(ev->type) && ev->type != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    vs__cm_id_dev_why(id, pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s: %s (%s, status %d)", step, peer, pd,
+				     name, st);
+	/* a local peer whose netdev is down or has no RDMA device */
+	if ((ev->type == RDMA_CM_EVENT_ADDR_ERROR ||
+	     ev->type == RDMA_CM_EVENT_ROUTE_ERROR) && id->peer_sa.sa.sa_family &&
+	    vs__cm_netdev_why(&id->peer_sa.sa, pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s (this machine's): %s (%s, status %d)",
+				     step, peer, pd, name, st);
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
@@ -416,7 +429,16 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 
 		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
 			id->state = VS_CM_FAILED;
+			char why[VS_ERROR_MSG_MAX / 2];
+
 			id->wait_timed_out = true;
+			if (vs__cm_id_dev_why(id, why, sizeof(why)))
+				return vs__set_error(call, ETIMEDOUT,
+						     "%s %s: no answer within %d "
+						     "ms: %s (the id is FAILED: "
+						     "close it)", step,
+						     vs__cm_peer_or(id), timeout_ms,
+						     why);
 			return vs__set_error(call, ETIMEDOUT,
 					     "%s %s: no answer within %d ms "
 					     "(timeout; the id is FAILED: close it)",

@@ -56,6 +56,37 @@ static int build(struct vs_cm_id *id, const struct vs_rc_config *qp_cfg,
 	return 0;
 }
 
+static void *close_thread(void *id)
+{
+	(vs_cm_close)(id);
+	return NULL;
+}
+
+/*
+ * Closes the one-call id (its own QP, CQ and PD with it) that failed.
+ * iWARP after a timed-out wait: in a thread of its own, for the kernel
+ * holds the connect until it ends (the peer's MPA answer or reject, or
+ * the provider's own timeout): siw's QP destroy waits for the connection
+ * manager's reference and rdma_destroy_id for the connect (3 s measured
+ * after a 5 s limit; docs/API.md, deadlines).  Nobody else has the id or
+ * its objects, so nothing waits for that close.
+ */
+static void close_failed(struct vs_cm_id *id)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	bool later = id->wait_timed_out && id->id && vs__cm_is_iwarp(id) &&
+		     !pthread_attr_init(&attr);
+
+	if (later) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		later = !pthread_create(&t, &attr, close_thread, id);
+		pthread_attr_destroy(&attr);
+	}
+	if (!later)
+		(vs_cm_close)(id); /* keeps the first error: a close does not fail here */
+}
+
 int vs_cm_rc_client(const char *host, const char *port,
 		    const struct vs_cm_config *cfg,
 		    const struct vs_cm_conn_config *conn,
@@ -84,7 +115,10 @@ int vs_cm_rc_client(const char *host, const char *port,
 	if (!ret)
 		ret = renamed(call, (vs_cm_connect)(id, conn));
 	if (ret) {
-		(vs_cm_close)(id); /* keeps the first error: a close does not fail here */
+		struct vs_error e = *vs_last_error();
+
+		close_failed(id);
+		vs__error_restore(&e);
 		return ret;
 	}
 	*out = id;
@@ -189,7 +223,10 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		ret = renamed(call, (vs_cm_accept)(id, conn));
 	}
 	if (ret) {
-		(vs_cm_close)(id);
+		struct vs_error e = *vs_last_error();
+
+		close_failed(id);
+		vs__error_restore(&e);
 		return ret;
 	}
 	*out = id;
