@@ -8,6 +8,7 @@
  * if the address were wrong.  Asked only after a failure: the checks read
  * the device list and sysfs (a few system calls, never on a good path).
  */
+#include <dirent.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <unistd.h>
@@ -31,8 +32,45 @@ static bool read_line(const char *path, char *buf, size_t len)
 }
 
 /*
- * The netdev under an RDMA device: rxe and siw name it in "parent", a
- * RoCE port in its first GID's attributes; "" when neither says.
+ * iWARP (siw) names no netdev: its GID 0 is the netdev's MAC, zeros after;
+ * the netdev whose address that is, else buf untouched.
+ */
+static void mac_netdev(const char *ibdev_path, char *buf, size_t len)
+{
+	unsigned int g[8], m[6];
+	char path[512], line[64];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/ports/1/gids/0", ibdev_path);
+	if (!read_line(path, line, sizeof(line)) ||
+	    sscanf(line, "%x:%x:%x:%x:%x:%x:%x:%x", &g[0], &g[1], &g[2], &g[3],
+		   &g[4], &g[5], &g[6], &g[7]) != 8 ||
+	    g[3] || g[4] || g[5] || g[6] || g[7] || !(g[0] | g[1] | g[2]))
+		return;
+	d = opendir(SYSFS_NET);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= IF_NAMESIZE)
+			continue;
+		snprintf(path, sizeof(path), SYSFS_NET "%s/address", e->d_name);
+		if (!read_line(path, line, sizeof(line)) ||
+		    sscanf(line, "%x:%x:%x:%x:%x:%x", &m[0], &m[1], &m[2], &m[3],
+			   &m[4], &m[5]) != 6)
+			continue;
+		if (g[0] == (m[0] << 8 | m[1]) && g[1] == (m[2] << 8 | m[3]) &&
+		    g[2] == (m[4] << 8 | m[5])) {
+			snprintf(buf, len, "%s", e->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+/*
+ * The netdev under an RDMA device: rxe names it in "parent", a RoCE port
+ * in its first GID's attributes, siw by its MAC; "" when none says.
  */
 static void netdev_of(const char *ibdev_path, char *buf, size_t len)
 {
@@ -42,8 +80,10 @@ static void netdev_of(const char *ibdev_path, char *buf, size_t len)
 	if (read_line(path, buf, len) && !strchr(buf, ':'))
 		return;
 	snprintf(path, sizeof(path), "%s/ports/1/gid_attrs/ndevs/0", ibdev_path);
-	if (!read_line(path, buf, len))
-		buf[0] = 0;
+	if (read_line(path, buf, len))
+		return;
+	buf[0] = 0;
+	mac_netdev(ibdev_path, buf, len);
 }
 
 /* Whether port 1..8 of the device is ACTIVE (sysfs "4: ACTIVE"). */
@@ -118,7 +158,7 @@ const char *vs__cm_env_why(char *buf, size_t len)
 		if (list)
 			ibv_free_device_list(list);
 		snprintf(buf, len, "there is no RDMA device on this machine "
-			 "(ibv_get_device_list lists none: is the kernel's RDMA "
+			 "(is the kernel's RDMA "
 			 "support loaded? SoftRoCE: rdma link add rxe0 type rxe "
 			 "netdev IFACE)");
 		return buf;
