@@ -140,16 +140,16 @@ int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
 	ret = vs__cm_env_error(call, "rdma_resolve_addr", err, what);
 	if (ret)
 		return ret;
+	if (src && (err == EADDRINUSE || err == EADDRNOTAVAIL ||
+		    err == ENODEV || err == EACCES))
+		return vs__cm_bind_error(src, "the source of a resolve",
+					 "rdma_resolve_addr", err, call);
 	/* a local address whose netdev is down, or has no RDMA device */
 	if (id->peer_sa.sa.sa_family &&
 	    vs__cm_netdev_why(&id->peer_sa.sa, why, sizeof(why)))
 		return vs__verb_error(call, "rdma_resolve_addr", err,
 				      "resolving the address of %s (this "
 				      "machine's): %s", peer, why);
-	if (src && (err == EADDRINUSE || err == EADDRNOTAVAIL ||
-		    err == ENODEV || err == EACCES))
-		return vs__cm_bind_error(src, "the source of a resolve",
-					 "rdma_resolve_addr", err, call);
 	if (err == ENETUNREACH || err == EHOSTUNREACH)
 		return vs__verb_error(call, "rdma_resolve_addr", err,
 				      "resolving the address of %s: no IP route "

@@ -252,6 +252,7 @@ const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
 {
 	struct ibv_device **list;
 	char ndev[64], dev_ndev[64];
+	bool found = false;
 	int n = 0;
 
 	buf[0] = 0;
@@ -259,27 +260,27 @@ const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
 	if (!ndev[0])
 		return NULL;
 	list = ibv_get_device_list(&n);
-	for (int i = 0; list && i < n; i++) {
+	if (!list)
+		return NULL;
+	for (int i = 0; i < n && !found; i++) {
 		const char *path = list[i]->ibdev_path;
 
 		netdev_of(path, dev_ndev, sizeof(dev_ndev));
 		if (strcmp(dev_ndev, ndev))
 			continue;
+		found = true;
 		if (!port_active(path))
 			snprintf(buf, len, "the RDMA device %s on its netdev %s "
 				 "has no port up (%s)",
 				 ibv_get_device_name(list[i]), ndev,
 				 netdev_up(ndev) ? "its port is not ACTIVE yet" :
 				 "the netdev is down: ip link set IFACE up");
-		break;
 	}
-	if (list)
-		ibv_free_device_list(list);
-	if (!buf[0] && !list)
-		return NULL;
-	if (!buf[0])
-		snprintf(buf, len, "no RDMA device is on its netdev %s (rxe: "
-			 "rdma link add NAME type rxe netdev %s)", ndev, ndev);
+	ibv_free_device_list(list);
+	if (found) /* its device's port is up: not the cause */
+		return buf[0] ? buf : NULL;
+	snprintf(buf, len, "no RDMA device is on its netdev %s (rxe: rdma link "
+		 "add NAME type rxe netdev %s)", ndev, ndev);
 	return buf;
 }
 
