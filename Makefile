@@ -19,7 +19,7 @@
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
 # rdma-core header set), VISIBILITY=default (export ibv_* from shared objects
-# that link the archive; see README), BUILD=DIR, SAN=asan|tsan (variant).
+# that link the archive; see docs/dropin.md), BUILD=DIR, SAN=asan|tsan (variant).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -38,7 +38,7 @@ say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
 # 1.0.0: the first version with install packages (CMake, .deb); the major
-# changes only when the public API or ABI breaks (README "Versions").
+# changes only when the public API or ABI breaks (docs/shipping.md, CHANGES.md).
 VERSION := 1.0.0
 
 CSTD     := -std=c11
@@ -376,7 +376,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD) lib/*.a
 
-# ---- shipping: glibc floor, oldest-distro build, compat dir (README "Shipping a binary")
+# ---- shipping: glibc floor, oldest-distro build, compat dir (docs/shipping.md)
 # Every archive object gets shim/glibc_floor.h forced in: the archive binds
 # libc symbols to their oldest version nodes (test/shell/glibc_floor.sh).
 LIB_CFLAGS += -include shim/glibc_floor.h
