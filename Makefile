@@ -95,6 +95,8 @@ CXX_RXE_TESTS := $(if $(HAVE_CXX),$(patsubst test/rxe/%.cpp,$(BUILD)/test/rxe/%,
 RXE_TESTS    += $(CXX_RXE_TESTS)
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+# README.md's C example, built from the README itself (below)
+README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
 
@@ -133,7 +135,7 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs
+tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -239,6 +241,19 @@ $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS_TEST) $(LDFLAGS)
+
+# The README's C example (its first ```c block) as a user builds it: only
+# include/, the archive and -ldl -lpthread.  test/shell/readme.sh compiles
+# it with gcc and clang, test/vm/readme.sh runs this build on the device.
+$(BUILD)/obj/readme/hello.c: README.md
+	@mkdir -p $(@D)
+	$(Q)awk '/^```c$$/ { f = 1; next } f && /^```/ { exit } f' $< >$@.tmp && mv $@.tmp $@
+$(README_EXAMPLE): $(BUILD)/obj/readme/hello.c $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) $(SANFLAGS) $(CFLAGS) -Iinclude \
+		$(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
+		-o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
 # Tests that see and fail the library's allocations (test/common/vs_alloc_wrap.h).
 ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn

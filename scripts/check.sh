@@ -29,7 +29,7 @@ jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 # run one file at a time).  A new shell test goes with the others unless
 # it is one of these kinds.
 SELF_CONTAINED=" compile_fail coverage cross_version dropin error_record feature_config
-	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core
+	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core readme
 	static verbshim_info "
 
 host_stages() {
