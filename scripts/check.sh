@@ -30,7 +30,7 @@ jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 # it is one of these kinds.
 SELF_CONTAINED=" compile_fail coverage cross_version dropin error_record feature_config
 	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core readme
-	static verbshim_info "
+	static verbshim_info doc_links "
 
 host_stages() {
 	local t n shared=() own=() pid rc=0
