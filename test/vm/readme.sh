@@ -2,8 +2,9 @@
 # shellcheck source-path=SCRIPTDIR
 # README.md's C example (built from the README by make tests) on the
 # device, extended and legacy verbs: the string it wrote by RDMA must come
-# back.  On iWARP its self-handshake must be refused in one line naming the
-# call and iWARP (the example's error path), and the test skips so.
+# back.  On iWARP, whose QPs connect only through the CM, the example must
+# fail in one line naming the vs_ call and iWARP (its error path: the RC QP
+# is refused at create), and the test skips so.
 set -euo pipefail
 # shellcheck source=lib/common.bash
 . "$(dirname "$0")/lib/common.bash"
@@ -21,7 +22,7 @@ for legacy in 0 1; do
 		*) echo "FAIL: expected exit 1 and one line naming a vs_ call and iWARP"; exit 1 ;;
 		esac
 		[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || { echo "FAIL: more than one line"; exit 1; }
-		[ $legacy = 1 ] && { echo "skip: $VS_RXE_DEV (iWARP): the README's example connects its QP to itself by a handshake, refused as expected: $out"; exit 77; }
+		[ $legacy = 1 ] && { echo "skip: $VS_RXE_DEV (iWARP): the README's example connects its QP to itself by endpoint bytes, refused as expected: $out"; exit 77; }
 		continue
 	fi
 	[ $rc -eq 0 ] && [ "$out" = "hello, RDMA" ] || { echo "FAIL: expected exit 0 and \"hello, RDMA\""; exit 1; }
