@@ -34,7 +34,7 @@ for cc in "${compilers[@]}"; do
 	fi
 	needed=$(readelf -d "$bin" | awk '/NEEDED/ { print $NF }' | tr -d '[]')
 	if grep -Eq 'ibverbs|rdmacm|efa|mlx[45]|ibumad' <<<"$needed"; then
-		fail "$cc: the example needs an rdma-core library: $(echo $needed)"
+		fail "$cc: the example needs an rdma-core library: $(tr '\n' ' ' <<<"$needed")"
 	fi
 	rc=0
 	"$bin" >"$tmp/out" 2>"$tmp/err" || rc=$?

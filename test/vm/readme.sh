@@ -25,6 +25,9 @@ for legacy in 0 1; do
 		[ $legacy = 1 ] && { echo "skip: $VS_RXE_DEV (iWARP): the README's example connects its QP to itself by endpoint bytes, refused as expected: $out"; exit 77; }
 		continue
 	fi
-	[ $rc -eq 0 ] && [ "$out" = "hello, RDMA" ] || { echo "FAIL: expected exit 0 and \"hello, RDMA\""; exit 1; }
+	if [ $rc -ne 0 ] || [ "$out" != "hello, RDMA" ]; then
+		echo "FAIL: expected exit 0 and \"hello, RDMA\""
+		exit 1
+	fi
 done
 echo "pass: the README's example wrote and read back \"hello, RDMA\" on $VS_RXE_DEV, extended and legacy"
