@@ -3,7 +3,9 @@
  * Private to the connection manager's files (lib/cm_*.c).
  *
  * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
- * context) <- cm_addr_errors (what a bind's or resolve's errno means)
+ * context) <- cm_env (why the CM cannot work here: no rdma-core, no
+ * device, a netdev down) <- cm_addr_errors (what a bind's or resolve's
+ * errno means)
  * <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
  * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
