@@ -98,7 +98,7 @@ static int need_qp(struct vs_cm_id *id, const char *call)
 		return vs__set_error(call, EINVAL,
 				     "the CM id has no QP: create it first "
 				     "(vs_cm_%s_qp_create)",
-				     vs__cm_is_ud(id) ? "ud" : "rc");
+				     id->kind->qp);
 	if (vs__qp_batch_open(id->qp))
 		return vs__set_error(call, EBUSY, "a send batch is open on the "
 				     "id's QP: submit or abort it first");
@@ -123,10 +123,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     "the CM id is %s: connect needs a RESOLVED "
 				     "id (vs_cm_resolve) that never connected",
 				     vs_cm_state_name(id->state));
-	ret = vs__cm_conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_CONNECT_DATA_MAX :
-			 VS_CM_CONNECT_DATA_MAX, vs__cm_is_ud(id) ?
-			 "a UD connect request (SIDR REQ)" :
-			 "an RC connect request (REQ)", call);
+	ret = vs__cm_conn_check(cfg, id->kind->connect_max,
+				id->kind->connect_what, call);
 	if (!ret)
 		ret = need_qp(id, call);
 	if (ret)
@@ -274,9 +272,8 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     id->state == VS_CM_ACCEPTING ||
 				     id->state == VS_CM_CONNECTED ?
 				     " (it was already accepted)" : "");
-	ret = vs__cm_conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_ACCEPT_DATA_MAX :
-			 VS_CM_ACCEPT_DATA_MAX, vs__cm_is_ud(id) ?
-			 "a UD accept (SIDR REP)" : "an RC accept (REP)", call);
+	ret = vs__cm_conn_check(cfg, id->kind->accept_max,
+				id->kind->accept_what, call);
 	if (!ret)
 		ret = need_qp(id, call);
 	if (ret)

@@ -38,8 +38,51 @@ struct vs_cm_channel {
 	struct vs_cm_id *ids;
 };
 
+/*
+ * What differs per kind of CM id: one X-macro row each, chosen when the
+ * id is made (RC or UD, its transport) and once more when it is bound to
+ * its device (RC on an iWARP device), so no step asks again.
+ *
+ * Columns of X(KIND, qp, datagram, iwarp, connect_max, connect_what,
+ *              accept_max, accept_what):
+ *   qp        the vs_cm_<qp>_qp_create that makes its QP
+ *   datagram  UD: SIDR, no connection (no RTR/RTS attributes of a
+ *             connection, no ready-to-use, a destination answers)
+ *   iwarp     the kernel's iw_cm moves the QP to RTS when the connection
+ *             is up and answers a connect with ESTABLISHED (no
+ *             CONNECT_RESPONSE, no ready-to-use); the library takes the QP
+ *             to INIT only
+ *   connect_max, accept_max  private data a connect / an accept carries
+ *   connect_what, accept_what  those messages, as errors name them
+ */
+#define VS__CM_KINDS(X)                                                       \
+	X(RC, "rc", false, false, VS_CM_CONNECT_DATA_MAX,                     \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(RC_IWARP, "rc", false, true, VS_CM_CONNECT_DATA_MAX,                \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(UD, "ud", true, false, VS_CM_UD_CONNECT_DATA_MAX,                   \
+	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
+	  "a UD accept (SIDR REP)")
+
+struct vs__cm_kind {
+	const char *qp;
+	bool datagram, iwarp;
+	uint8_t connect_max, accept_max;
+	const char *connect_what, *accept_what;
+};
+
+/*
+ * lib/cm/cm_kinds.c: the row of an id of transport t, on ctx's device
+ * (NULL: not bound yet, so not iWARP as far as anything asks).
+ */
+const struct vs__cm_kind *vs__cm_kind_of(enum vs_transport t,
+					 const struct vs_context *ctx);
+
 struct vs_cm_id {
 	struct vs_handle h;
+	const struct vs__cm_kind *kind; /* its row: at create, again at bind */
 	struct rdma_cm_id *id;
 	/* its own channel (fd non-blocking), or chan's when shared */
 	struct rdma_event_channel *ech;
@@ -119,13 +162,16 @@ void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
 /* The peer as text ("192.0.2.1:7471", "[fe80::1]:7471"), "" if none. */
 const char *vs__cm_peer(const struct vs_cm_id *id);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
-bool vs__cm_is_ud(const struct vs_cm_id *id);
-/*
- * On an iWARP device (bound): the kernel's iw_cm moves the QP to RTS when
- * the connection is up and answers a connect with ESTABLISHED (no
- * CONNECT_RESPONSE, no ready-to-use); the library takes the QP to INIT only.
- */
-bool vs__cm_is_iwarp(const struct vs_cm_id *id);
+/* The id's row's answers (VS__CM_KINDS): UD; iWARP, once bound. */
+static inline bool vs__cm_is_ud(const struct vs_cm_id *id)
+{
+	return id->kind->datagram;
+}
+
+static inline bool vs__cm_is_iwarp(const struct vs_cm_id *id)
+{
+	return id->kind->iwarp;
+}
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
