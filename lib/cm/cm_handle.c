@@ -263,13 +263,16 @@ wrapped:
 	 * server's PD and CQs serve all its connections (a wildcard
 	 * listener takes the device of its first request).
 	 */
-	if (!listener->ctx && raw->verbs &&
-	    vs__context_borrow(raw->verbs, &listener->ctx, call)) {
-		/* not fatal: the new id borrows its own when asked */
+	if (!listener->ctx && raw->verbs) {
+		struct vs_context *ctx;
+
+		/* a failure is not fatal: the new id borrows its own when asked */
+		if (!vs__context_borrow(raw->verbs, &ctx, call))
+			vs__cm_bound(listener, ctx);
 	}
 	if (listener->ctx && listener->ctx->ctx == raw->verbs) {
-		id->ctx = listener->ctx;
-		vs__ref_get(&id->ctx->h);
+		vs__ref_get(&listener->ctx->h);
+		vs__cm_bound(id, listener->ctx);
 	}
 	vs__cm_set_peer(id, rdma_get_peer_addr(raw));
 	vs__handle_init(&id->h, VS_KIND_CM_ID);
@@ -345,6 +348,7 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id)
 
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call)
 {
+	struct vs_context *ctx;
 	int ret;
 
 	if (id->ctx)
@@ -354,8 +358,8 @@ int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call)
 				     "the CM id is not bound to a device yet "
 				     "(resolve an address first, or listen on a "
 				     "local address rather than the wildcard)");
-	ret = vs__context_borrow(id->id->verbs, &id->ctx, call);
-	if (!ret) /* its device known: the row for good */
-		id->kind = vs__cm_kind_of(id->transport, id->ctx);
+	ret = vs__context_borrow(id->id->verbs, &ctx, call);
+	if (!ret)
+		vs__cm_bound(id, ctx);
 	return ret;
 }

@@ -162,6 +162,16 @@ void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
 /* The peer as text ("192.0.2.1:7471", "[fe80::1]:7471"), "" if none. */
 const char *vs__cm_peer(const struct vs_cm_id *id);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
+/*
+ * The id is bound to ctx's device (a reference the caller took): its
+ * row for good.  Every place that gives an id its context goes through here.
+ */
+static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
+{
+	id->ctx = ctx;
+	id->kind = vs__cm_kind_of(id->transport, ctx);
+}
+
 /* The id's row's answers (VS__CM_KINDS): UD; iWARP, once bound. */
 static inline bool vs__cm_is_ud(const struct vs_cm_id *id)
 {

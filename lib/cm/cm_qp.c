@@ -40,8 +40,8 @@ static int qp_begin(struct vs_cm_id *id, struct vs_pd *pd, enum vs_transport t,
 		return ret;
 	/* the PD's context handle when it is the id's device (one ioctl less) */
 	if (!id->ctx && id->id->verbs && pd->ctx->ctx == id->id->verbs) {
-		id->ctx = pd->ctx;
-		vs__ref_get(&id->ctx->h);
+		vs__ref_get(&pd->ctx->h);
+		vs__cm_bound(id, pd->ctx);
 	}
 	ret = vs__cm_bind_ctx(id, call);
 	if (ret)
