@@ -19,11 +19,6 @@
 #include <unistd.h>
 
 #include "vs_trace.h"
-#include "verbshim/trace.h"
-
-/* lib/error.c: the typed API's error record */
-int vs__set_error(const char *call, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 struct vs_tsym_state vs__tsym[VS_TSYM_COUNT];
 
@@ -85,7 +80,7 @@ static void vs_open_trace_file(const char *prefix)
 
 static void vs_stats_at_exit(void)
 {
-	vs_call_stats_print(vs_knobs.fd);
+	vs__tstats_print(vs_knobs.fd);
 }
 
 static int vs_truthy(const char *v, const char *knob)
@@ -477,22 +472,16 @@ void vs__thandle_forget(const void *p)
 	pthread_mutex_unlock(&vs_handles.lock);
 }
 
-/* ---- the public calls (include/verbshim/trace.h) ---- */
+/* ---- the counters, for lib/base/call_stats.c (include/verbshim/trace.h) ---- */
 
-int vs_call_stats(struct vs_call_stat *out, size_t max, size_t *count)
+int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count)
 {
 	size_t n = 0, i;
 	unsigned int j;
 
-	if (!count || (max && !out))
-		return vs__set_error("vs_call_stats", EINVAL,
-				     "count is NULL, or out is NULL with max %zu",
-				     max);
 	vs__trace_knobs_on();
 	if (!vs_knobs.stats)
-		return vs__set_error("vs_call_stats", ENODATA,
-				     "VERBSHIM_STATS is not set to 1: no call "
-				     "is counted");
+		return -ENODATA;
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
 		const struct vs_tsym_state *st = &vs__tsym[i];
 		struct vs_call_stat s;
@@ -526,7 +515,7 @@ int vs_call_stats(struct vs_call_stat *out, size_t max, size_t *count)
 	return 0;
 }
 
-int vs_call_stats_print(int fd)
+int vs__tstats_print(int fd)
 {
 	char line[512];
 	size_t i, len;
@@ -535,9 +524,7 @@ int vs_call_stats_print(int fd)
 
 	vs__trace_knobs_on();
 	if (!vs_knobs.stats)
-		return vs__set_error("vs_call_stats_print", ENODATA,
-				     "VERBSHIM_STATS is not set to 1: no call "
-				     "is counted");
+		return -ENODATA;
 	len = 0;
 	vs__tprintf(line, sizeof(line), &len,
 		    "verbshim: calls through the shim (VERBSHIM_STATS), pid %ld\n"
@@ -545,9 +532,7 @@ int vs_call_stats_print(int fd)
 		    (long)getpid(), "function", "calls", "failed", "total us",
 		    "mean us", "max us");
 	if (write(fd, line, len) < 0)
-		return vs__set_error("vs_call_stats_print", errno,
-				     "writing to fd %d: %s", fd,
-				     strerror(errno));
+		return -errno;
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
 		const struct vs_tsym_state *st = &vs__tsym[i];
 		uint64_t c = __atomic_load_n(&st->calls, __ATOMIC_RELAXED);
@@ -581,17 +566,13 @@ int vs_call_stats_print(int fd)
 		}
 		vs__tputs(line, sizeof(line), &len, "\n");
 		if (write(fd, line, len) < 0)
-			return vs__set_error("vs_call_stats_print", errno,
-					     "writing to fd %d: %s", fd,
-					     strerror(errno));
+			return -errno;
 	}
 	len = 0;
 	vs__tprintf(line, sizeof(line), &len,
 		    "verbshim: %-28s %10llu %8llu\n", "total",
 		    (unsigned long long)calls, (unsigned long long)failures);
 	if (write(fd, line, len) < 0)
-		return vs__set_error("vs_call_stats_print", errno,
-				     "writing to fd %d: %s", fd,
-				     strerror(errno));
+		return -errno;
 	return 0;
 }

@@ -265,7 +265,7 @@ int vs__tparams_parse(const char *params, struct vs_tparam *p, int max)
 				       (name[-1] >= 'A' && name[-1] <= 'Z') ||
 				       (name[-1] >= '0' && name[-1] <= '9')))
 			name--;
-		if (name == text || strlen(name) >= sizeof(p[n].name))
+		if (name == text || !*name || strlen(name) >= sizeof(p[n].name))
 			return -1;
 		memcpy(p[n].name, name, strlen(name) + 1);
 		*name = '\0';
@@ -521,7 +521,7 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 		return;
 	}
 	if (!strcmp(p->tag, "__be16") || !strcmp(p->tag, "__be32") ||
-	    !strcmp(p->tag, "__be64")) {
+	    !strcmp(p->tag, "__be64") || !strcmp(p->name, "iova")) {
 		vs__tprintf(buf, size, len, "0x%llx", (unsigned long long)v);
 		return;
 	}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "vs_shim.h"
+#include "verbshim/trace.h"
 
 /* One index per row, over all libraries, in VS_LIBRARIES' order. */
 #define VS_TSYM_ENUM(node, name, ret, params, args, conv) VS_TSYM_##name,
@@ -205,6 +206,12 @@ void vs__tdecode_ret(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 		     uint64_t ret, int err, int failed);
 /* Whether ret (with errno err) is a failure; its errno in *e. */
 int vs__tfailed(enum vs_tsym sym, uint64_t ret, int err, int *e);
+
+/* The counters (lib/base/call_stats.c makes them vs_call_stats() and
+ * vs_call_stats_print()): 0, -ENODATA when VERBSHIM_STATS is off, or a
+ * failed write's -errno. */
+int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
+int vs__tstats_print(int fd);
 
 /* The thread-local note of the last injected fault (for lib/'s error
  * records): the function's name, or NULL. */
