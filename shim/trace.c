@@ -138,6 +138,17 @@ int vs__trace_knobs_on(void)
 	return vs_knobs.on;
 }
 
+/* Whether a successful call of this function ends the life of its first
+ * argument: its id is then forgotten, and a new object at the same
+ * address gets a new one. */
+static int vs_ends_handle(const char *name)
+{
+	return strstr(name, "destroy") || strstr(name, "dealloc") ||
+	       strstr(name, "dereg") || strstr(name, "close_device") ||
+	       strstr(name, "unimport") || strstr(name, "free") ||
+	       !strcmp(name, "rdma_ack_cm_event");
+}
+
 void *vs__trace_slot(enum vs_tsym sym, void *real)
 {
 	struct vs_tsym_state *st = &vs__tsym[sym];
@@ -146,6 +157,7 @@ void *vs__trace_slot(enum vs_tsym sym, void *real)
 
 	st->real = (void (*)(void))real;
 	st->fault = -1;
+	st->ends_handle = vs_ends_handle(in->name);
 	if (!vs__tsym_wrapper[sym])
 		return real;
 	st->traced = vs_knobs.trace &&
@@ -179,6 +191,25 @@ void vs__fault_clear(void)
 	vs_fault_note = NULL;
 }
 
+/* "verbshim: [tid] name(arg=..., ...)" into c->line */
+static void vs_decode_call(struct vs_tcall *c)
+{
+	struct vs_tparam p[8];
+	int n = vs__tparams_parse(vs__tsym_info[c->sym].params, p, 8), i;
+
+	if (!vs_tid)
+		vs_tid = (int)syscall(SYS_gettid);
+	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%d] %s(",
+		    vs_tid, vs__tsym_info[c->sym].name);
+	for (i = 0; i < n; i++) {
+		if (i)
+			vs__tputs(c->line, sizeof(c->line), &c->len, ", ");
+		vs__tdecode_arg(c->line, sizeof(c->line), &c->len, c->sym,
+				&p[i], c->args[i], c->args, n);
+	}
+	vs__tputs(c->line, sizeof(c->line), &c->len, ")");
+}
+
 int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 {
 	const struct vs_tsym_state *st = &vs__tsym[sym];
@@ -193,23 +224,11 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 	c->line[0] = '\0';
 	if (vs_fault_note == name)
 		vs_fault_note = NULL;
-	if (c->traced) {
-		struct vs_tparam p[8];
-		int n = vs__tparams_parse(vs__tsym_info[sym].params, p, 8), i;
-
-		if (!vs_tid)
-			vs_tid = (int)syscall(SYS_gettid);
-		vs__tprintf(c->line, sizeof(c->line), &c->len,
-			    "verbshim: [%d] %s(", vs_tid, name);
-		for (i = 0; i < n; i++) {
-			if (i)
-				vs__tputs(c->line, sizeof(c->line), &c->len,
-					  ", ");
-			vs__tdecode_arg(c->line, sizeof(c->line), &c->len, sym,
-					&p[i], args[i], args, n);
-		}
-		vs__tputs(c->line, sizeof(c->line), &c->len, ")");
-	}
+	/* The inputs are read before the call, which may free them
+	 * (rdma_ack_cm_event); "failed" decodes only failed calls, after,
+	 * when a failure has freed nothing. */
+	if (c->traced && !vs_knobs.filter.failed_only)
+		vs_decode_call(c);
 	c->start_ns = c->traced || vs_knobs.stats ? vs_now_ns() : 0;
 	if (st->fault >= 0) {
 		struct vs_tsym_state *w = &vs__tsym[sym];
@@ -257,17 +276,6 @@ static void vs_stats_add(struct vs_tsym_state *st, uint64_t ns, int failed,
 	__atomic_add_fetch(&st->err_count[i], 1, __ATOMIC_RELAXED);
 }
 
-/* Whether a successful call of this function ends the life of its first
- * argument: its id is then forgotten, and a new object at the same
- * address gets a new one. */
-static int vs_ends_handle(const char *name)
-{
-	return strstr(name, "destroy") || strstr(name, "dealloc") ||
-	       strstr(name, "dereg") || strstr(name, "close_device") ||
-	       strstr(name, "unimport") || strstr(name, "free") ||
-	       !strcmp(name, "rdma_ack_cm_event");
-}
-
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 {
 	struct vs_tsym_state *st = &vs__tsym[c->sym];
@@ -280,10 +288,12 @@ void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 	failed = vs__tfailed(c->sym, ret, err, &e);
 	if (vs_knobs.stats)
 		vs_stats_add(st, ns, failed, e);
-	if (!failed && vs_ends_handle(in->name) && c->args[0])
+	if (!failed && st->ends_handle && c->args[0] && vs_knobs.trace)
 		vs__thandle_forget((const void *)(uintptr_t)c->args[0]);
 	if (!c->traced || (vs_knobs.filter.failed_only && !failed))
 		return;
+	if (!c->len)
+		vs_decode_call(c);
 	if (!failed) {
 		struct vs_tparam p[8];
 		int n = vs__tparams_parse(in->params, p, 8), i;

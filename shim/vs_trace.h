@@ -60,6 +60,7 @@ extern VS_HIDDEN void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void);
 struct vs_tsym_state {
 	void (*real)(void);	/* the library's function */
 	unsigned char traced;	/* selected by VERBSHIM_TRACE */
+	unsigned char ends_handle;	/* a destroy: forget arg 0's id */
 	signed char fault;	/* index of its VERBSHIM_FAULT rule, or -1 */
 	uint64_t fault_calls;	/* atomic: calls seen by the fault rule */
 	/* VERBSHIM_STATS, all atomic */
