@@ -456,6 +456,7 @@ static int vs_is_attr(const char *tag)
 	return strstr(tag, "attr") || strstr(tag, "param") ||
 	       !strcmp(tag, "sockaddr") || !strcmp(tag, "ibv_wc") ||
 	       !strcmp(tag, "ibv_grh") || !strcmp(tag, "ibv_gid_entry") ||
+	       !strcmp(tag, "ibv_gid") ||
 	       !strcmp(tag, "ibv_async_event") || !strcmp(tag, "ibv_ece") ||
 	       !strcmp(tag, "rdma_addrinfo") || !strcmp(tag, "msghdr") ||
 	       !strcmp(tag, "iovec") || !strcmp(tag, "pollfd") ||
