@@ -34,11 +34,10 @@ static void *worker(void *arg)
 
 		if (!mr)
 			return (void *)(uintptr_t)1;
-		ret = ibv_dereg_mr(mr);
-		if (ret == EBUSY) {	/* injected: it is still registered */
+		/* injected (the 7th, 14th... call, whichever thread makes
+		 * it): it is still registered, try again */
+		while ((ret = ibv_dereg_mr(mr)) == EBUSY)
 			busy++;
-			ret = ibv_dereg_mr(mr);
-		}
 		if (ret)
 			return (void *)(uintptr_t)2;
 	}
