@@ -25,6 +25,7 @@ fail() {
 # The trace file of one process: PREFIX.<pid>, the newest (a client the
 # pair retried left one per attempt).
 trace_of() {
+	# shellcheck disable=SC2012 # our own names: PREFIX.<pid>
 	ls -t "$1".* 2>/dev/null | head -n 1
 }
 
@@ -33,7 +34,10 @@ trace_of() {
 check_trace() {
 	local f=$1 what=$2 lines total p
 	shift 2
-	[ -n "$f" ] && [ -s "$f" ] || { fail "$what: no trace file"; return; }
+	if [ -z "$f" ] || [ ! -s "$f" ]; then
+		fail "$what: no trace file"
+		return
+	fi
 	for p in "$@"; do
 		grep -qE -- "$p" "$f" || fail "$what: no line matching: $p"
 	done
