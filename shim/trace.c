@@ -49,6 +49,9 @@ static void vs_say(const char *fmt, ...)
 		return;
 	if ((size_t)n > sizeof(msg) - 2)
 		n = sizeof(msg) - 2;
+	for (int i = 0; i < n; i++)	/* one line, whatever the knob held */
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			msg[i] = '?';
 	msg[n++] = '\n';
 	if (write(2, msg, (size_t)n) < 0)
 		return;	/* nowhere else to say it */

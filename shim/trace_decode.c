@@ -63,6 +63,21 @@ void vs__tflags(char *buf, size_t size, size_t *len, uint64_t v,
 			    (unsigned long long)v);
 }
 
+/* A string the caller passed (a host, a file), quoted, at most 64
+ * bytes, control bytes as '?': a trace line stays one line. */
+static void vs_tquote(char *buf, size_t size, size_t *len, const char *s)
+{
+	char q[67];
+	size_t i;
+
+	q[0] = '"';
+	for (i = 0; i < 64 && s[i]; i++)
+		q[i + 1] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	q[i + 1] = '"';
+	q[i + 2] = '\0';
+	vs__tputs(buf, size, len, q);
+}
+
 #define VS_NAME(v, table)                                                      \
 	((v) < sizeof(table) / sizeof((table)[0]) ? (table)[v] : NULL)
 
@@ -488,8 +503,7 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 			return;
 		/* input strings: names of files, hosts, services, CAs */
 		if (p->ptr == 1 && p->is_const && !strcmp(p->tag, "char")) {
-			vs__tprintf(buf, size, len, "\"%.64s\"",
-				    (const char *)ptr);
+			vs_tquote(buf, size, len, ptr);
 			return;
 		}
 		/* a buffer or an out-parameter: its address only */
@@ -635,8 +649,11 @@ void vs__tdecode_ret(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 	case VS_TC_VOID:
 		return;
 	case VS_TC_STR:
-		vs__tprintf(buf, size, len, " = \"%s\"",
-			    ret ? (const char *)(uintptr_t)ret : "(null)");
+		vs__tputs(buf, size, len, " = ");
+		if (ret)
+			vs_tquote(buf, size, len, (const char *)(uintptr_t)ret);
+		else
+			vs__tputs(buf, size, len, "NULL");
 		return;
 	case VS_TC_PTR:
 		if (!ret) {
@@ -656,8 +673,9 @@ void vs__tdecode_ret(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 				return;
 			}
 			if (r->is_const && !strcmp(r->tag, "char")) {
-				vs__tprintf(buf, size, len, " = \"%.64s\"",
-					    (const char *)(uintptr_t)ret);
+				vs__tputs(buf, size, len, " = ");
+				vs_tquote(buf, size, len,
+					  (const char *)(uintptr_t)ret);
 				return;
 			}
 		}

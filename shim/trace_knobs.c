@@ -21,9 +21,16 @@ static int vs_why(char *why, size_t len, const char *fmt, ...)
 	va_list ap;
 
 	if (why && len) {
+		char *p;
+
 		va_start(ap, fmt);
 		vsnprintf(why, len, fmt, ap);
 		va_end(ap);
+		/* the value is echoed: its control bytes would break the
+		 * one line the sentence must be */
+		for (p = why; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
 	}
 	return -EINVAL;
 }

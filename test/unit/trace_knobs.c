@@ -76,6 +76,7 @@ static void test_filter(void)
 	filter_refused("ibv_reg_mrr", "names no function");
 	filter_refused("libfoo", "names no function");
 	filter_refused("yes please", "neither all");
+	filter_refused("ibv_reg_mr\n-all", "has \"ibv_reg_mr?-all\"");
 	{
 		char big[200];
 
@@ -343,6 +344,12 @@ static void test_decoders(void)
 			     sym_of("rdma_resolve_addr"), &p[2],
 			     (uintptr_t)&sin, a, 4),
 	     "dst_addr={AF_INET 10.0.0.2:7471}");
+
+	/* a caller's string: quoted, one line, at most 64 bytes */
+	vs__tparams_parse(vs__tsym_info[sym_of("rdma_getaddrinfo")].params, p, 8);
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("rdma_getaddrinfo"),
+			     &p[0], (uintptr_t)"host\nname", a, 4),
+	     "node=\"host?name\"");
 
 	/* results in each convention, failed or not */
 	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, sym_of("ibv_reg_mr"), 0,
