@@ -189,11 +189,6 @@ const char *vs__fault_last(void)
 	return vs_fault_note;
 }
 
-void vs__fault_clear(void)
-{
-	vs_fault_note = NULL;
-}
-
 /* "verbshim: [tid] name(arg=..., ...)" into c->line */
 static void vs_decode_call(struct vs_tcall *c)
 {

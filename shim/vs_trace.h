@@ -215,8 +215,8 @@ int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
 int vs__tstats_print(int fd);
 
 /* The thread-local note of the last injected fault (for lib/'s error
- * records): the function's name, or NULL. */
+ * records): the function's name, until that function is called again;
+ * or NULL. */
 const char *vs__fault_last(void);
-void vs__fault_clear(void);
 
 #endif /* VS_TRACE_H */
