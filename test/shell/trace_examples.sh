@@ -112,12 +112,19 @@ runs() {
 	if [ -x "$pt/shim/ib_write_bw" ] && [ "${VS_PROVIDER:-rxe}" != siw ]; then
 		local peer=/usr/bin/ib_write_bw rc=0
 		[ -x "$peer" ] || peer=$pt/stock/ib_write_bw
-		timeout 60 "$peer" -d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F -n 20 >"$t/pt.srv" 2>&1 &
-		local spid=$!
-		sleep 1
-		VERBSHIM_TRACE=failed VERBSHIM_FAULT='ibv_reg_mr*:ENOMEM:1' \
-			timeout 60 "$pt/shim/ib_write_bw" -d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F -n 20 \
-			"$VS_RXE_IP" >"$t/pt.cli" 2>&1 || rc=$?
+		timeout 120 "$peer" -d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F -n 20 >"$t/pt.srv" 2>&1 &
+		local spid=$! try
+		# perftest connects (TCP) before it registers memory: again
+		# while the server is not listening yet
+		for try in $(seq 30); do
+			sleep 1
+			rc=0
+			VERBSHIM_TRACE=failed VERBSHIM_FAULT='ibv_reg_mr*:ENOMEM:1' \
+				timeout 60 "$pt/shim/ib_write_bw" -d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F -n 20 \
+				"$VS_RXE_IP" >"$t/pt.cli" 2>&1 || rc=$?
+			grep -q "Couldn't connect to" "$t/pt.cli" || break
+		done
+		echo "(client attempt $try)"
 		kill "$spid" 2>/dev/null || true
 		wait "$spid" 2>/dev/null || true
 		echo "== perftest ib_write_bw with VERBSHIM_FAULT='ibv_reg_mr*:ENOMEM:1': exit $rc"
