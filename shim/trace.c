@@ -31,9 +31,11 @@ static struct {
 } vs_knobs = { .fd = 2 };
 static pthread_once_t vs_knobs_once = PTHREAD_ONCE_INIT;
 
-/* The last injected failure on this thread, for the error record. */
-static __thread const char *vs_fault_note;
-static __thread int vs_tid;
+/* The last injected failure on each thread, for the error record: a
+ * pthread key made when VERBSHIM_FAULT is on, not a __thread variable,
+ * whose TLS relocations would make every program that links the shim
+ * need ld.so's __tls_get_addr (test/shell/static.sh). */
+static pthread_key_t vs_fault_key;
 
 static void vs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void vs_say(const char *fmt, ...)
@@ -120,6 +122,9 @@ static void vs_knobs_read(void)
 		if (vs__tfault_parse(fault, &vs_knobs.fault, why, sizeof(why)))
 			vs_say("verbshim: VERBSHIM_FAULT=%s %s; no fault is "
 			       "injected", fault, why);
+		else if (pthread_key_create(&vs_fault_key, NULL))
+			vs_say("verbshim: VERBSHIM_FAULT: no thread key left "
+			       "(pthread_key_create); no fault is injected");
 		else
 			vs_knobs.faults = 1;
 	}
@@ -186,7 +191,8 @@ static uint64_t vs_now_ns(void)
 
 const char *vs__fault_last(void)
 {
-	return vs_fault_note;
+	vs__trace_knobs_on();
+	return vs_knobs.faults ? pthread_getspecific(vs_fault_key) : NULL;
 }
 
 /* "verbshim: [tid] name(arg=..., ...)" into c->line */
@@ -195,10 +201,9 @@ static void vs_decode_call(struct vs_tcall *c)
 	struct vs_tparam p[8];
 	int n = vs__tparams_parse(vs__tsym_info[c->sym].params, p, 8), i;
 
-	if (!vs_tid)
-		vs_tid = (int)syscall(SYS_gettid);
-	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%d] %s(",
-		    vs_tid, vs__tsym_info[c->sym].name);
+	/* a system call per traced line: no thread-local cache (above) */
+	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%ld] %s(",
+		    (long)syscall(SYS_gettid), vs__tsym_info[c->sym].name);
 	for (i = 0; i < n; i++) {
 		if (i)
 			vs__tputs(c->line, sizeof(c->line), &c->len, ", ");
@@ -220,8 +225,8 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 	c->args = args;
 	c->len = 0;
 	c->line[0] = '\0';
-	if (vs_fault_note == name)
-		vs_fault_note = NULL;
+	if (st->fault >= 0 && pthread_getspecific(vs_fault_key) == name)
+		pthread_setspecific(vs_fault_key, NULL);
 	/* The inputs are read before the call, which may free them
 	 * (rdma_ack_cm_event); "failed" decodes only failed calls, after,
 	 * when a failure has freed nothing. */
@@ -236,7 +241,7 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 
 		if (vs__tfault_fires(r, name, k)) {
 			c->fault_errno = r->err;
-			vs_fault_note = name;
+			pthread_setspecific(vs_fault_key, name);
 			return 1;
 		}
 	}
