@@ -18,10 +18,15 @@ static struct rdma_event_channel *new_channel(const char *call, int *err)
 	errno = 0;
 	ch = rdma_create_event_channel();
 	if (!ch) {
-		*err = vs__verb_error(call, "rdma_create_event_channel",
-				      vs__errno_or(ENODEV),
-				      "cannot open a CM event channel "
-				      "(/dev/infiniband/rdma_cm: is rdma_ucm loaded?)");
+		int e = vs__errno_or(ENODEV);
+
+		*err = vs__cm_env_error(call, "rdma_create_event_channel", e,
+					"no CM event channel can be opened");
+		if (!*err)
+			*err = vs__verb_error(call, "rdma_create_event_channel", e,
+					      "cannot open a CM event channel "
+					      "(/dev/infiniband/rdma_cm: is "
+					      "rdma_ucm loaded?)");
 		return NULL;
 	}
 	flags = fcntl(ch->fd, F_GETFL);
@@ -32,17 +37,6 @@ static struct rdma_event_channel *new_channel(const char *call, int *err)
 		return NULL;
 	}
 	return ch;
-}
-
-bool vs__cm_is_ud(const struct vs_cm_id *id)
-{
-	return id->transport == VS_TRANSPORT_UD;
-}
-
-bool vs__cm_is_iwarp(const struct vs_cm_id *id)
-{
-	return id->id->verbs &&
-	       id->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
 }
 
 int vs_cm_channel_create(struct vs_cm_channel **out)
@@ -197,6 +191,7 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = t;
+	id->kind = vs__cm_kind_of(t, NULL);
 	if (chan)
 		ret = channel_join(chan, id, call);
 	else
@@ -206,8 +201,13 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	errno = 0;
 	if (rdma_create_id(id->ech, &id->id, id,
 			   t == VS_TRANSPORT_UD ? RDMA_PS_UDP : RDMA_PS_TCP)) {
-		ret = vs__verb_error(call, "rdma_create_id", vs__errno_or(ENODEV),
-				     "cannot create a CM id");
+		int err = vs__errno_or(ENODEV);
+
+		ret = vs__cm_env_error(call, "rdma_create_id", err,
+				       "no CM id can be created");
+		if (!ret)
+			ret = vs__verb_error(call, "rdma_create_id", err,
+					     "cannot create a CM id");
 		vs__cm_channel_drop(id);
 		goto fail;
 	}
@@ -230,6 +230,7 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = listener->transport;
+	id->kind = vs__cm_kind_of(id->transport, NULL);
 	if (listener->chan) {
 		/* librdmacm put it on the listener's channel: it stays there */
 		ret = channel_join(listener->chan, id, call);
@@ -344,6 +345,8 @@ const char *vs__cm_peer_or(const struct vs_cm_id *id)
 
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call)
 {
+	int ret;
+
 	if (id->ctx)
 		return 0;
 	if (!id->id->verbs)
@@ -351,5 +354,8 @@ int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call)
 				     "the CM id is not bound to a device yet "
 				     "(resolve an address first, or listen on a "
 				     "local address rather than the wildcard)");
-	return vs__context_borrow(id->id->verbs, &id->ctx, call);
+	ret = vs__context_borrow(id->id->verbs, &id->ctx, call);
+	if (!ret) /* its device known: the row for good */
+		id->kind = vs__cm_kind_of(id->transport, id->ctx);
+	return ret;
 }

@@ -3,7 +3,9 @@
  * Private to the connection manager's files (lib/cm_*.c).
  *
  * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
- * context) <- cm_addr_errors (what a bind's or resolve's errno means)
+ * context) <- cm_env (why the CM cannot work here: no rdma-core, no
+ * device, a netdev down) <- cm_addr_errors (what a bind's or resolve's
+ * errno means)
  * <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
  * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
@@ -36,8 +38,51 @@ struct vs_cm_channel {
 	struct vs_cm_id *ids;
 };
 
+/*
+ * What differs per kind of CM id: one X-macro row each, chosen when the
+ * id is made (RC or UD, its transport) and once more when it is bound to
+ * its device (RC on an iWARP device), so no step asks again.
+ *
+ * Columns of X(KIND, qp, datagram, iwarp, connect_max, connect_what,
+ *              accept_max, accept_what):
+ *   qp        the vs_cm_<qp>_qp_create that makes its QP
+ *   datagram  UD: SIDR, no connection (no RTR/RTS attributes of a
+ *             connection, no ready-to-use, a destination answers)
+ *   iwarp     the kernel's iw_cm moves the QP to RTS when the connection
+ *             is up and answers a connect with ESTABLISHED (no
+ *             CONNECT_RESPONSE, no ready-to-use); the library takes the QP
+ *             to INIT only
+ *   connect_max, accept_max  private data a connect / an accept carries
+ *   connect_what, accept_what  those messages, as errors name them
+ */
+#define VS__CM_KINDS(X)                                                       \
+	X(RC, "rc", false, false, VS_CM_CONNECT_DATA_MAX,                     \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(RC_IWARP, "rc", false, true, VS_CM_CONNECT_DATA_MAX,                \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(UD, "ud", true, false, VS_CM_UD_CONNECT_DATA_MAX,                   \
+	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
+	  "a UD accept (SIDR REP)")
+
+struct vs__cm_kind {
+	const char *qp;
+	bool datagram, iwarp;
+	uint8_t connect_max, accept_max;
+	const char *connect_what, *accept_what;
+};
+
+/*
+ * lib/cm/cm_kinds.c: the row of an id of transport t, on ctx's device
+ * (NULL: not bound yet, so not iWARP as far as anything asks).
+ */
+const struct vs__cm_kind *vs__cm_kind_of(enum vs_transport t,
+					 const struct vs_context *ctx);
+
 struct vs_cm_id {
 	struct vs_handle h;
+	const struct vs__cm_kind *kind; /* its row: at create, again at bind */
 	struct rdma_cm_id *id;
 	/* its own channel (fd non-blocking), or chan's when shared */
 	struct rdma_event_channel *ech;
@@ -58,6 +103,10 @@ struct vs_cm_id {
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
 	bool joined;
+	/* a wait for the connect's or accept's answer timed out (vs_cm_close) */
+	bool wait_timed_out;
+	/* a request (server side): when it was read, for "the client gave up" */
+	int64_t req_at_ms;
 	/* a resolve under way: the route's limit; a group has no route */
 	int resolve_ms;
 	bool resolve_group;
@@ -113,13 +162,16 @@ void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
 /* The peer as text ("192.0.2.1:7471", "[fe80::1]:7471"), "" if none. */
 const char *vs__cm_peer(const struct vs_cm_id *id);
 int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
-bool vs__cm_is_ud(const struct vs_cm_id *id);
-/*
- * On an iWARP device (bound): the kernel's iw_cm moves the QP to RTS when
- * the connection is up and answers a connect with ESTABLISHED (no
- * CONNECT_RESPONSE, no ready-to-use); the library takes the QP to INIT only.
- */
-bool vs__cm_is_iwarp(const struct vs_cm_id *id);
+/* The id's row's answers (VS__CM_KINDS): UD; iWARP, once bound. */
+static inline bool vs__cm_is_ud(const struct vs_cm_id *id)
+{
+	return id->kind->datagram;
+}
+
+static inline bool vs__cm_is_iwarp(const struct vs_cm_id *id)
+{
+	return id->kind->iwarp;
+}
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
@@ -144,6 +196,26 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 /* The same for rdma_resolve_addr of id's peer from src (NULL: any). */
 int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
 			 int err, const char *call);
+/*
+ * lib/cm/cm_env.c: why the CM cannot work on this machine at all (rdma-core
+ * missing, no RDMA device, no rdma_cm device node, no device with a port
+ * up, no device netdev with an address) in words, else NULL.
+ */
+const char *vs__cm_env_why(char *buf, size_t len);
+/*
+ * When vs__cm_env_why has a cause: records "<cause>, so <what>" for verb's
+ * failure err and returns -err; else 0 (nothing recorded).
+ */
+int vs__cm_env_error(const char *call, const char *verb, int err,
+		     const char *what);
+/*
+ * For a local address sa: why its netdev cannot carry the CM (no RDMA
+ * device on it, the device's port down), naming both; NULL when no netdev
+ * has sa.
+ */
+const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
+/* The device id is bound to has no port up (its netdev down), in words; else NULL. */
+const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len);
 /* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
 const char *vs__cm_addr_error_why(int err);
 /*
@@ -196,6 +268,12 @@ void vs__cm_qp_to_error(struct vs_cm_id *id);
 /* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
 int vs__cm_mcast_drop(struct vs_cm_id *id);
 
+/*
+ * lib/cm/cm_connect.c: what connect / accept check of cfg (comp_mask,
+ * private data against max bytes of what), -EINVAL recorded
+ */
+int vs__cm_conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
+		      const char *what, const char *call);
 /* lib/cm/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
 int vs__cm_complete(struct vs_cm_id *id, const char *call);
 

@@ -73,15 +73,18 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 	else if (!ep->port || ep->port > 2)
 		snprintf(why, len, "port %u is not 1 or 2", ep->port);
 	else if (!tr->datagram && ep->qkey)
-		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD and SRD "
+		snprintf(why, len, "qkey 0x%x on %s %s endpoint: only UD and SRD "
 			 "endpoints carry a Q_Key (it must be 0)", ep->qkey,
+			 vs__article(vs_transport_name(ep->transport)),
 			 vs_transport_name(ep->transport));
 	else if (by_gid && !eth && !gid_valid)
-		snprintf(why, len, "flags: an %s endpoint is addressed by GID and "
-			 "must carry one (GID_VALID)", tr->name);
+		snprintf(why, len, "flags: %s %s endpoint is addressed by GID and "
+			 "must carry one (GID_VALID)", vs__article(tr->name),
+			 tr->name);
 	else if (by_gid && !eth && ep->lid)
-		snprintf(why, len, "lid 0x%x on an %s endpoint: it is addressed "
-			 "by GID (lid must be 0)", ep->lid, tr->name);
+		snprintf(why, len, "lid 0x%x on %s %s endpoint: it is addressed "
+			 "by GID (lid must be 0)", ep->lid,
+			 vs__article(tr->name), tr->name);
 	else if (eth && !gid_valid)
 		snprintf(why, len, "flags: a RoCE endpoint (ETHERNET) must carry "
 			 "a GID (GID_VALID)");
@@ -213,7 +216,7 @@ static int ib_lid(const struct vs_qp *qp, const char *verb, uint16_t *lid)
 
 	*lid = qp->lid;
 	if (qp->lid || vs__transport(qp->transport)->by_gid ||
-	    qp->link_layer != IBV_LINK_LAYER_INFINIBAND)
+	    !vs__link(qp->link_row)->by_lid)
 		return 0;
 	ret = vs__port_info(qp->pd->ctx, qp->port, &pi, verb);
 	if (ret)
@@ -254,12 +257,12 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	out->lid = lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
-	/* RoCE and SRD: addressed by GID, no LID; IB: by LID, no GID */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET ||
+	/* Ethernet and SRD: addressed by GID, no LID; IB: by LID, no GID */
+	if (vs__link(qp->link_row)->ethernet ||
 	    vs__transport(qp->transport)->by_gid) {
 		out->lid = 0;
 		out->gid = qp->gid;
-		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+		if (vs__link(qp->link_row)->ethernet)
 			out->flags |= VS_EP_ETHERNET;
 		if (!gid_is_zero(&qp->gid))
 			out->flags |= VS_EP_GID_VALID;
