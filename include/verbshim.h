@@ -9,6 +9,7 @@
 #define VERBSHIM_H
 
 #include "verbshim/loader.h"
+#include "verbshim/trace.h"
 #include "verbshim/common.h"
 #include "verbshim/error.h"
 #include "verbshim/device.h"

@@ -82,6 +82,10 @@ VS_GLIBC_PIN(sem_wait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(sem_trywait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(sem_timedwait, VS_GLIBC_BASE);
 VS_GLIBC_PIN(memcpy, VS_GLIBC_BASE);
+/* moved from librt into libc in 2.17 (default node GLIBC_2.17 there),
+ * which keeps the old node as the same function (shim/trace.c's counters
+ * want the vDSO one, not the system call) */
+VS_GLIBC_PIN(clock_gettime, VS_GLIBC_BASE);
 /* moved from libpthread in 2.34 (new default node there), same ABI */
 VS_GLIBC_PIN(pthread_condattr_setclock, "GLIBC_2.3.3");
 #endif /* VS_GLIBC_PIN */

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "vs_shim.h"
+#include "vs_trace.h"
 
 #define VS_COUNT_NODE(id, str, release) +1
 #define VS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -26,6 +26,8 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 	static unsigned int vs__##lib##_fill(void *handle, int versioned)      \
 	{                                                                      \
 		unsigned int n = 0;                                            \
+		/* VERBSHIM_TRACE/STATS/FAULT: wrappers in the slots */        \
+		int vs_tknobs = vs__trace_knobs_on();                          \
 		VS_##LIB##_SYMBOLS(VS_##LIB##_FILL)                            \
 		return n;                                                      \
 	}                                                                      \

@@ -184,6 +184,8 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	do {                                                                   \
 		void *p = vs__lookup(handle, versioned, #name,                 \
 				     VS_NODE_##node);                          \
+		if (__builtin_expect(vs_tknobs, 0) && p)                       \
+			p = vs__trace_slot(VS_TSYM_##name, p);                 \
 		__atomic_store_n(&vs__##lib.fn.name,                           \
 				 (__typeof__(vs__##lib.fn.name))p,             \
 				 __ATOMIC_RELEASE);                            \

@@ -38,6 +38,7 @@
 #include "verbshim/post_srd.h"
 #include "verbshim/event.h"
 #include "verbshim/scope.h"
+#include "verbshim/trace.h"
 
 /*
  * Records the thread's last error (lib/error.c); returns -err.  call is
@@ -56,6 +57,14 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
  */
 const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
+/*
+ * From the shim (shim/trace.c): the name of the last call VERBSHIM_FAULT
+ * made fail on this thread (until that function is called again), or
+ * NULL; the VERBSHIM_STATS counters (0, -ENODATA when off, -errno).
+ */
+const char *vs__fault_last(void);
+int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
+int vs__tstats_print(int fd);
 /*
  * lib/base/names.c: "a" or "an" before w, by its spoken sound (an RC, an
  * MR, an SRQ, a UD, a QP, a compare-and-swap, an RDMA write): for a

@@ -8,6 +8,24 @@
 
 static _Thread_local struct vs_error last_error;
 
+/*
+ * When the verb's failure was injected (VERBSHIM_FAULT, shim/trace.c), the
+ * record says so: the last injected failure on this thread was this verb,
+ * or the symbol its verbs.h macro calls (ibv_reg_mr -> ibv_reg_mr_iova2).
+ */
+static void vs_note_injected(char *m, const char *verb)
+{
+	const char *f = verb ? vs__fault_last() : NULL;
+	size_t vl = verb ? strlen(verb) : 0, len;
+
+	if (!f || strncmp(f, verb, vl) || (f[vl] && f[vl] != '_'))
+		return;
+	len = strlen(m);
+	if (len < VS_ERROR_MSG_MAX - 1)
+		snprintf(m + len, VS_ERROR_MSG_MAX - len,
+			 " [injected: VERBSHIM_FAULT made %s fail]", f);
+}
+
 int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
 	       va_list ap)
 {
@@ -26,6 +44,7 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
 		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
 	if (!m[0])
 		snprintf(m, VS_ERROR_MSG_MAX, "%s", strerror(err));
+	vs_note_injected(m, verb);
 	return -err;
 }
 

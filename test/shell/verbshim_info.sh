@@ -58,6 +58,22 @@ if [ $host_rdma -eq 0 ]; then
 fi
 grep -q . "$tmp/text.err" && fail "text: stderr not empty: $(head -c 200 "$tmp/text.err")"
 
+# 1b. The knobs of docs/trace.md: shown as set, and this program (linked
+# with the archive like any) traced by them: the help names them too.
+VERBSHIM_TRACE=failed,ibverbs VERBSHIM_STATS=1 "$bin" --json >"$tmp/knobs.out" 2>"$tmp/knobs.err"
+"$py" -c 'import json,sys
+k = json.load(open(sys.argv[1]))["knobs"]
+assert k == {"VERBSHIM_TRACE": "failed,ibverbs", "VERBSHIM_STATS": "1",
+             "VERBSHIM_FAULT": None, "VERBSHIM_TRACE_FILE": None}, k' "$tmp/knobs.out" ||
+	fail "json: knobs not as set"
+grep -q '^verbshim: calls through the shim (VERBSHIM_STATS)' "$tmp/knobs.err" ||
+	fail "VERBSHIM_STATS=1: no counters at exit on stderr"
+if [ $host_rdma -eq 0 ]; then
+	grep -q '^verbshim: \[[0-9]*\] ibv_get_device_list(num_devices=0x[0-9a-f]*) = NULL ENOSYS' "$tmp/knobs.err" ||
+		fail "VERBSHIM_TRACE=failed: no line of the failed ibv_get_device_list: $(head -c 300 "$tmp/knobs.err")"
+fi
+"$bin" --help | grep -q 'VERBSHIM_FAULT=FUNCTION:ERRNO:N' || fail "--help does not name VERBSHIM_FAULT"
+
 # 2. JSON: parses, has the stable keys, agrees with objdump.
 run json 2 "$bin" --json
 "$py" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/json.out" || fail "json: does not parse"
@@ -77,7 +93,9 @@ print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; co
 import json, sys
 d = json.load(open(sys.argv[1]))
 name, want, abi, host_rdma = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-assert list(d) == ["build", "libraries", "devices", "diagnosis"], list(d)
+assert list(d) == ["build", "knobs", "libraries", "devices", "diagnosis"], list(d)
+assert list(d["knobs"]) == ["VERBSHIM_TRACE", "VERBSHIM_STATS", "VERBSHIM_FAULT",
+                            "VERBSHIM_TRACE_FILE"], d["knobs"]
 assert list(d["build"]) == ["nodes_in", "nodes_out"], d["build"]
 assert d["build"]["nodes_in"].startswith("IBVERBS_1.0-"), d["build"]
 keys = ["name", "loaded", "path", "error", "highest_node", "min_release",

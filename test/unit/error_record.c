@@ -152,6 +152,10 @@ static void cm_rows(void)
 		.ai_port_space = RDMA_PS_IB }, NULL, &id));
 	ENTRY(vs_cm_create_ep, vs_cm_create_ep(NULL, "1", NULL, NULL, &id));
 	ENTRY(vs_cm_channel_create, vs_cm_channel_create(NULL));
+	/* VERBSHIM_STATS is not set here: nothing counted, ENODATA */
+	ENTRY(vs_call_stats, vs_call_stats(NULL, 0, NULL));
+	ENTRY(vs_call_stats, vs_call_stats(NULL, 0, &(size_t){ 0 }));
+	ENTRY(vs_call_stats_print, vs_call_stats_print(2));
 	ENTRY(vs_cm_channel_close, vs_cm_channel_close((struct vs_cm_channel *)pd));
 	ENTRY(vs_cm_channel_next, vs_cm_channel_next(NULL, 0, &cev));
 	ENTRY(vs_cm_resolve, vs_cm_resolve("h", "1", &(struct vs_cm_config){

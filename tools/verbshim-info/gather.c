@@ -159,6 +159,8 @@ static int gather_devices(struct report *r, const struct options *o)
 int gather_report(struct report *r, const struct options *o)
 {
 	vs_build_query(&r->build);
+	for (size_t k = 0; k < 4; k++)
+		r->knobs[k] = secure_getenv(knob_names[k]);
 	/* Loads each library now: its state is what the report shows. */
 	for (int i = 0; i < VS_LIB_COUNT; i++)
 		vs_library_query((enum vs_library)i, &r->libs[i]);

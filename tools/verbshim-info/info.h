@@ -57,12 +57,18 @@ struct dev_row {
 struct report {
 	struct vs_build_info build;	/* what the archive was built with */
 	struct vs_library_info libs[VS_LIB_COUNT];
+	/* VERBSHIM_TRACE, VERBSHIM_STATS, VERBSHIM_FAULT, VERBSHIM_TRACE_FILE
+	 * as this process sees them (secure_getenv), NULL when unset */
+	const char *knobs[4];
 	int list_err;			/* ibv_get_device_list() gave NULL */
 	struct dev_row *devs;
 	size_t ndevs;
 	bool usable;			/* some listed port is ACTIVE */
 	char diagnosis[1024];		/* "" when there is nothing to say */
 };
+
+/* The debugging knobs of docs/trace.md, in report.knobs' order. */
+extern const char *const knob_names[4];
 
 /* Where rdma-core looks, each prefixed by VERBSHIM_INFO_ROOT. */
 struct options {

@@ -128,6 +128,14 @@ void print_json(FILE *f, const struct report *r)
 	json_str(f, r->build.nodes_in);
 	fputs(", \"nodes_out\": ", f);
 	json_str(f, r->build.nodes_out);
+	fputs("},\n  \"knobs\": {", f);
+	for (size_t k = 0; k < 4; k++) {
+		fprintf(f, "%s\"%s\": ", k ? ", " : "", knob_names[k]);
+		if (r->knobs[k])
+			json_str(f, r->knobs[k]);
+		else
+			fputs("null", f);
+	}
 	fputs("},\n", f);
 	print_libraries_json(f, r);
 	fputs("  \"devices\": [", f);

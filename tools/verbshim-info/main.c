@@ -30,8 +30,22 @@ static void usage(FILE *f)
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Exit status: 0 a device with an active port was found, 2 none\n"
-	      "(the diagnosis says why), 1 usage error.\n", f);
+	      "(the diagnosis says why), 1 usage error.\n"
+	      "\n"
+	      "Every program linked with libverbshim.a (this one too) reads:\n"
+	      "  VERBSHIM_TRACE=all|failed|LIB|PATTERN|-EXCLUDED[,...]\n"
+	      "                    one line per call through the shim, to stderr\n"
+	      "                    or VERBSHIM_TRACE_FILE=PREFIX (PREFIX.<pid>)\n"
+	      "  VERBSHIM_STATS=1  calls, failures by errno and times, at exit\n"
+	      "  VERBSHIM_FAULT=FUNCTION:ERRNO:N|%N|P[@SEED][,...]\n"
+	      "                    make the Nth, every Nth or a share P of the\n"
+	      "                    calls fail as the library would\n"
+	      "The data path (ibv_post_send, ibv_poll_cq, ...) is inline in\n"
+	      "verbs.h and never enters the shim.  See docs/trace.md.\n", f);
 }
+
+const char *const knob_names[4] = { "VERBSHIM_TRACE", "VERBSHIM_STATS",
+				    "VERBSHIM_FAULT", "VERBSHIM_TRACE_FILE" };
 
 /* 0 run, 1 usage error, -1 help printed. */
 static int parse_options(int argc, char **argv, struct options *o)

@@ -94,6 +94,13 @@ void print_text(const struct report *r)
 	printf("  %-12s%s\n", "left out",
 	       r->build.nodes_out[0] ? r->build.nodes_out : "none");
 	putchar('\n');
+	/* verbshim's own debugging knobs (docs/trace.md): a program that
+	 * seems to run untraced shows here whether it sees them */
+	printf("Call trace, counters, faults (docs/trace.md):\n");
+	for (size_t k = 0; k < 4; k++)
+		printf("  %-20s%s\n", knob_names[k],
+		       r->knobs[k] ? r->knobs[k] : "unset");
+	putchar('\n');
 	print_libraries_text(r);
 	if (!r->libs[VS_LIB_IBVERBS].loaded)
 		printf("\nDevices: not listed (libibverbs did not load)\n");
