@@ -23,6 +23,33 @@
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+
+# The target architecture, in the kernel's spelling: x86_64 (this host's,
+# the default) or arm64, cross-built with Debian's aarch64-linux-gnu
+# toolchain (scripts/deps.sh --arm64) into build/arm64 (make check-arm64).
+ARCH ?= x86_64
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := $(CROSS_COMPILE)g++
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+BUILD ?= build/arm64
+# The cross compiler does not look in /usr/include, where rdma-core's
+# headers are (they are the same on every architecture): a copy of them
+# alone, so nothing else of the build machine's /usr/include leaks in.
+RDMA_CORE_INCLUDE ?= $(BUILD)/rdma-include
+RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
+# Programs run at build time (the stubs' gen_map) are the build machine's.
+HOSTCC ?= gcc
+else ifneq ($(ARCH),x86_64)
+$(error ARCH=$(ARCH): x86_64 or arm64)
+endif
 BUILD   ?= build
 RDMA_CORE_INCLUDE ?=
 VISIBILITY ?= hidden
@@ -166,10 +193,25 @@ $(BUILD)/obj/%.o: %.cpp $(CONFIG_H)
 
 $(BUILD)/obj/test/stubs/%.o: private CFLAGS_USE = $(CSTD) $(WARN) -O2 -g -fPIC
 
+ifeq ($(ARCH),arm64)
+$(BUILD)/stubs/gen_map: test/stubs/gen_map.c $(CONFIG_H)
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(CPPFLAGS_ALL) $(CSTD) $(WARN) -O2 -o $@ $<
+
+# rdma-core's own headers of the build machine (see RDMA_CORE_INCLUDE).
+$(BUILD)/rdma-include/.stamp:
+	$(call say,HEADERS,$(@D))
+	$(Q)rm -rf $(@D) && mkdir -p $(@D)/rdma && cp -a /usr/include/infiniband $(@D)/ && \
+	  cp -a $(wildcard /usr/include/rdma/rdma_cma*.h /usr/include/rdma/rdma_verbs.h /usr/include/rdma/rsocket.h) $(@D)/rdma/ && \
+	  touch $@
+$(BUILD)/gen/config.id: | $(RDMA_STAGE)
+else
 $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $<
+endif
 
 stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
 define stub_rules
