@@ -91,7 +91,7 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(wildcard shim/*.c) $(wildcard lib/*.c)
+LIB_SRCS := $(wildcard shim/*.c) $(wildcard lib/*/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c

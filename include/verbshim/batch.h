@@ -194,7 +194,7 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
 
 /*
  * One accepted WR through the ibv_wr_* ops: the provider's on an extended
- * QP, the chain builder of lib/legacy_sq.c on a legacy one.  The caller
+ * QP, the chain builder of lib/core/legacy_sq.c on a legacy one.  The caller
  * counts it.
  */
 VS_INLINE void vs__batch_put(const struct vs__send_batch *b, enum vs_transport t,

@@ -181,7 +181,7 @@ enum vs_transport {
  * a clear error instead of being used; after the user's close it is the
  * kind with VS__CLOSED set, so every public call refuses it by the same
  * one compare.  Handle memory is quarantined after the destroy
- * (lib/handle.c): a closed handle stays readable, marked closed, for at
+ * (lib/base/handle.c): a closed handle stays readable, marked closed, for at
  * least the next 4096 closes of its size class, so a second close or a
  * use after close is recognised, never a read of freed memory; then its
  * slot may be reused (docs/API.md, Lifetimes, rule 7).  refs counts the user's reference (until the close) and one per

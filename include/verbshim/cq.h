@@ -29,8 +29,8 @@ struct vs_cq_config {
 	int comp_vector;
 };
 
-struct vs__legacy_cq; /* lib/legacy_cq.c */
-struct vs__cq_stash;  /* lib/cq_stash.c */
+struct vs__legacy_cq; /* lib/core/legacy_cq.c */
+struct vs__cq_stash;  /* lib/core/cq_stash.c */
 
 struct vs_cq {
 	struct vs_handle h; /* private */
@@ -48,10 +48,10 @@ struct vs_cq {
 	uint64_t clock_khz;        /* private: hca_core_clock, 0 if unknown */
 	/*
 	 * private: poll one completion per ibv_start_poll/ibv_end_poll pair
-	 * (a provider quirk, lib/quirks.c); one per pair is right everywhere.
+	 * (a provider quirk, lib/core/quirks.c); one per pair is right everywhere.
 	 */
 	bool one_per_start;
-	/* events (lib/channel.c; the list and counts under the channel's lock) */
+	/* events (lib/events/channel.c; the list and counts under the channel's lock) */
 	struct vs_channel *channel;
 	void *user_context;
 	struct vs_cq *ch_prev, *ch_next; /* private: the channel's CQs */
@@ -233,7 +233,7 @@ VS_INLINE int vs_cq_poll(struct vs_cq *cq, struct vs_wc *wc, int max)
 		return vs__neg(vs__cq_bad(cq, "wc", "vs_cq_poll"));
 	if (VS_UNLIKELY(max <= 0))
 		return 0;
-	/* a wait that stashes may switch it under us (lib/cq_stash.c) */
+	/* a wait that stashes may switch it under us (lib/core/cq_stash.c) */
 	x = __atomic_load_n(&cq->poll_ops, __ATOMIC_ACQUIRE);
 	if (VS_UNLIKELY(cq->one_per_start)) {
 		while (n < max) {

@@ -56,7 +56,7 @@ VS_INLINE int vs_cq_iter_start(struct vs_cq *cq, struct vs_cq_iter *it)
 			vs__cq_iter_idle(it);
 		return vs__neg(vs__cq_bad(cq, "it", "vs_cq_iter_start"));
 	}
-	/* a wait that stashes may switch it under us (lib/cq_stash.c) */
+	/* a wait that stashes may switch it under us (lib/core/cq_stash.c) */
 	x = __atomic_load_n(&cq->poll_ops, __ATOMIC_ACQUIRE);
 	ret = ibv_start_poll(x, &attr);
 	if (VS_UNLIKELY(ret)) {

@@ -44,12 +44,12 @@ struct vs_context {
 	bool borrowed;
 	/*
 	 * private: of ports 1..8, what never changes while the context is
-	 * open (lib/device.c: link layer, GID table size), once read
+	 * open (lib/core/device.c: link layer, GID table size), once read
 	 */
 	struct { uint8_t known, link_layer; int gid_tbl_len; } port_fixed[8];
 	/*
 	 * private: typed QPs post inline data and gathers through a bounce
-	 * ring (lib/quirks.c wr_sge_broken, unless VERBSHIM_TRUST_WR_SGE is
+	 * ring (lib/core/quirks.c wr_sge_broken, unless VERBSHIM_TRUST_WR_SGE is
 	 * set), decided once at open rather than by a getenv per QP
 	 */
 	bool bounce_sge;

@@ -12,7 +12,7 @@
 
 VS_BEGIN_DECLS
 
-struct vs__channel_cqs; /* private: lib/channel.c */
+struct vs__channel_cqs; /* private: lib/events/channel.c */
 
 /*
  * A completion channel (owns an ibv_comp_channel).  The fd the program is

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The FFI twin: every static inline function of the public headers also
- * compiled out of line (lib/ffi.c) as vs_ffi_NAME for vs_NAME, so that
+ * compiled out of line (lib/core/ffi.c) as vs_ffi_NAME for vs_NAME, so that
  * bindings (Rust, Python ctypes/cffi, Go cgo) that cannot expand a C
  * inline can call it.  Same arguments, results and errors (the error
  * record names vs_NAME); one call more per use.  C and C++ callers use

@@ -18,7 +18,7 @@
 
 VS_BEGIN_DECLS
 
-struct vs__legacy_sq; /* lib/legacy_sq.c */
+struct vs__legacy_sq; /* lib/core/legacy_sq.c */
 
 /*
  * The common part of every QP (private except through accessors and the
@@ -58,14 +58,14 @@ struct vs_qp {
 	bool rts_rnr_retry;      /* SRD: rnr_retry goes with RTR->RTS */
 	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
-	 * broken (the quirk wr_sge_broken of lib/quirks.c).
+	 * broken (the quirk wr_sge_broken of lib/core/quirks.c).
 	 * Inline payloads and multi-SGE gathers are copied into a registered
 	 * QP-owned slot and posted as one SGE; the caller's buffer is free
 	 * after the add, as with real inline.  One slot per send-queue entry.
 	 * A multi-SGE RDMA read cannot be emulated: -EOPNOTSUPP there.
 	 * bounce_slot_size is set at create; the ring and its MR come with
 	 * the first batch start (the send gate is shut until then:
-	 * lib/bounce.c), so a QP that never sends registers nothing.
+	 * lib/core/bounce.c), so a QP that never sends registers nothing.
 	 */
 	uint8_t *bounce;
 	struct ibv_mr *bounce_mr;

@@ -2,7 +2,7 @@
 /*
  * QP states and transitions without a device: the names of states and
  * transports, and the IB spec's modify-mask rules that vs_*_qp_modify
- * explains a refusal with (lib/qp_rules.c).
+ * explains a refusal with (lib/transport/qp_rules.c).
  */
 #ifndef VERBSHIM_QP_RULES_H
 #define VERBSHIM_QP_RULES_H

@@ -31,7 +31,7 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
 
 /*
  * private: the start's fast path.  An open QP (or SRQ) with a store free
- * opens it here; anything else goes to vs__recv_start (lib/post.c), which
+ * opens it here; anything else goes to vs__recv_start (lib/core/post.c), which
  * checks again and records what is wrong.
  */
 VS_INLINE int vs__recv_start_qp(struct vs_recv_batch *rb, struct vs_qp *qp,

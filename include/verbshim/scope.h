@@ -46,7 +46,7 @@ VS_MUST_CHECK
 int vs_cq_wait_wr(struct vs_cq *cq, uint32_t qp_num, uint64_t wr_id,
 		  enum vs_wait_mode mode, int timeout_ms, struct vs_wc *wc);
 
-struct vs__scope; /* private: lib/scope.c */
+struct vs__scope; /* private: lib/events/scope.c */
 
 /*
  * A scope: the sends posted in it are tracked until each has completed.

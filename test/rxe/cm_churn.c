@@ -24,7 +24,7 @@
 #include "../common/vs_cm_rig.h"
 #include "../common/vs_alloc_wrap.h"
 
-/* lib/handle.c (private, for the tests) */
+/* lib/base/handle.c (private, for the tests) */
 size_t vs__handle_arena_bytes(void);
 void vs__handle_arena_seal(void);
 void vs__handle_quarantine_set(size_t closes);

@@ -3,7 +3,7 @@
  * Every failure of the connection manager explained, and explained right:
  * each cause made for real on rxe, the errno the kernel gives for it
  * checked, and the record's words checked against the cause (docs/API.md,
- * "Connection manager", the table of failures; lib/cm_addr_errors.c):
+ * "Connection manager", the table of failures; lib/cm/cm_addr_errors.c):
  *  - listen on a port in use: the any-address twice (EADDRNOTAVAIL: the
  *    kernel's answer with the any-address on a side), the device's address
  *    under an any-address listener (EADDRNOTAVAIL), the device's address

@@ -97,7 +97,7 @@ static void next_disconnect(struct vs_cm_channel *ch, struct vs_cm_event *ev)
 
 /*
  * A connected QP's port facts, which its create took from the CM's route
- * rather than a port query (lib/cm_qp.c): its MTU is the path MTU it
+ * rather than a port query (lib/cm/cm_qp.c): its MTU is the path MTU it
  * was brought up with, no LID on RoCE, and its source GID the CM's,
  * ::ffff:<ip>, read at RTR.
  */

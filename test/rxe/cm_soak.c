@@ -56,7 +56,7 @@
 
 extern char **environ;
 
-/* lib/handle.c (private, for the tests) */
+/* lib/base/handle.c (private, for the tests) */
 size_t vs__handle_arena_bytes(void);
 void vs__handle_quarantine_set(size_t closes);
 

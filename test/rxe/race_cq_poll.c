@@ -3,7 +3,7 @@
  * Several threads iterate one CQ while completions arrive (docs/API.md:
  * "iterations on one CQ from several threads take turns").  On an
  * extended CQ the provider's lock does it, on a legacy one the emulation's
- * (lib/legacy_cq.c): every completion must be seen exactly once, with its
+ * (lib/core/legacy_cq.c): every completion must be seen exactly once, with its
  * status, and the written bytes must have arrived.
  */
 #include <pthread.h>

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# No cycles among the archive's lib/ objects (docs/ARCHITECTURE.md): from
-# `nm` of each lib/ member, an edge A -> B when A uses a global B defines.
-# Any cycle fails the test and is printed ("a.o -> b.o -> a.o").  Objects of
+# No cycles among the archive's lib/ objects, and no room reaching up
+# (docs/ARCHITECTURE.md): from `nm` of each lib/ member, an edge A -> B when
+# A uses a global B defines.  Any cycle fails the test and is printed
+# ("a.o -> b.o -> a.o"), and so does any edge from an object of one room
+# to one of a room above it (ROOMS, bottom first).  Objects of
 # shim/ are the layer below and are left out: lib/ may use them, never the
 # other way round (hygiene.sh and the layout keep that).
 #
@@ -12,9 +14,25 @@ archive=${1:-lib/libverbshim.a}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# lib/ members: the object names of lib/*.c
-members=$(for f in lib/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
+# The rooms of lib/, bottom first: an object may use its own room's and
+# those below it, never one above.
+ROOMS="base transport core events cm"
+
+# lib/ members: the object names of lib/ROOM/*.c, with their rooms
+members=$(for f in lib/*/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
 [ -n "$members" ] || { echo "no lib/ sources"; exit 1; }
+for d in lib/*/; do
+	r=${d%/}; r=${r#lib/}
+	[[ " $ROOMS " == *" $r "* ]] || { echo "lib/$r/ is not a room of ROOMS ($ROOMS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
+done
+for f in lib/*.c; do
+	[ -e "$f" ] && { echo "$f: every lib/ source lives in a room (lib/ROOM/)"; exit 1; }
+done
+rank=0
+for r in $ROOMS; do
+	for f in lib/"$r"/*.c; do [ -e "$f" ] && b=${f##*/} && echo "${b%.c}.o $rank $r"; done
+	rank=$((rank + 1))
+done >"$tmp/rooms"
 nm -A "$archive" >"$tmp/nm" 2>/dev/null || { echo "nm $archive failed"; exit 1; }
 
 # edges "from to symbol" (the first symbol that makes each, for the report)
@@ -38,6 +56,11 @@ awk -v members="$members" -F'[: ]+' '
 			}
 		}
 	}' "$tmp/nm" >"$tmp/edges" || { grep missing "$tmp/edges"; echo "(not in $archive)"; exit 1; }
+
+# no room reaching up
+awk 'NR == FNR { rank[$1] = $2; room[$1] = $3; next }
+     rank[$2] > rank[$1] { print "up: " $1 " (" room[$1] ") uses " $3 " of " $2 " (" room[$2] ")"; bad = 1 }
+     END { exit bad }' "$tmp/rooms" "$tmp/edges" || exit 1
 
 # depth-first search for a back edge; prints the first cycle found
 awk '
@@ -63,4 +86,4 @@ awk '
 		for (v in nodes) if (!color[v] && !found) dfs(v)
 		exit found
 	}' "$tmp/edges" || exit 1
-echo "0 cycles among $(echo "$members" | wc -l) lib/ objects ($(wc -l <"$tmp/edges") edges)"
+echo "0 cycles among $(echo "$members" | wc -l) lib/ objects ($(wc -l <"$tmp/edges") edges), none reaching up across the rooms ($ROOMS)"

@@ -24,10 +24,10 @@
 #include "../common/vs_fake.h"
 #include "../common/vs_alloc_wrap.h"
 
-/* lib/handle.c (private, for the tests) */
+/* lib/base/handle.c (private, for the tests) */
 size_t vs__handle_arena_bytes(void);
 void vs__handle_arena_seal(void);
-#define ARENA_CHUNK_BLOCK (64 * 1024 + 64) /* lib/handle.c: one chunk */
+#define ARENA_CHUNK_BLOCK (64 * 1024 + 64) /* lib/base/handle.c: one chunk */
 
 static int *live; /* the fake's: ctx pd mr cq qp srq ah */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The bounce ring of a provider with broken ibv_wr_set_* SGE setters
- * (rxe: lib/quirks.c) is made at the QP's first batch start, not at QP
+ * (rxe: lib/core/quirks.c) is made at the QP's first batch start, not at QP
  * create.  Against the fake provider dressed as rxe (VS_FAKE_VENDOR): no
  * MR at create nor after the handshake; the first start registers the
  * QP's ring once, and inline sends and gathers post a copy of the bytes

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The GID table read (lib/gid.c collect): a table has many slots and few in
+ * The GID table read (lib/core/gid.c collect): a table has many slots and few in
  * use (rxe: 1024), so the library asks the kernel for a few entries first
  * and for the whole table only when more are in use.  Against the fake
  * provider, whose _ibv_query_gid_table says EINVAL as the kernel does when

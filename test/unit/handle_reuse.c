@@ -25,10 +25,10 @@
 #include "../common/vs_fake.h"
 #include "../common/vs_alloc_wrap.h"
 
-/* lib/handle.c (private): the arena's chunks, in bytes */
+/* lib/base/handle.c (private): the arena's chunks, in bytes */
 size_t vs__handle_arena_bytes(void);
 
-/* VS__QUARANTINE of lib/vs_internal.h: the window this test pins */
+/* VS__QUARANTINE of lib/base/base.h: the window this test pins */
 #define QUARANTINE 4096
 /* rounds of every kind once the quarantines are full */
 #define ROUNDS 1024

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Under TSan (and plain, ASan+UBSan, valgrind): a wait that stashes
- * (vs_cq_wait_wr, lib/cq_stash.c) while another thread polls the same CQ
+ * (vs_cq_wait_wr, lib/core/cq_stash.c) while another thread polls the same CQ
  * (vs_cq_poll, the iterator), on the fake provider, whose extended CQ
  * holds a poll lock from start_poll to end_poll as a real one does; then
- * the same on a legacy CQ (lib/legacy_cq.c: ibv_poll_cq 16 at a time into
+ * the same on a legacy CQ (lib/core/legacy_cq.c: ibv_poll_cq 16 at a time into
  * a buffer of the library's, under its own lock), where the stash sits on
  * top of that buffer.
  *

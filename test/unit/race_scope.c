@@ -3,7 +3,7 @@
  * Under TSan (and plain, ASan+UBSan, valgrind): a scope's waits racing
  * another thread's waits on the same CQ and channel, on the fake
  * provider, extended and legacy CQs.  Each take of a wait drains the CQ,
- * stashing what it does not want (lib/cq_stash.c), so completions pass
+ * stashing what it does not want (lib/core/cq_stash.c), so completions pass
  * between the threads through the stash.
  *
  * Two QPs share one send CQ on a channel (its fd never handed out: a

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The bottom room of the typed API (lib/base/): errors, handles, names,
+ * knobs.  Every lib/ file reaches it through its own room's header; it
+ * includes the public headers whose types the rooms above share.
+ */
+#ifndef VS_BASE_H
+#define VS_BASE_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* the definitions below are the functions, not the type-guard macros */
+#define VS__NO_TYPE_GUARDS
+
+#include "verbshim/common.h"
+#include "verbshim/error.h"
+#include "verbshim/device.h"
+#include "verbshim/names.h"
+#include "verbshim/mem.h"
+#include "verbshim/cq.h"
+#include "verbshim/cq_iter.h"
+#include "verbshim/srq.h"
+#include "verbshim/qp_config.h"
+#include "verbshim/qp_rules.h"
+#include "verbshim/qp.h"
+#include "verbshim/ah.h"
+#include "verbshim/endpoint.h"
+#include "verbshim/batch.h"
+#include "verbshim/post_rc.h"
+#include "verbshim/post_uc.h"
+#include "verbshim/post_ud.h"
+#include "verbshim/post.h"
+#include "verbshim/recv.h"
+#include "verbshim/srd.h"
+#include "verbshim/post_srd.h"
+#include "verbshim/event.h"
+#include "verbshim/scope.h"
+
+/*
+ * Records the thread's last error (lib/error.c); returns -err.  call is
+ * the vs_ call that failed, always; vs__verb_error also names the
+ * provider function (verb) that failed inside it.
+ */
+int vs__set_error(const char *call, int err, const char *fmt, ...)
+	VS_PRINTF(3, 4);
+int vs__verb_error(const char *call, const char *verb, int err,
+		   const char *fmt, ...) VS_PRINTF(4, 5);
+int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
+	       va_list ap);
+/*
+ * When library lib (enum vs_library) did not load: "libibverbs did not
+ * load: <the loader's reason, with the path>" into buf, returned; else NULL.
+ */
+const char *vs__library_reason(int lib, char *buf, size_t len);
+void vs__error_set_batch_posted(long n);
+
+/* errno after a failed verb, never 0 (a provider may forget to set it). */
+static inline int vs__errno_or(int fallback)
+{
+	return errno ? errno : fallback;
+}
+
+/*
+ * Handle memory (lib/handle.c): zeroed, from the handle arena.  NULL when
+ * out of memory.  unpublish gives back a handle that was never handed out
+ * (a failed create): reused at once.  free is the destroy's, once the
+ * last reference went: the handle is marked closed (whatever its kind,
+ * a borrowed context too) and its slot quarantined, untouched, for at
+ * least the next VS__QUARANTINE closes of handles of its size class
+ * before a create may reuse it (docs/API.md, Lifetimes, rule 7).
+ */
+#define VS__QUARANTINE 4096
+void *vs__handle_alloc(size_t size);
+void vs__handle_unpublish(void *h, size_t size);
+void vs__handle_free(void *h, size_t size);
+/*
+ * For the tests only: the arena's heap chunks, in bytes (flat under
+ * churn); seal: the next handle not taken from a closed slot needs a new
+ * chunk (the rest of the current one and the spare slots are left), so
+ * that the allocation failure test reaches the chunk's malloc;
+ * quarantine_set: the window, for a test that cannot make VS__QUARANTINE
+ * closes of a class in its time (test/rxe/cm_churn.c: connections).
+ */
+size_t vs__handle_arena_bytes(void);
+void vs__handle_arena_seal(void);
+void vs__handle_quarantine_set(size_t closes);
+
+static inline void vs__handle_init(struct vs_handle *h, uint32_t kind)
+{
+	h->magic = kind;
+	h->gate = 0;
+	h->refs = 1;
+}
+
+static inline void vs__ref_get(struct vs_handle *h)
+{
+	__atomic_add_fetch(&h->refs, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * A reference unless the last one is gone already (a destroy under way):
+ * for a wait that must keep a handle a concurrent close may release.
+ */
+static inline bool vs__ref_get_live(struct vs_handle *h)
+{
+	int refs = __atomic_load_n(&h->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (refs <= 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&h->refs, &refs, refs + 1, true,
+					      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
+	return true;
+}
+
+/* true when this was the last reference */
+static inline bool vs__ref_put(struct vs_handle *h)
+{
+	return __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+/*
+ * 0 when h points at an open handle of the given kind; else -EINVAL with
+ * "what is NULL", "what is a PD the caller already closed" or "what is a
+ * handle of another kind (PD, expected MR)".
+ */
+int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
+			    const char *what) VS_COLD;
+
+/* inline: every call checks its handles, and an open one costs a compare */
+static inline int vs__check_handle(const void *h, uint32_t kind,
+				   const char *verb, const char *what)
+{
+	if (VS_LIKELY(h && __atomic_load_n(&((const struct vs_handle *)h)->magic,
+					   __ATOMIC_ACQUIRE) == kind))
+		return 0;
+	return vs__check_handle_failed(h, kind, verb, what);
+}
+
+/*
+ * The user's close: checks h like vs__check_handle, then marks it closed
+ * (once, atomically; the send gate shuts with it).  The caller then drops
+ * the user's reference with its put.
+ */
+int vs__user_close(void *handle, uint32_t kind, const char *verb,
+		   const char *what);
+
+/*
+ * A destroy failed (the provider said EBUSY, ...): the object stays, and
+ * the handle is open again with the user's one reference, so the user
+ * may retry the close.
+ */
+void vs__handle_reopen(struct vs_handle *h, uint32_t kind);
+
+/* lib/handle.c: p points at a handle of the arena (safe to read its magic) */
+bool vs__handle_in_arena(const void *p, size_t size);
+
+/* Keeps the first failure of a teardown sequence. */
+static inline int vs__first_err(int a, int b)
+{
+	return a ? a : b;
+}
+
+/* Names of IBV_QP_* mask bits into buf ("IBV_QP_AV|IBV_QP_PATH_MTU"). */
+void vs__qp_mask_names(int mask, char *buf, size_t len);
+
+#endif /* VS_BASE_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The calling thread's last error: with the handle arena (lib/base/handle.c)
+ * the only state of the typed API besides the shim's tables.
+ */
+#include "base.h"
+#include "verbshim/loader.h"
+
+static _Thread_local struct vs_error last_error;
+
+int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
+	       va_list ap)
+{
+	char *m = last_error.message;
+	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
+	int n;
+
+	if (err <= 0)
+		err = EINVAL;
+	last_error.call = call ? call : "verbshim";
+	last_error.verb = verb;
+	last_error.err = err;
+	last_error.batch_posted = 0;
+	n = vsnprintf(m, VS_ERROR_MSG_MAX, fmt, ap);
+	if (n >= VS_ERROR_MSG_MAX) /* cut: say so */
+		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
+	if (!m[0])
+		snprintf(m, VS_ERROR_MSG_MAX, "%s", strerror(err));
+	return -err;
+}
+
+int vs__set_error(const char *call, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vs__errorv(call, NULL, err, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int vs__verb_error(const char *call, const char *verb, int err,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vs__errorv(call, verb, err, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+const char *vs__library_reason(int lib, char *buf, size_t len)
+{
+	struct vs_library_info info;
+
+	buf[0] = 0;
+	if (vs_library_query((enum vs_library)lib, &info) || info.loaded)
+		return NULL;
+	snprintf(buf, len, "%s did not load: %s", info.name,
+		 info.error ? info.error : strerror(info.load_errno));
+	return buf;
+}
+
+/* After vs__set_error: what a failed batch submit posted anyway. */
+void vs__error_set_batch_posted(long n)
+{
+	last_error.batch_posted = n;
+}
+
+const struct vs_error *vs_last_error(void)
+{
+	return &last_error;
+}
+
+void vs_clear_error(void)
+{
+	memset(&last_error, 0, sizeof(last_error));
+}
+
+char *vs_format_error(const struct vs_error *e, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return buf;
+	if (!e || !e->err)
+		snprintf(buf, len, "no error");
+	else
+		snprintf(buf, len, "%s: %s%s%s: %s", e->call ? e->call : "verbshim",
+			 e->verb ? e->verb : "", e->verb ? ": " : "",
+			 strerror(e->err), e->message);
+	return buf;
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Connections: connect (client), get a request, accept or reject it
+ * (server), disconnect.  The QP is the caller's typed QP, brought up
+ * here with the CM's attributes (lib/cm/cm_qp.c); librdmacm never touches
+ * it (the id has no rdma_create_qp QP), so the CM's answer to a connect
+ * arrives as RDMA_CM_EVENT_CONNECT_RESPONSE and rdma_establish completes
+ * it after RTR and RTS.
+ */
+#include "cm_internal.h"
+
+#define DEFAULT_CONNECT_MS 5000
+
+static int conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
+		      const char *what, const char *call)
+{
+	if (!cfg)
+		return 0;
+	if (cfg->comp_mask & VS_CM_CONN_BEFORE_ACCEPT)
+		return vs__set_error(call, EINVAL, "comp_mask has "
+				     "VS_CM_CONN_BEFORE_ACCEPT: only the one-call "
+				     "vs_cm_rc_serve calls before_accept; with the "
+				     "steps, post receives before vs_cm_accept");
+	if (cfg->comp_mask)
+		return vs__set_error(call, EINVAL, "comp_mask 0x%llx has unknown bits",
+				     (unsigned long long)cfg->comp_mask);
+	if (cfg->private_data_len && !cfg->private_data)
+		return vs__set_error(call, EINVAL,
+				     "private_data is NULL with private_data_len %u",
+				     cfg->private_data_len);
+	if (cfg->private_data_len > max)
+		return vs__set_error(call, EINVAL,
+				     "private_data_len %u exceeds the %u bytes %s "
+				     "carries (the IB CM message less the rdma_cm "
+				     "header)", cfg->private_data_len, max, what);
+	return 0;
+}
+
+/* 0: do not wait (no_wait), else the limit (-1: for ever) */
+static int wait_ms(const struct vs_cm_conn_config *cfg)
+{
+	if (cfg && cfg->no_wait)
+		return 0;
+	return cfg && cfg->timeout_ms ? cfg->timeout_ms : DEFAULT_CONNECT_MS;
+}
+
+static void fill_param(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg,
+		       struct rdma_conn_param *p)
+{
+	struct vs_qp *qp = id->qp;
+
+	memset(p, 0, sizeof(*p));
+	if (cfg) {
+		p->private_data = cfg->private_data;
+		p->private_data_len = cfg->private_data_len;
+	}
+	p->qp_num = qp->qp->qp_num;
+	p->srq = qp->srq != NULL;
+	if (!vs__cm_is_ud(id)) {
+		p->responder_resources = qp->max_dest_rd_atomic;
+		p->initiator_depth = qp->max_rd_atomic;
+		p->flow_control = 1;
+		p->retry_count = qp->retry_cnt;
+		p->rnr_retry_count = qp->rnr_retry;
+	}
+}
+
+int vs__cm_complete(struct vs_cm_id *id, const char *call)
+{
+	int ret;
+
+	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id))
+		return 0; /* the answer is the ESTABLISHED event itself */
+	ret = vs__cm_qp_up(id, call);
+	if (!ret) {
+		errno = 0;
+		if (rdma_establish(id->id))
+			ret = vs__verb_error(call, "rdma_establish",
+					     vs__errno_or(EINVAL),
+					     "connecting to %s: cannot send the "
+					     "ready-to-use", vs__cm_peer_or(id));
+	}
+	if (ret) {
+		id->state = VS_CM_FAILED;
+		rdma_reject(id->id, NULL, 0);
+		return ret;
+	}
+	id->state = VS_CM_CONNECTED;
+	return 0;
+}
+
+static int need_qp(struct vs_cm_id *id, const char *call)
+{
+	if (!id->qp)
+		return vs__set_error(call, EINVAL,
+				     "the CM id has no QP: create it first "
+				     "(vs_cm_%s_qp_create)",
+				     vs__cm_is_ud(id) ? "ud" : "rc");
+	if (vs__qp_batch_open(id->qp))
+		return vs__set_error(call, EBUSY, "a send batch is open on the "
+				     "id's QP: submit or abort it first");
+	return 0;
+}
+
+int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
+{
+	const char *call = "vs_cm_connect";
+	struct rdma_conn_param p;
+	struct vs__cm_ev ev;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (id->state == VS_CM_LISTENING)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is a listener: connect needs an "
+				     "id from vs_cm_resolve");
+	if (id->state != VS_CM_RESOLVED)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s: connect needs a RESOLVED "
+				     "id (vs_cm_resolve) that never connected",
+				     vs_cm_state_name(id->state));
+	ret = conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_CONNECT_DATA_MAX :
+			 VS_CM_CONNECT_DATA_MAX, vs__cm_is_ud(id) ?
+			 "a UD connect request (SIDR REQ)" :
+			 "an RC connect request (REQ)", call);
+	if (!ret)
+		ret = need_qp(id, call);
+	if (ret)
+		return ret;
+	if (cfg && cfg->timeout_ms < -1)
+		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
+				     "default, -1: for ever)", cfg->timeout_ms);
+	/* refused before the request leaves, not after */
+	if (wait_ms(cfg) && (ret = vs__cm_no_wait_only(id, call)))
+		return ret;
+	/*
+	 * UD: ready before the request leaves (the answer needs no more);
+	 * iWARP: in INIT, for iw_cm to take to RTS
+	 */
+	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id)) {
+		ret = vs__cm_qp_up(id, call);
+		if (ret)
+			return ret;
+	}
+	fill_param(id, cfg, &p);
+	id->pdata_len = 0;
+	errno = 0;
+	if (rdma_connect(id->id, &p)) {
+		id->state = VS_CM_FAILED;
+		/* iWARP: the TCP connect is made here, and refused here */
+		if (errno == ECONNREFUSED)
+			return vs__verb_error(call, "rdma_connect", ECONNREFUSED,
+					      "connecting to %s: refused: nobody "
+					      "listens on that port there",
+					      vs__cm_peer_or(id));
+		return vs__verb_error(call, "rdma_connect", vs__errno_or(EINVAL),
+				      "connecting to %s: the request cannot be "
+				      "sent", vs__cm_peer_or(id));
+	}
+	id->state = VS_CM_CONNECTING;
+	if (wait_ms(cfg) == 0)
+		return 0;
+	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) || vs__cm_is_iwarp(id) ?
+			      RDMA_CM_EVENT_ESTABLISHED :
+			      RDMA_CM_EVENT_CONNECT_RESPONSE, wait_ms(cfg), &ev,
+			      "connecting to", call);
+	if (ret)
+		return ret;
+	return vs__cm_complete(id, call);
+}
+
+int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
+{
+	const char *call = "vs_cm_get_request";
+	int64_t deadline = vs__deadline(timeout_ms);
+	struct vs__cm_ev ev;
+	int ret = vs__check_handle(l, VS_KIND_CM_ID, call, "listener");
+
+	if (ret)
+		return ret;
+	if (!out)
+		return vs__set_error(call, EINVAL, "out is NULL");
+	*out = NULL;
+	if (l->state != VS_CM_LISTENING)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s, not a listener (vs_cm_listen)",
+				     vs_cm_state_name(l->state));
+	for (;;) {
+		ret = vs__cm_read(l, timeout_ms, deadline, &ev, call);
+		if (ret == -ETIMEDOUT)
+			return vs__cm_timed_out(l, timeout_ms,
+						"connection request", call);
+		if (ret)
+			return ret;
+		if (ev.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			*out = ev.id;
+			return 0;
+		}
+		if (vs__cm_is_failure(ev.type))
+			return vs__cm_explain(l, &ev, "listening on", call);
+	}
+}
+
+int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
+{
+	const char *call = "vs_cm_accept";
+	struct rdma_conn_param p;
+	struct vs__cm_ev ev;
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (id->state != VS_CM_REQUEST)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s: accept answers a connect "
+				     "request (an id from vs_cm_get_request or a "
+				     "CONNECT_REQUEST event), once%s",
+				     vs_cm_state_name(id->state),
+				     id->state == VS_CM_ACCEPTING ||
+				     id->state == VS_CM_CONNECTED ?
+				     " (it was already accepted)" : "");
+	ret = conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_ACCEPT_DATA_MAX :
+			 VS_CM_ACCEPT_DATA_MAX, vs__cm_is_ud(id) ?
+			 "a UD accept (SIDR REP)" : "an RC accept (REP)", call);
+	if (!ret)
+		ret = need_qp(id, call);
+	if (ret)
+		return ret;
+	if (cfg && cfg->timeout_ms < -1)
+		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
+				     "default, -1: for ever)", cfg->timeout_ms);
+	/* UD's accept never waits; RC's waits unless no_wait */
+	if (!vs__cm_is_ud(id) && wait_ms(cfg) &&
+	    (ret = vs__cm_no_wait_only(id, call)))
+		return ret;
+	/* ready before the accept leaves: the client may send at once */
+	ret = vs__cm_qp_up(id, call);
+	if (ret) {
+		rdma_reject(id->id, NULL, 0);
+		id->state = VS_CM_FAILED;
+		return ret;
+	}
+	fill_param(id, cfg, &p);
+	errno = 0;
+	if (rdma_accept(id->id, &p)) {
+		id->state = VS_CM_FAILED;
+		return vs__verb_error(call, "rdma_accept", vs__errno_or(EINVAL),
+				      "accepting %s: the accept cannot be sent",
+				      vs__cm_peer_or(id));
+	}
+	if (vs__cm_is_ud(id)) {
+		id->state = VS_CM_CONNECTED; /* SIDR: no ready-to-use follows */
+		return 0;
+	}
+	id->state = VS_CM_ACCEPTING;
+	if (wait_ms(cfg) == 0)
+		return 0;
+	return vs__cm_wait_for(id, RDMA_CM_EVENT_ESTABLISHED, wait_ms(cfg), &ev,
+			       "accepting", call);
+}
+
+int vs_cm_reject(struct vs_cm_id *id, const void *private_data, uint8_t len)
+{
+	const char *call = "vs_cm_reject";
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (id->state != VS_CM_REQUEST)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s: reject answers a connect "
+				     "request, once", vs_cm_state_name(id->state));
+	if (len && !private_data)
+		return vs__set_error(call, EINVAL, "private_data is NULL with len %u",
+				     len);
+	if (len > VS_CM_REJECT_DATA_MAX)
+		return vs__set_error(call, EINVAL,
+				     "len %u exceeds the %u bytes a reject (REJ) "
+				     "carries", len, VS_CM_REJECT_DATA_MAX);
+	errno = 0;
+	if (rdma_reject(id->id, private_data, len))
+		return vs__verb_error(call, "rdma_reject", vs__errno_or(EINVAL),
+				      "cannot reject %s", vs__cm_peer_or(id));
+	id->state = VS_CM_REJECTED;
+	return 0;
+}
+
+int vs_cm_disconnect(struct vs_cm_id *id)
+{
+	const char *call = "vs_cm_disconnect";
+	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
+
+	if (ret)
+		return ret;
+	if (id->state != VS_CM_CONNECTED && id->state != VS_CM_ACCEPTING &&
+	    id->state != VS_CM_DISCONNECTED)
+		return vs__set_error(call, EINVAL,
+				     "the CM id is %s: only a connection "
+				     "disconnects", vs_cm_state_name(id->state));
+	vs__cm_qp_to_error(id);
+	if (vs__cm_is_ud(id)) {
+		id->state = VS_CM_DISCONNECTED;
+		return 0; /* no connection on the wire to end */
+	}
+	errno = 0;
+	/* after the peer's disconnect this answers it; EINVAL if done already */
+	if (rdma_disconnect(id->id) && id->state != VS_CM_DISCONNECTED)
+		return vs__verb_error(call, "rdma_disconnect", vs__errno_or(EINVAL),
+				      "cannot disconnect from %s", vs__cm_peer_or(id));
+	id->state = VS_CM_DISCONNECTED;
+	return 0;
+}

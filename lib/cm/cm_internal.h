@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the connection manager's files (lib/cm_*.c).
+ *
+ * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
+ * context) <- cm_addr_errors (what a bind's or resolve's errno means)
+ * <- cm_event (read, act on, explain one event) <- cm_qp (the
+ * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
+ * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
+ * cm_loop (vs_cm_next), cm_oneshot (one-call client and server) and
+ * cm_ep (rdma_create_ep-style setup from rdma_getaddrinfo hints).
+ */
+#ifndef VS_CM_INTERNAL_H
+#define VS_CM_INTERNAL_H
+
+#include <sys/socket.h>
+
+#include "../events/events.h"
+#include "verbshim/cm.h"
+#include "verbshim/cm_connect.h"
+#include "verbshim/cm_event.h"
+#include "verbshim/cm_ud.h"
+#include "verbshim/cm_oneshot.h"
+#include "verbshim/cm_ep.h"
+
+/*
+ * A channel many ids share.  Each id on it holds a reference and is on
+ * its list (linked at create, unlinked when its raw id is destroyed); the
+ * last put destroys the rdma_event_channel.  lock guards the list only:
+ * reading events is for one thread at a time, as for an id.
+ */
+struct vs_cm_channel {
+	struct vs_handle h;
+	struct rdma_event_channel *ech; /* fd non-blocking */
+	pthread_mutex_t lock;
+	struct vs_cm_id *ids;
+};
+
+struct vs_cm_id {
+	struct vs_handle h;
+	struct rdma_cm_id *id;
+	/* its own channel (fd non-blocking), or chan's when shared */
+	struct rdma_event_channel *ech;
+	struct vs_cm_channel *chan;      /* shared: one reference; else NULL */
+	struct vs_cm_id *ch_prev, *ch_next; /* on chan->ids */
+	enum vs_transport transport;
+	enum vs_cm_state state;
+	struct vs_context *ctx;  /* borrowed, one reference; NULL until bound */
+	struct vs_qp *qp;        /* one reference: the id keeps its QP */
+	struct vs_pd *own_pd;    /* one-call setups: created and owned */
+	struct vs_cq *own_cq;
+	bool own_qp;             /* the user's reference of qp is the id's too */
+	int reject_reason;
+	/* the request's offer (server side), bounding what accept grants */
+	uint8_t req_responder_resources, req_initiator_depth;
+	/* UD: what the CM answered (connect reply or multicast join) */
+	bool have_ud;
+	struct ibv_ah_attr ud_ah;
+	uint32_t ud_qpn, ud_qkey;
+	bool joined;
+	/* a resolve under way: the route's limit; a group has no route */
+	int resolve_ms;
+	bool resolve_group;
+	/*
+	 * The peer's last private data: VS_CM_DATA_MAX bytes made by the first
+	 * (most ids never get any), freed with the raw id (vs__cm_free,
+	 * vs_cm_close).  Not in the handle, which stays small: its slot is
+	 * quarantined after the close and fresh handle memory costs a page
+	 * fault, and CM ids come and go with connections.
+	 */
+	uint8_t pdata_len;
+	uint8_t *pdata;
+	/* the peer (or joined group, or bound address): INET / INET6, else 0 */
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} peer_sa;
+	char peer[64]; /* its text, made when first asked for (vs__cm_peer) */
+};
+
+/* One event, copied out of librdmacm's and acknowledged. */
+struct vs__cm_ev {
+	enum rdma_cm_event_type type;
+	int status;
+	struct vs_cm_id *id;       /* the id it concerns (a new id for a request) */
+	struct vs_cm_id *listener; /* a request's listener */
+	/* a request's raw id nobody wraps: rejected and destroyed after the ack */
+	struct rdma_cm_id *orphan;
+	/* the peer's private data came with it (id->pdata now holds it) */
+	bool pdata;
+};
+
+/* lib/cm/cm_handle.c; chan: the shared channel, or NULL for one of its own */
+int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
+	       struct vs_cm_id **out, const char *call);
+int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
+		struct vs_cm_id **out, const char *call);
+/* Frees what a never-published or final id owns (raw id, channel). */
+void vs__cm_free(struct vs_cm_id *id);
+/* After the raw id's destroy: its own channel destroyed, or off the shared one. */
+void vs__cm_channel_drop(struct vs_cm_id *id);
+/*
+ * -EINVAL recorded when id is on a shared channel (a step of call that
+ * would wait for its events), else 0.
+ */
+int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call);
+/* cfg's channel (VS_CM_CONFIG_CHANNEL), or NULL */
+struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg);
+void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa);
+/* Keeps sa as the id's peer; its text is made only if asked for. */
+void vs__cm_set_peer(struct vs_cm_id *id, const struct sockaddr *sa);
+/* The peer as text ("192.0.2.1:7471", "[fe80::1]:7471"), "" if none. */
+const char *vs__cm_peer(const struct vs_cm_id *id);
+int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
+bool vs__cm_is_ud(const struct vs_cm_id *id);
+/*
+ * On an iWARP device (bound): the kernel's iw_cm moves the QP to RTS when
+ * the connection is up and answers a connect with ESTABLISHED (no
+ * CONNECT_RESPONSE, no ready-to-use); the library takes the QP to INIT only.
+ */
+bool vs__cm_is_iwarp(const struct vs_cm_id *id);
+/* "peer X" for messages */
+const char *vs__cm_peer_or(const struct vs_cm_id *id);
+
+/*
+ * lib/cm/cm_event.c: reads one event of id (a listener: its requests too)
+ * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
+ * timeout: from the first wait on); acts on it (state,
+ * private data, reject reason, UD answer, a request's new id) and acks
+ * it.  0, -EAGAIN / -ETIMEDOUT (not recorded: the caller says what it
+ * waited for, vs__cm_timed_out), or -errno recorded.
+ */
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+		struct vs__cm_ev *ev, const char *call);
+/*
+ * lib/cm/cm_addr_errors.c: records the failure err of verb binding sa (what:
+ * "the listener"), in words that tell its causes apart (a port in use,
+ * not this machine's address, no RDMA device on its netdev, ...);
+ * returns -err.
+ */
+int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
+		      const char *verb, int err, const char *call);
+/* The same for rdma_resolve_addr of id's peer from src (NULL: any). */
+int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
+			 int err, const char *call);
+/* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
+const char *vs__cm_addr_error_why(int err);
+/*
+ * Records the timeout of a wait of timeout_ms for what ("connection
+ * request") on id: ETIMEDOUT naming the id, its state and its peer or
+ * listening address.  Returns -ETIMEDOUT.
+ */
+int vs__cm_timed_out(struct vs_cm_id *id, int timeout_ms, const char *what,
+		     const char *call);
+/*
+ * Waits for an event of type want on id, while step ("connecting to");
+ * a failure event is explained and returned as -errno, the timeout as
+ * -ETIMEDOUT recorded ("no answer within N ms").
+ */
+int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
+		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
+		    const char *call);
+/* Records the explanation of a failure event; returns -errno, or 0 when
+ * the event is not a failure. */
+int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
+		   const char *step, const char *call);
+bool vs__cm_is_failure(enum rdma_cm_event_type t);
+/*
+ * One event of any id on the shared channel ch, as vs__cm_read; an
+ * event of an id already closed is acked and dropped (a request to a
+ * closed listener rejected), never returned.
+ */
+int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
+			int64_t deadline, struct vs__cm_ev *ev, const char *call);
+
+/* lib/cm/cm_id.c: the route step of a resolve, after ADDR_RESOLVED (-errno recorded) */
+int vs__cm_resolve_route(struct vs_cm_id *id, const char *call);
+/* lib/cm/cm_id.c: what vs_cm_resolve / vs_cm_listen do once rdma_getaddrinfo answered */
+int vs__cm_config_check(const struct vs_cm_config *cfg, const char *call);
+int vs__cm_lookup(const char *host, const char *port,
+		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
+		  const char *call);
+int vs__cm_resolve_sa(const struct sockaddr *dst, const struct sockaddr *src,
+		      enum vs_transport t,
+		      const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		      const char *call);
+int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
+		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
+		     const char *call);
+
+/* lib/cm/cm_qp.c */
+int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
+void vs__cm_qp_to_error(struct vs_cm_id *id);
+
+/* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
+int vs__cm_mcast_drop(struct vs_cm_id *id);
+
+/* lib/cm/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
+int vs__cm_complete(struct vs_cm_id *id, const char *call);
+
+#endif /* VS_CM_INTERNAL_H */
