@@ -361,7 +361,7 @@ check-siw:
 	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
 
 demo: all tests
-	$(Q)scripts/demo.sh
+	$(Q)$(if $(filter arm64,$(ARCH)),VS_ARCH=arm64 )scripts/demo.sh
 
 # The soak (test/rxe/cm_soak.c): a typed CM server and SOAK_ROUNDS client
 # connections on rxe in the VM, its RSS and fds flat (docs/soak.md).  The
@@ -429,13 +429,25 @@ $(LIB_OBJS): shim/glibc_floor.h
 # examples, tests and benches into build/oldest, chrooted (as root).  These are the
 # binaries the release matrix runs in every rdma-core root, each on its own
 # glibc; binaries meant to ship are built this way.
-OLDEST_BUILD := build/oldest
 OLDEST_JOBS  ?= 2
 .PHONY: oldest
+ifeq ($(ARCH),arm64)
+# ARCH=arm64: the same root with bullseye's aarch64 cross gcc 10 and arm64
+# glibc 2.31 (scripts/build-root.sh --arch arm64), into build/arm64/oldest.
+OLDEST_BUILD := build/arm64/oldest
+oldest:
+	$(call say,OLDEST,$(OLDEST_BUILD))
+	$(Q)scripts/build-root.sh --arch arm64 -- make -j$(OLDEST_JOBS) ARCH=arm64 CC=aarch64-linux-gnu-gcc \
+		CXX=aarch64-linux-gnu-g++ AR=aarch64-linux-gnu-ar HOSTCC=gcc BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
+	$(Q)scripts/build-root.sh --arch arm64 -- sh -c 'printf "%s; glibc %s (libc6-dev-arm64-cross)\n" "$$(aarch64-linux-gnu-gcc --version | head -n 1)" \
+		"$$(dpkg-query -W -f "\$${Version}" libc6-dev-arm64-cross)"' >$(OLDEST_BUILD)/toolchain
+else
+OLDEST_BUILD := build/oldest
 oldest:
 	$(call say,OLDEST,$(OLDEST_BUILD))
 	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
+endif
 
 # Debian packages (debian/rules): dpkg-buildpackage -b in the build root,
 # on a copy of the tree without build/ (build/deb/verbshim-VERSION), so the
