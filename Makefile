@@ -10,6 +10,10 @@
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
 #   make demo            boot the VM and run the loopback example
+#   make ARCH=arm64 ...  the same for arm64 (cross-built into build/arm64;
+#                        make demo ARCH=arm64 boots the arm64 guest)
+#   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
+#                        floor, device tests in the arm64 guest
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
@@ -150,7 +154,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw soak demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -359,6 +363,13 @@ check-rxe:
 check-siw:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
+
+# The second architecture (scripts/check-arm64.sh): the arm64 builds, the
+# unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage.
+check-arm64:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) ARCH=arm64 all tests
+	$(Q)$(MAKE) ARCH=arm64 oldest
+	$(Q)scripts/check-arm64.sh
 
 demo: all tests
 	$(Q)$(if $(filter arm64,$(ARCH)),VS_ARCH=arm64 )scripts/demo.sh
