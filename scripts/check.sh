@@ -28,7 +28,7 @@ jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 # which make, install or package in build/ (most of them are compilers
 # run one file at a time).  A new shell test goes with the others unless
 # it is one of these kinds.
-SELF_CONTAINED=" compile_fail coverage cross_version dropin error_record feature_config
+SELF_CONTAINED=" architecture compile_fail coverage cross_version dropin error_record feature_config
 	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core
 	static verbshim_info "
 
