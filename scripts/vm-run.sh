@@ -92,6 +92,9 @@ arm64 | aarch64)
 	# release root, 44.0 (bookworm, the host root's release) unless told.
 	[ -n "$rdma_core" ] || rdma_core=44.0
 	[ "$provider" = rxe ] || die "--arch arm64: rxe only (siw.ko is not built for the arm64 kernel)"
+	# TCG emulating another architecture: 94-130 s to /init's ready with
+	# the host at load ~20 (once more than 180 s)
+	boot_timeout=${VS_BOOT_TIMEOUT:-420}
 	;;
 *) die "--arch $arch: x86_64 or arm64" ;;
 esac

@@ -22,7 +22,8 @@
 #   (vm-run.sh --arch arm64), kernel 6.1: build/arm64's binaries in the
 #   arm64 44.0 root (the host root's release), and build/arm64/oldest's
 #   in the arm64 33.2 and 65.0 roots (VS_ARM64_MATRIX)   rxe-arm64-VER
-#   arm64-smoke: the 44.0 boot's device tests of ARM64_SMOKE only
+#   arm64-smoke: the demo's programs and ARM64_SMOKE's device tests, one
+#   boot (44.0, or VS_ARM64_SMOKE_RELEASE with build/arm64/oldest)
 # Two builds: the host root runs today's toolchain's binaries (build/); the
 # release roots, each on its own distribution's glibc, all run the one set
 # built on the oldest supported distribution (`make oldest`: build/oldest).
@@ -67,7 +68,7 @@ device_tests() {
 	local t
 	for t in build/test/rxe/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
-		[ "$1" = arm64-smoke ] && [[ $ARM64_SMOKE != *" ${t##*/} "* ]] && continue
+		[[ $1 == arm64-smoke* ]] && [[ $ARM64_SMOKE != *" ${t##*/} "* ]] && continue
 		[ "$1" != main ] && [ "$1" != siw-6.1 ] &&
 			[[ $HOST_ROOT_ONLY == *" ${t##*/} "* ]] && continue
 		echo "$t"
@@ -125,11 +126,15 @@ inner() {
 	mapfile -t ex < <(example_tests)
 	mapfile -t tools < <(tool_tests)
 	case $mode in
-	arm64-smoke)
-		# the demo's two programs and a few device tests
+	arm64-smoke*)
+		# the demo's two programs and a few device tests; TCG emulating
+		# another architecture is slower: longer per-test timeouts
 		ex=()
 		for t in "$vmdir"/examples/loopback "$vmdir"/examples/verbs_loopback; do [ -x "$t" ] && ex+=("$t"); done
-		test/run.sh --stage "$mode" --no-skip --results "$out" "${dev[@]}" "${ex[@]}" || status=1
+		test/run.sh --stage "$mode" --timeout 360 --no-skip --results "$out" "${dev[@]}" "${ex[@]}" || status=1
+		;;
+	rxe-arm64-*)
+		test/run.sh --stage "$mode" --timeout 360 --no-skip --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1
 		;;
 	main)
 		if [ ${#dev[@]} -gt 0 ]; then
@@ -275,16 +280,17 @@ prep() {
 	case " $configs " in *" arm64"*)
 		scripts/deps.sh --arm64 || return 1
 		scripts/kernel-fetch.sh --arch arm64 bookworm >/dev/null || return 1
-		for v in 44.0 $ARM64_MATRIX; do scripts/rdma-core-root.sh --arch arm64 "$v" >/dev/null || return 1; done
+		for v in 44.0 $ARM64_MATRIX ${VS_ARM64_SMOKE_RELEASE:-}; do scripts/rdma-core-root.sh --arch arm64 "$v" >/dev/null || return 1; done
 		local b
 		for b in build/arm64 build/arm64/oldest; do
-			[ "$b" = build/arm64/oldest ] && [[ $configs != *" arm64 "* ]] && continue
+			[ "$b" = build/arm64/oldest ] && [[ " $configs " != *" arm64 "* ]] &&
+				[ "${VS_ARM64_SMOKE_RELEASE:-44.0}" = 44.0 ] && continue
 			[ -x $b/bin/loopback ] && [ -d $b/test/rxe ] ||
 				{ echo "$me: error: no $b/bin/loopback: run make ARCH=arm64 all tests oldest" >&2; return 1; }
 		done
 		# what use_build prints of the binaries (make oldest writes its own)
 		printf '%s; %s\n' "$(aarch64-linux-gnu-gcc --version | head -n 1)" \
-			"$(qemu-aarch64 /usr/aarch64-linux-gnu/lib/libc.so.6 | head -n 1)" >build/arm64/toolchain
+			"$(qemu-aarch64 -L /usr/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/libc.so.6 | head -n 1)" >build/arm64/toolchain
 		# the guest binds the arm64 builds over these
 		mkdir -p $(printf 'build/%s ' $OLDEST_DIRS)
 		;;
@@ -424,7 +430,13 @@ for c in $configs; do
 			boot "rxe-arm64-$v" "rxe-arm64-$v" build/arm64/oldest --arch arm64 --rdma-core "$v"
 		done
 		;;
-	arm64-smoke) boot rxe-arm64-smoke arm64-smoke build/arm64 --arch arm64 --rdma-core 44.0 ;;
+	arm64-smoke)
+		# VS_ARM64_SMOKE_RELEASE: 44.0 runs build/arm64, another release the
+		# Debian 11 build (build/arm64/oldest)
+		v=${VS_ARM64_SMOKE_RELEASE:-44.0} b=build/arm64
+		[ "$v" = 44.0 ] || b=build/arm64/oldest
+		boot "rxe-arm64-smoke-$v" "arm64-smoke-$v" "$b" --arch arm64 --rdma-core "$v"
+		;;
 	paths)
 		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
 		test/run.sh --stage vm-paths --no-skip --timeout 600 --results "$results" test/vm/host/clone_paths.sh test/vm/host/icount.sh || status=1
