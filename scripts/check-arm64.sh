@@ -9,7 +9,8 @@
 #          rdma-core 44.0 and glibc as their root (qemu-aarch64 -L; the
 #          x86-64 unit stage runs on the host's, 44.0 too): the fake
 #          provider and the stubs of build/arm64/stubs, the loader tests
-#          on the real libraries
+#          on the real libraries; then build/arm64/oldest's (Debian 11's
+#          cross gcc) the same way in the arm64 33.2 root (glibc 2.31)
 #   floor  test/shell/glibc_floor.sh on both arm64 archives, with the
 #          cross toolchain (floor GLIBC_2.17 on aarch64)
 #   vm     the arm64 guest (scripts/vm-stage.sh's arm64 configuration):
@@ -38,6 +39,14 @@ for s in $stages; do
 				--timeout 900 --wrap "qemu-aarch64 -L $root" build/arm64/test/unit/* || status=1
 		else
 			echo "arm64-unit 0 1 0" >>"$results"; status=1
+		fi
+		echo "== arm64 unit tests of the Debian 11 build (build/arm64/oldest) in the arm64 rdma-core 33.2 root"
+		if root=$(scripts/rdma-core-root.sh --arch arm64 33.2) && [ -s build/arm64/oldest/toolchain ]; then
+			VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-oldest-unit-33.2 \
+				--timeout 900 --wrap "qemu-aarch64 -L $root" build/arm64/oldest/test/unit/* || status=1
+		else
+			echo "no build/arm64/oldest (make oldest ARCH=arm64) or no 33.2 root"
+			echo "arm64-oldest-unit-33.2 0 1 0" >>"$results"; status=1
 		fi
 		;;
 	floor)
