@@ -28,9 +28,9 @@ jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 # which make, install or package in build/ (most of them are compilers
 # run one file at a time).  A new shell test goes with the others unless
 # it is one of these kinds.
-SELF_CONTAINED=" architecture compile_fail coverage cross_version dropin error_record feature_config
-	ffi_rows fuzz glibc_floor headers hygiene lib_cycles man must_check no_rdma_core
-	static verbshim_info "
+SELF_CONTAINED=" architecture compile_fail coverage cross_version doc_links dropin error_record
+	example_last_line feature_config ffi_rows fuzz glibc_floor headers hygiene lib_cycles
+	man must_check no_rdma_core readme static verbshim_info "
 
 host_stages() {
 	local t n shared=() own=() pid rc=0
