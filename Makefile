@@ -10,6 +10,10 @@
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
 #   make demo            boot the VM and run the loopback example
+#   make ARCH=arm64 ...  the same for arm64 (cross-built into build/arm64;
+#                        make demo ARCH=arm64 boots the arm64 guest)
+#   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
+#                        floor, device tests in the arm64 guest
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
@@ -23,6 +27,33 @@
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+
+# The target architecture, in the kernel's spelling: x86_64 (this host's,
+# the default) or arm64, cross-built with Debian's aarch64-linux-gnu
+# toolchain (scripts/deps.sh --arm64) into build/arm64 (make check-arm64).
+ARCH ?= x86_64
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin CXX),default)
+CXX := $(CROSS_COMPILE)g++
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+BUILD ?= build/arm64
+# The cross compiler does not look in /usr/include, where rdma-core's
+# headers are (they are the same on every architecture): a copy of them
+# alone, so nothing else of the build machine's /usr/include leaks in.
+RDMA_CORE_INCLUDE ?= $(BUILD)/rdma-include
+RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
+# Programs run at build time (the stubs' gen_map) are the build machine's.
+HOSTCC ?= gcc
+else ifneq ($(ARCH),x86_64)
+$(error ARCH=$(ARCH): x86_64 or arm64)
+endif
 BUILD   ?= build
 RDMA_CORE_INCLUDE ?=
 VISIBILITY ?= hidden
@@ -125,7 +156,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw soak demo \
+.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -168,10 +199,25 @@ $(BUILD)/obj/%.o: %.cpp $(CONFIG_H)
 
 $(BUILD)/obj/test/stubs/%.o: private CFLAGS_USE = $(CSTD) $(WARN) -O2 -g -fPIC
 
+ifeq ($(ARCH),arm64)
+$(BUILD)/stubs/gen_map: test/stubs/gen_map.c $(CONFIG_H)
+	$(call say,HOSTCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(HOSTCC) $(CPPFLAGS_ALL) $(CSTD) $(WARN) -O2 -o $@ $<
+
+# rdma-core's own headers of the build machine (see RDMA_CORE_INCLUDE).
+$(BUILD)/rdma-include/.stamp:
+	$(call say,HEADERS,$(@D))
+	$(Q)rm -rf $(@D) && mkdir -p $(@D)/rdma && cp -a /usr/include/infiniband $(@D)/ && \
+	  cp -a $(wildcard /usr/include/rdma/rdma_cma*.h /usr/include/rdma/rdma_verbs.h /usr/include/rdma/rsocket.h) $(@D)/rdma/ && \
+	  touch $@
+$(BUILD)/gen/config.id: | $(RDMA_STAGE)
+else
 $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $<
+endif
 
 stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
 define stub_rules
@@ -333,8 +379,15 @@ check-siw:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
 	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
 
+# The second architecture (scripts/check-arm64.sh): the arm64 builds, the
+# unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage.
+check-arm64:
+	$(Q)$(MAKE) -j$(CHECK_JOBS) ARCH=arm64 all tests
+	$(Q)$(MAKE) ARCH=arm64 oldest
+	$(Q)scripts/check-arm64.sh
+
 demo: all tests
-	$(Q)scripts/demo.sh
+	$(Q)$(if $(filter arm64,$(ARCH)),VS_ARCH=arm64 )scripts/demo.sh
 
 # The soak (test/rxe/cm_soak.c): a typed CM server and SOAK_ROUNDS client
 # connections on rxe in the VM, its RSS and fds flat (docs/soak.md).  The
@@ -402,13 +455,25 @@ $(LIB_OBJS): shim/glibc_floor.h
 # examples, tests and benches into build/oldest, chrooted (as root).  These are the
 # binaries the release matrix runs in every rdma-core root, each on its own
 # glibc; binaries meant to ship are built this way.
-OLDEST_BUILD := build/oldest
 OLDEST_JOBS  ?= 2
 .PHONY: oldest
+ifeq ($(ARCH),arm64)
+# ARCH=arm64: the same root with bullseye's aarch64 cross gcc 10 and arm64
+# glibc 2.31 (scripts/build-root.sh --arch arm64), into build/arm64/oldest.
+OLDEST_BUILD := build/arm64/oldest
+oldest:
+	$(call say,OLDEST,$(OLDEST_BUILD))
+	$(Q)scripts/build-root.sh --arch arm64 -- make -j$(OLDEST_JOBS) ARCH=arm64 CC=aarch64-linux-gnu-gcc \
+		CXX=aarch64-linux-gnu-g++ AR=aarch64-linux-gnu-ar HOSTCC=gcc BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
+	$(Q)scripts/build-root.sh --arch arm64 -- sh -c 'printf "%s; glibc %s (libc6-dev-arm64-cross)\n" "$$(aarch64-linux-gnu-gcc --version | head -n 1)" \
+		"$$(dpkg-query -W -f "\$${Version}" libc6-dev-arm64-cross)"' >$(OLDEST_BUILD)/toolchain
+else
+OLDEST_BUILD := build/oldest
 oldest:
 	$(call say,OLDEST,$(OLDEST_BUILD))
 	$(Q)scripts/build-root.sh -- make -j$(OLDEST_JOBS) BUILD=$(OLDEST_BUILD) V=$(V) all tests benches
 	$(Q)scripts/build-root.sh -- sh -c 'printf "%s; %s\n" "$$(gcc --version | head -n 1)" "$$(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"' >$(OLDEST_BUILD)/toolchain
+endif
 
 # Debian packages (debian/rules): dpkg-buildpackage -b in the build root,
 # on a copy of the tree without build/ (build/deb/verbshim-VERSION), so the

@@ -2,8 +2,11 @@
 # Project-local apt: download .deb files of any Debian suite into the cache,
 # without touching (or depending on) the system's apt configuration.
 #
-#   scripts/apt-fetch.sh SUITE PKG...     prints one .deb path per PKG
-#   scripts/apt-fetch.sh --update         refresh the package lists now
+#   scripts/apt-fetch.sh [--arch ARCH] SUITE PKG...  prints one .deb path per PKG
+#   scripts/apt-fetch.sh [--arch ARCH] --update      refresh the package lists now
+#
+# ARCH: Debian's spelling, amd64 (the default) or arm64; another
+# architecture's lists, state and downloads live apart, in apt-ARCH.
 #
 # SUITE is bullseye, bookworm, trixie, sid (or bookworm-updates).  PKG may be
 # NAME or NAME=VERSION.  Everything lives under ${VERBSHIM_CACHE:-.cache}/apt;
@@ -16,7 +19,16 @@ die() { echo "$me.sh: error: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-apt=$cache/apt
+arch=amd64
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
+case $arch in
+amd64) apt=$cache/apt ;;
+arm64) apt=$cache/apt-$arch ;;
+*) die "--arch $arch: amd64 or arm64" ;;
+esac
 max_age=${VERBSHIM_APT_MAX_AGE:-86400}
 suites="bullseye bookworm bookworm-updates trixie sid"
 
@@ -77,8 +89,8 @@ opts=(
 	-o "Dir::State=$apt/state"
 	-o "Dir::State::status=$apt/state/status"
 	-o "Dir::Cache=$apt/cache"
-	-o "APT::Architecture=amd64"
-	-o "APT::Architectures=amd64"
+	-o "APT::Architecture=$arch"
+	-o "APT::Architectures=$arch"
 	-o "Acquire::Check-Valid-Until=false"
 	-o "Acquire::Languages=none"
 	-o "Acquire::Retries=3"
@@ -149,7 +161,7 @@ if [ "${1:-}" = --update ]; then
 	update force
 	exit 0
 fi
-[ $# -ge 2 ] || { echo "usage: $me.sh SUITE PKG... | --update" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $me.sh [--arch amd64|arm64] SUITE PKG... | --update" >&2; exit 2; }
 suite=$1
 shift
 case " $suites " in

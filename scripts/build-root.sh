@@ -12,6 +12,10 @@
 #   scripts/build-root.sh --overlay DIR -- CMD  runs CMD in an overlay of it
 #                       whose changes go to DIR (DIR/upper), never to the
 #                       cached root: dpkg -i there, say (test/shell/deb.sh)
+#   scripts/build-root.sh --arch arm64 ...   the same root with bullseye's
+#                       aarch64 cross toolchain (gcc/g++ 10, glibc 2.31 and
+#                       linux-libc-dev for arm64) in it, a root of its own
+#                       (build-arm64-bullseye-RECIPE): `make oldest ARCH=arm64`
 #
 # CMD runs chrooted into the root, in a private mount namespace, with this
 # repository bound read-write at its own path (so build/ paths are the same
@@ -30,8 +34,13 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
 suite=bullseye
-rebuild=0 overlay=
+rebuild=0 overlay= arch=amd64
 [ "${1:-}" = --rebuild ] && { rebuild=1; shift; }
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+	case $arch in amd64 | arm64) ;; *) die "--arch $arch: amd64 or arm64" ;; esac
+fi
 if [ "${1:-}" = --overlay ]; then
 	[ $# -ge 2 ] || die "--overlay needs a directory"
 	mkdir -p "$2"
@@ -41,7 +50,7 @@ fi
 case ${1:-} in
 "") [ -z "$overlay" ] || die "--overlay needs -- CMD" ;;
 --) shift; [ $# -gt 0 ] || die "nothing to run after --" ;;
-*) echo "usage: $me [--rebuild] [--overlay DIR] [-- CMD...]" >&2; exit 2 ;;
+*) echo "usage: $me [--rebuild] [--arch amd64|arm64] [--overlay DIR] [-- CMD...]" >&2; exit 2 ;;
 esac
 
 # shellcheck source=scripts/lib/root.bash
@@ -83,6 +92,16 @@ python3 python3-minimal python3.9 python3.9-minimal libpython3-stdlib libpython3
 libpython3.9-stdlib libmpdec3 libreadline8 readline-common libsqlite3-0 libuuid1 media-types
 tzdata"
 
+# The arm64 cross toolchain (Debian's cross packages: programs for this
+# host, libraries and headers for arm64 under /usr/aarch64-linux-gnu).
+cross_pkgs="gcc-10-aarch64-linux-gnu gcc-10-aarch64-linux-gnu-base cpp-10-aarch64-linux-gnu
+g++-10-aarch64-linux-gnu binutils-aarch64-linux-gnu libgcc-10-dev-arm64-cross
+libgcc-s1-arm64-cross libc6-arm64-cross libc6-dev-arm64-cross linux-libc-dev-arm64-cross
+libstdc++-10-dev-arm64-cross libstdc++6-arm64-cross libasan6-arm64-cross libatomic1-arm64-cross
+libgomp1-arm64-cross libitm1-arm64-cross liblsan0-arm64-cross libtsan0-arm64-cross
+libubsan1-arm64-cross"
+[ "$arch" = amd64 ] || pkgs+=" $cross_pkgs"
+
 version_of() {	# PACKAGE: its version among debs
 	local d
 	for d in "${debs[@]}"; do
@@ -113,6 +132,13 @@ build_root() {
 	ln -sfn aclocal-1.16 "$tmp/usr/bin/aclocal"
 	ln -sfn automake-1.16 "$tmp/usr/bin/automake"
 	ln -sfn bash "$tmp/usr/bin/sh"
+	if [ "$arch" = arm64 ]; then
+		local t
+		for t in gcc g++ cpp; do ln -sfn aarch64-linux-gnu-$t-10 "$tmp/usr/bin/aarch64-linux-gnu-$t"; done
+		root_check_loads "$tmp" usr/bin/aarch64-linux-gnu-gcc-10 usr/bin/aarch64-linux-gnu-ld.bfd \
+			usr/lib/gcc-cross/aarch64-linux-gnu/10/cc1 usr/lib/gcc-cross/aarch64-linux-gnu/10/cc1plus || die "broken root"
+		[ -e "$tmp/usr/aarch64-linux-gnu/lib/libc.so.6" ] || die "broken root: no arm64 libc"
+	fi
 	root_check_loads "$tmp" usr/bin/gcc-10 usr/bin/make usr/bin/x86_64-linux-gnu-ld.bfd \
 		usr/bin/x86_64-linux-gnu-as usr/bin/x86_64-linux-gnu-ar usr/bin/bash \
 		usr/lib/gcc/x86_64-linux-gnu/10/cc1 usr/lib/gcc/x86_64-linux-gnu/10/cc1plus \
@@ -124,15 +150,17 @@ build_root() {
 	# dpkg-shlibdeps and dpkg-query read it; no maintainer script ran).
 	root_dpkg_status "$tmp" "${debs[@]}"
 	root_install "$tmp" "$root" "$recipe" \
-		"$suite build root: gcc $(version_of gcc-10), libc $(version_of libc6), rdma-core headers $(version_of libibverbs-dev)" \
+		"$suite build root: gcc $(version_of gcc-10), libc $(version_of libc6), rdma-core headers $(version_of libibverbs-dev)${cross:+, arm64 cross gcc $(version_of gcc-10-aarch64-linux-gnu), libc $(version_of libc6-dev-arm64-cross)}" \
 		"${debs[@]}"
 	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 }
 
 recipe=$(cat "$0" "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" | sha256sum | cut -c1-16)
-root=$cache/roots/build-$suite-$recipe
+cross=
+[ "$arch" = amd64 ] || cross=$arch-
+root=$cache/roots/build-$cross$suite-$recipe
 (
-	exec 9>"$cache/roots/.lock-build-$suite"
+	exec 9>"$cache/roots/.lock-build-$cross$suite"
 	flock 9
 	if [ $rebuild -eq 1 ] || [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" != "recipe $recipe" ]; then
 		# (waits for commands running in it)
@@ -140,7 +168,7 @@ root=$cache/roots/build-$suite-$recipe
 		[ $rebuild -eq 0 ] || flock 8
 		build_root
 		# Other recipes' roots, unless a command runs in one.
-		for d in "$cache/roots/build-$suite"-*; do
+		for d in "$cache/roots/build-$cross$suite"-*; do
 			case $d in "$root" | *.lock | *.tmp) continue ;; esac
 			[ -d "$d" ] || continue
 			(

@@ -3,6 +3,10 @@
 #
 #   scripts/deps.sh          everything (build, host tests, VM test bed)
 #   scripts/deps.sh --vm     just what the VM test bed needs
+#   scripts/deps.sh --arm64  the second architecture (make ARCH=arm64,
+#                            make check-arm64): Debian 12's aarch64 cross
+#                            gcc/g++ and libc, qemu-user for the unit tests,
+#                            qemu-system-aarch64 for the arm64 VM
 #
 # As root: apt-get update + install -y of the missing packages.  Otherwise
 # it names what is missing and fails.
@@ -16,11 +20,16 @@ autoconf automake libtool libpci-dev cmake lintian"
 # perftest: Debian's, the stock peer of the shim-built perftest
 vm="qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2 rdma-core
 ibverbs-providers ibverbs-utils rdmacm-utils perftest"
+# busybox-static, cpio: the arm64 guest's initramfs takes arm64 busybox
+# from Debian's package, but packing it needs cpio
+arm64="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
+busybox-static kmod cpio xz-utils zstd"
 
 case ${1:-} in
 --vm) want=$vm ;;
+--arm64) want=$arm64 ;;
 "") want="$build $vm" ;;
-*) echo "usage: $me [--vm]" >&2; exit 2 ;;
+*) echo "usage: $me [--vm|--arm64]" >&2; exit 2 ;;
 esac
 
 missing=

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Fetch and unpack Debian's stock amd64 kernel of a suite for the test VM.
+# Fetch and unpack Debian's stock amd64 (or arm64) kernel of a suite for the test VM.
 #
-#   scripts/kernel-fetch.sh [--refresh] bookworm|trixie    prints the kernel dir
+#   scripts/kernel-fetch.sh [--refresh] [--arch arm64] bookworm|trixie
+#                                                   prints the kernel dir
 #
-# The dir (cached under ${VERBSHIM_CACHE:-.cache}/kernels/SUITE) holds:
+# The dir (cached under ${VERBSHIM_CACHE:-.cache}/kernels/SUITE, or
+# SUITE-arm64) holds:
 #   tree/       the unpacked package (lib/modules/VER with a modules.dep)
 #   vmlinux     the uncompressed ELF, booted through qemu's PVH entry
-#               (about twice as fast under TCG as the bzImage)
-#   vmlinuz     the bzImage, as shipped
+#               (about twice as fast under TCG as the bzImage); amd64 only
+#   Image       arm64 only: the kernel Image qemu-system-aarch64 boots
+#   vmlinuz     the bzImage (arm64: the Image), as shipped
 #   version     the kernel release (uname -r)
 # The package is never installed.  Once cached, the kernel is reused without
 # asking apt; --refresh looks for a newer one in the archive.
@@ -18,12 +21,71 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-refresh=0
+refresh=0 arch=amd64
 [ "${1:-}" = --refresh ] && { refresh=1; shift; }
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
 suite=${1:-}
 case $suite in
 bookworm | trixie | sid) ;;
-*) echo "usage: $me bookworm|trixie" >&2; exit 2 ;;
+*) echo "usage: $me [--refresh] [--arch amd64|arm64] bookworm|trixie" >&2; exit 2 ;;
+esac
+case $arch in
+amd64) ;;
+arm64)
+	mkdir -p "$cache/kernels"
+	exec 9>"$cache/kernels/.lock-$suite-arm64"
+	flock 9
+	dir=$cache/kernels/$suite-arm64
+	if [ $refresh -eq 0 ] && [ -s "$dir/Image" ] && [ -s "$dir/package" ]; then
+		echo "$dir"
+		exit 0
+	fi
+	fetch=("$repo/scripts/apt-fetch.sh" --arch arm64 "$suite")
+	meta=$("${fetch[@]}" linux-image-arm64)
+	pkg=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
+		sed -n 's/^ *\(linux-image-[0-9][^ ]*-arm64\).*/\1/p' | head -n 1)
+	[ -n "$pkg" ] || die "cannot find the kernel package in $(basename "$meta")'s Depends"
+	if [ -s "$dir/Image" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$pkg" ]; then
+		echo "$dir"
+		exit 0
+	fi
+	deb=$("${fetch[@]}" "$pkg")
+	echo "$me: unpacking $(basename "$deb")" >&2
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp/tree"
+	dpkg-deb -x "$deb" "$dir.tmp/tree"
+	if [ ! -d "$dir.tmp/tree/lib/modules" ] && [ -d "$dir.tmp/tree/usr/lib/modules" ]; then
+		ln -s usr/lib "$dir.tmp/tree/lib"
+	fi
+	ver=$(find "$dir.tmp/tree/lib/modules" -mindepth 1 -maxdepth 1 -printf "%f\n" | head -n 1)
+	[ -n "$ver" ] || die "no lib/modules/VERSION in $pkg"
+	vmlinuz=$dir.tmp/tree/boot/vmlinuz-$ver
+	[ -f "$vmlinuz" ] || vmlinuz=$dir.tmp/tree/usr/boot/vmlinuz-$ver
+	[ -f "$vmlinuz" ] || die "no boot/vmlinuz-$ver in $pkg"
+	depmod -b "$dir.tmp/tree" "$ver" || die "depmod failed on $ver"
+	# Debian's arm64 vmlinuz is the plain Image ("ARM\x64" at 0x38); a
+	# gzipped one is unpacked (qemu's -kernel takes either, the plain
+	# one loads faster).
+	if [ "$(head -c 2 "$vmlinuz" | od -A n -t x1 | tr -d ' ')" = 1f8b ]; then
+		gzip -dc <"$vmlinuz" >"$dir.tmp/Image"
+	else
+		cp "$vmlinuz" "$dir.tmp/Image"
+	fi
+	[ "$(tail -c +57 "$dir.tmp/Image" | head -c 4)" = $'ARM\x64' ] ||
+		die "$vmlinuz is not an arm64 kernel Image"
+	cp "$vmlinuz" "$dir.tmp/vmlinuz"
+	echo "$ver" >"$dir.tmp/version"
+	echo "$pkg" >"$dir.tmp/package"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+	echo "$me: $pkg ($ver, arm64) ready" >&2
+	echo "$dir"
+	exit 0
+	;;
+*) die "--arch $arch: amd64 or arm64" ;;
 esac
 for t in dpkg-deb depmod xz od grep; do
 	command -v "$t" >/dev/null || die "$t not found (apt-get install dpkg kmod xz-utils coreutils)"

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Build (once) a minimal root holding one rdma-core release from Debian.
 #
-#   scripts/rdma-core-root.sh [--rebuild] VERSION      prints the root dir
+#   scripts/rdma-core-root.sh [--rebuild] [--arch arm64] VERSION
+#                                                    prints the root dir
+#
+# --arch arm64: the release's arm64 packages (rdma-core-VERSION-arm64), for
+# the arm64 guest (scripts/vm-run.sh --arch arm64) and qemu-aarch64 -L.
 #
 # VERSION: 33.2 (bullseye) | 44.0 (bookworm) | 56.1 (trixie) | 65.0 (sid).
 # The root (${VERBSHIM_CACHE:-.cache}/roots/rdma-core-VERSION) has that
@@ -23,8 +27,18 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-rebuild=0
+rebuild=0 arch=amd64
 [ "${1:-}" = --rebuild ] && { rebuild=1; shift; }
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
+case $arch in
+amd64) sfx='' ;;
+arm64) sfx=-arm64 ;;
+*) die "--arch $arch: amd64 or arm64" ;;
+esac
+ROOT_ARCH=$arch
 ver=${1:-}
 case $ver in
 33.2 | 33) ver=33.2 suite=bullseye rdmacm=librdmacm1 ;;
@@ -32,14 +46,14 @@ case $ver in
 # The time64 transition renamed librdmacm1.
 56.1 | 56) ver=56.1 suite=trixie rdmacm=librdmacm1t64 ;;
 65.0 | 65) ver=65.0 suite=sid rdmacm=librdmacm1t64 ;;
-*) echo "usage: $me [--rebuild] 33.2|44.0|56.1|65.0" >&2; exit 2 ;;
+*) echo "usage: $me [--rebuild] [--arch amd64|arm64] 33.2|44.0|56.1|65.0" >&2; exit 2 ;;
 esac
 
 # shellcheck source=scripts/lib/root.bash
 . "$repo/scripts/lib/root.bash"
-root=$cache/roots/rdma-core-$ver
+root=$cache/roots/rdma-core-$ver$sfx
 mkdir -p "$cache/roots"
-exec 9>"$cache/roots/.lock-rdma-core-$ver"
+exec 9>"$cache/roots/.lock-rdma-core-$ver$sfx"
 flock 9
 # A root built by another version of this script is rebuilt.
 recipe=$(cat "$0" "$repo/scripts/lib/root.bash" | sha256sum | cut -c1-16)
@@ -55,7 +69,7 @@ command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 pkgs="libibverbs1 ibverbs-providers $rdmacm libibumad3 ibverbs-utils rdmacm-utils libnl-3-200
 libnl-route-3-200 libc6 libgcc-s1 bash libtinfo6"
 # shellcheck disable=SC2086 # (list)
-mapfile -t debs < <("$repo/scripts/apt-fetch.sh" "$suite" $pkgs)
+mapfile -t debs < <("$repo/scripts/apt-fetch.sh" --arch "$arch" "$suite" $pkgs)
 [ ${#debs[@]} -eq "$(wc -w <<<"$pkgs")" ] || die "fetching packages failed (see above)"
 
 got=$(dpkg-deb -f "${debs[0]}" Version)
@@ -74,7 +88,7 @@ root_unpack "$tmp" "${debs[@]}" || die "unpacking failed"
 root_busybox "$tmp" "$busybox"
 # Sanity: the release's own tools run with the release's own loader.
 root_check_loads "$tmp" usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/rping usr/bin/bash || die "broken root"
-ls "$tmp/usr/lib/x86_64-linux-gnu/libibverbs/"librxe-rdmav*.so >/dev/null 2>&1 ||
+ls "$tmp/usr/lib/$ROOT_TRIPLET/libibverbs/"librxe-rdmav*.so >/dev/null 2>&1 ||
 	die "no rxe provider in the root"
 
 # libc6's version, found by name (an index into debs breaks when a
@@ -84,6 +98,6 @@ for deb in "${debs[@]}"; do
 	[ "$(dpkg-deb -f "$deb" Package)" = libc6 ] && libc=$(dpkg-deb -f "$deb" Version)
 done
 root_install "$tmp" "$root" "$recipe" \
-	"rdma-core $got and libc $libc from $suite" "${debs[@]}"
+	"rdma-core $got and libc $libc from $suite${sfx:+ ($arch)}" "${debs[@]}"
 echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 echo "$root"

@@ -97,8 +97,14 @@ esac
 ip addr add "$vs_ip" dev "$dev" || fail "cannot configure $dev"
 ip link set "$dev" up || fail "cannot bring up $dev"
 
-# iproute2's rdma lives in the host root.
+# iproute2's rdma lives in the host root; the arm64 guest's (whose host
+# root is x86-64) in /tools of the initramfs, with its libraries.
 rdma_link_add() {
+	if [ -x /tools/rdma ]; then
+		/tools/lib/ld-linux-aarch64.so.1 --library-path /tools/lib /tools/rdma link add "$1" type "$2" netdev "$3" ||
+			fail "rdma link add $1 type $2 netdev $3 failed"
+		return
+	fi
 	PATH=/usr/sbin:/usr/bin:/sbin:/bin chroot /mnt/host rdma link add "$1" type "$2" netdev "$3" ||
 		fail "rdma link add $1 type $2 netdev $3 failed"
 }

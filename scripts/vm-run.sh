@@ -4,6 +4,12 @@
 #   scripts/vm-run.sh [options] -- CMD [ARGS...]
 #
 #   --kernel bookworm|trixie   guest kernel (default bookworm: 6.1)
+#   --arch x86_64|arm64        the guest's architecture (default x86_64);
+#                              arm64: Debian's arm64 kernel under
+#                              qemu-system-aarch64 (-M virt -cpu max, TCG),
+#                              always in an arm64 release root
+#                              (--rdma-core, default 44.0: the host root's
+#                              release), rxe only
 #   --provider rxe|siw|both    the RDMA device(s) (default $VS_VM_PROVIDER,
 #                              else rxe): SoftRoCE rxe0, soft-iWARP siw0
 #                              (scripts/siw-build.sh), or both (siw0 on
@@ -51,13 +57,14 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm provider=${VS_VM_PROVIDER:-rxe} icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
+kernel=bookworm arch=x86_64 provider=${VS_VM_PROVIDER:-rxe} icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
 netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 argv=("$@") # for the one boot retry below
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
 	--rdma-core) rdma_core=$2; shift 2 ;;
 	--provider) provider=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -77,6 +84,20 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ $# -gt 0 ] || { echo "usage: $me [options] -- CMD [ARGS...]" >&2; exit 2; }
+case $arch in
+x86_64 | amd64) arch=x86_64 ;;
+arm64 | aarch64)
+	arch=arm64
+	# The host's / holds x86-64 programs: an arm64 guest runs in an arm64
+	# release root, 44.0 (bookworm, the host root's release) unless told.
+	[ -n "$rdma_core" ] || rdma_core=44.0
+	[ "$provider" = rxe ] || die "--arch arm64: rxe only (siw.ko is not built for the arm64 kernel)"
+	# TCG emulating another architecture: 94-130 s to /init's ready with
+	# the host at load ~20 (once more than 180 s)
+	boot_timeout=${VS_BOOT_TIMEOUT:-420}
+	;;
+*) die "--arch $arch: x86_64 or arm64" ;;
+esac
 # The repo may live anywhere (it reaches the guest through a file, not the
 # kernel command line); the cache is named in apt's sources.list.
 case $repo in *$'\n'*) die "the repository's path contains a newline: $(printf %q "$repo")" ;; esac
@@ -111,6 +132,17 @@ for e in "${envs[@]}"; do
 done
 
 # Host tools: installed when root, else named.
+if [ "$arch" = arm64 ]; then
+	"$repo/scripts/deps.sh" --vm && "$repo/scripts/deps.sh" --arm64 || exit 125
+	# Debian's arm64 busybox-static (scripts/lib/root.bash)
+	ROOT_ARCH=arm64
+	# shellcheck source=scripts/lib/root.bash
+	. "$repo/scripts/lib/root.bash"
+	busybox=$(root_static_busybox) || die "no arm64 busybox-static"
+	kdir=$("$repo/scripts/kernel-fetch.sh" --arch arm64 "$kernel") || die "cannot fetch the $kernel arm64 kernel"
+	kimage=$kdir/Image
+	rootopt=(--arch arm64)
+else
 "$repo/scripts/deps.sh" --vm || exit 125
 # A static busybox (busybox-static); the dynamic one cannot run in the initramfs.
 busybox=/bin/busybox
@@ -118,10 +150,13 @@ busybox=/bin/busybox
 ! grep -q /lib64/ld-linux-x86-64.so.2 "$busybox" || die "$busybox is dynamically linked (apt-get install busybox-static)"
 
 kdir=$("$repo/scripts/kernel-fetch.sh" "$kernel") || die "cannot fetch the $kernel kernel"
+kimage=$kdir/vmlinux
+rootopt=()
+fi
 kver=$(cat "$kdir/version")
 relroot=
 if [ -n "$rdma_core" ]; then
-	relroot=$("$repo/scripts/rdma-core-root.sh" "$rdma_core") || die "cannot build the rdma-core $rdma_core root"
+	relroot=$("$repo/scripts/rdma-core-root.sh" "${rootopt[@]}" "$rdma_core") || die "cannot build the rdma-core $rdma_core${rootopt:+ arm64} root"
 	# The repo is mounted at its own path inside the chroot.
 	mkdir -p "$relroot$repo"
 fi
@@ -136,11 +171,20 @@ if [ "$provider" != rxe ]; then
 	siw_ko=$("$repo/scripts/siw-build.sh" "$kernel") || die "cannot build siw.ko for $kver"
 	modules+=" crc32c_generic libcrc32c"
 fi
+# The arm64 guest's rdma(8) (the x86-64 guest takes the host's through its
+# root): iproute2's, with the libraries it needs, from bookworm's arm64
+# packages, into /tools of the initramfs.
+tools_debs=()
+if [ "$arch" = arm64 ]; then
+	mapfile -t tools_debs < <("$repo/scripts/apt-fetch.sh" --arch arm64 bookworm iproute2 libmnl0 libbsd0 libcap2 libmd0 libc6)
+	[ ${#tools_debs[@]} -eq 6 ] || die "cannot fetch arm64 iproute2 for the initramfs"
+fi
 initrd_key=$( {
 	cat "$repo/scripts/vm-init.sh"
 	echo "$kdir $kver $modules"
 	sha256sum "$busybox"
 	[ -z "$siw_ko" ] || sha256sum "$siw_ko"
+	[ ${#tools_debs[@]} -eq 0 ] || sha256sum "${tools_debs[@]}"
 } | sha256sum | cut -c1-16)
 initrd=$cache/initramfs/$kernel-$initrd_key.cpio
 if [ ! -s "$initrd" ]; then
@@ -176,6 +220,19 @@ if [ ! -s "$initrd" ]; then
 	if [ -n "$siw_ko" ]; then
 		cp "$siw_ko" "$stage/lib/modules/siw.ko"
 		echo siw.ko >>"$stage/lib/modules/order"
+	fi
+	if [ ${#tools_debs[@]} -gt 0 ]; then
+		mkdir -p "$stage/tools/lib" "$stage.x"
+		for d in "${tools_debs[@]}"; do dpkg-deb -x "$d" "$stage.x"; done
+		for l in bin/rdma ld-linux-aarch64.so.1 libc.so.6 libmnl.so.0 libbsd.so.0 libcap.so.2 libmd.so.0; do
+			f=$(find "$stage.x" -path "*/$l" | head -n 1)
+			[ -n "$f" ] || { rm -rf "$stage" "$stage.x"; die "no $l in the arm64 packages for rdma(8)"; }
+			case $l in
+			bin/rdma) cp "$f" "$stage/tools/rdma" ;;
+			*) cp -L "$f" "$stage/tools/lib/$l" ;;
+			esac
+		done
+		rm -rf "$stage.x"
 	fi
 	# Two runs may build the same image at once (the two-VM stage, or
 	# checkouts sharing a cache): each writes its own file, and the rename
@@ -266,7 +323,7 @@ if [ -n "$relroot" ]; then
 	vs_root=rel
 fi
 
-# tsc=reliable: under TCG a loaded host makes the clocksource watchdog
+# tsc=reliable (x86-64): under TCG a loaded host makes the clocksource watchdog
 # call the TSC unstable in the middle of a run; the static-key flip that
 # follows patches kernel text with int3 while the other vCPU runs it, and
 # the guest dies in "Oops: int3" (sched_clock_cpu; seen on 6.12).  qemu's
@@ -277,10 +334,13 @@ fi
 # advances the guest clock by instructions executed; sleep=off skips idle.
 accel=(-accel tcg,thread=multi)
 [ -n "$icount" ] && accel=(-accel tcg,thread=single -icount "shift=$icount,sleep=off")
-qemu=(timeout -s KILL $((timeout + 60)) qemu-system-x86_64 "${accel[@]}" -cpu max -smp "$smp" -m "$mem"
+qemu_bin=qemu-system-x86_64 machine=() console="console=ttyS0" archopt="tsc=reliable"
+# arm64: qemu's virt board with its newest CPU model, the Image booted directly.
+[ "$arch" = arm64 ] && qemu_bin=qemu-system-aarch64 machine=(-M virt) console="console=ttyAMA0" archopt=""
+qemu=(timeout -s KILL $((timeout + 60)) "$qemu_bin" "${machine[@]}" "${accel[@]}" -cpu max -smp "$smp" -m "$mem"
 	-display none -monitor none -serial stdio -no-reboot
-	-kernel "$kdir/vmlinux" -initrd "$initrd"
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem vs_prov=$provider"
+	-kernel "$kimage" -initrd "$initrd"
+	-append "$console quiet loglevel=4 panic=-1${archopt:+ $archopt} vs_net=$vs_net vs_ip=$ip vs_root=$vs_root vs_host=$hostname vs_mem=$mem vs_prov=$provider"
 	"${net[@]}" "${roots[@]}"
 	-virtfs "local,path=$(qarg "$repo"),mount_tag=repo,security_model=none,multidevs=remap"
 	-virtfs "local,path=$(qarg "$run"),mount_tag=vsrun,security_model=none,readonly=on")
@@ -291,13 +351,14 @@ short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
 [ ${#short} -le 120 ] || short="${short:0:117}..."
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
+[ "$arch" = x86_64 ] || what="$arch $what"
 [ "$provider" = rxe ] || what+=", provider $provider"
 what+=", $smp vCPU, $mem MiB, hostname $hostname"
 [ -n "$icount" ] && what+=", icount shift $icount"
 echo "$me: ${label}booting ($what, timeout ${timeout}s): $short" >&2
 mkfifo "$run/console"
 t0=$EPOCHREALTIME
-qemu-system-x86_64 --version >/dev/null || die "qemu-system-x86_64 does not run"
+$qemu_bin --version >/dev/null || die "$qemu_bin does not run"
 "${qemu[@]}" </dev/null >"$run/console" 2>&1 &
 qpid=$!
 exec 3<"$run/console"

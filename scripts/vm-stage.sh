@@ -18,12 +18,18 @@
 #   copies of the checkout under /tmp (with a space), /dev/shm
 #   and /run, each booted once (test/vm/host/clone_paths.sh),
 #   and the benchmarks' icount guest (test/vm/host/icount.sh)   vm-paths
+#   arm64 (make check-arm64, not make check): the arm64 guest
+#   (vm-run.sh --arch arm64), kernel 6.1: build/arm64's binaries in the
+#   arm64 44.0 root (the host root's release), and build/arm64/oldest's
+#   in the arm64 33.2 and 65.0 roots (VS_ARM64_MATRIX)   rxe-arm64-VER
+#   arm64-smoke: the demo's programs and ARM64_SMOKE's device tests, one
+#   boot (44.0, or VS_ARM64_SMOKE_RELEASE with build/arm64/oldest)
 # Two builds: the host root runs today's toolchain's binaries (build/); the
 # release roots, each on its own distribution's glibc, all run the one set
 # built on the oldest supported distribution (`make oldest`: build/oldest).
 #
 # VS_VM_CONFIGS limits the run to some of: main matrix trixie siw siw-trixie
-# two-vm paths.
+# two-vm paths (and, not in the default, arm64 arm64-smoke).
 set -euo pipefail
 
 me=vm-stage.sh
@@ -46,6 +52,10 @@ vmdir=build/vm
 OLDEST=build/oldest
 OLDEST_DIRS="bin test dropin stubs"
 
+# The arm64 guest: releases (besides 44.0) and the smoke's device tests.
+ARM64_MATRIX=${VS_ARM64_MATRIX:-33.2 65.0}
+ARM64_SMOKE=" typed_rc_ops typed_uc_ud_srq cm_rc scope "
+
 # Device tests the host root's configuration alone runs: the soak's short
 # version (its long run is make soak; what it measures is the server's
 # memory and fds over time, not what differs between rdma-core releases).
@@ -58,6 +68,7 @@ device_tests() {
 	local t
 	for t in build/test/rxe/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
+		[[ $1 == arm64-smoke* ]] && [[ $ARM64_SMOKE != *" ${t##*/} "* ]] && continue
 		[ "$1" != main ] && [ "$1" != siw-6.1 ] &&
 			[[ $HOST_ROOT_ONLY == *" ${t##*/} "* ]] && continue
 		echo "$t"
@@ -95,7 +106,9 @@ use_build() {
 	for d in $OLDEST_DIRS; do
 		mount --bind "$dir/$d" "build/$d" || { echo "$me: cannot bind $dir/$d over build/$d"; return 1; }
 	done
-	echo "binaries: $dir ($(cat "$dir/toolchain")); libc here: $(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"
+	local libc
+	for libc in /lib/x86_64-linux-gnu/libc.so.6 /lib/aarch64-linux-gnu/libc.so.6; do [ -x "$libc" ] && break; done
+	echo "binaries: $dir ($(cat "$dir/toolchain")); libc here: $("$libc" | head -n 1)"
 }
 
 # --inner MODE OUT [BUILD]: run one configuration's tests, results to OUT.
@@ -113,6 +126,16 @@ inner() {
 	mapfile -t ex < <(example_tests)
 	mapfile -t tools < <(tool_tests)
 	case $mode in
+	arm64-smoke*)
+		# the demo's two programs and a few device tests; TCG emulating
+		# another architecture is slower: longer per-test timeouts
+		ex=()
+		for t in "$vmdir"/examples/loopback "$vmdir"/examples/verbs_loopback; do [ -x "$t" ] && ex+=("$t"); done
+		test/run.sh --stage "$mode" --timeout 360 --no-skip --results "$out" "${dev[@]}" "${ex[@]}" || status=1
+		;;
+	rxe-arm64-*)
+		test/run.sh --stage "$mode" --timeout 360 --no-skip --results "$out" "${dev[@]}" "${ex[@]}" "${tools[@]}" || status=1
+		;;
 	main)
 		if [ ${#dev[@]} -gt 0 ]; then
 			test/run.sh --stage rxe --no-skip --results "$out" "${dev[@]}" || status=1
@@ -254,6 +277,24 @@ prep() {
 		;;
 	esac
 	case " $configs " in *" main "*) compat_bins || return 1 ;; esac
+	case " $configs " in *" arm64"*)
+		scripts/deps.sh --arm64 || return 1
+		scripts/kernel-fetch.sh --arch arm64 bookworm >/dev/null || return 1
+		for v in 44.0 $ARM64_MATRIX ${VS_ARM64_SMOKE_RELEASE:-}; do scripts/rdma-core-root.sh --arch arm64 "$v" >/dev/null || return 1; done
+		local b
+		for b in build/arm64 build/arm64/oldest; do
+			[ "$b" = build/arm64/oldest ] && [[ " $configs " != *" arm64 "* ]] &&
+				[ "${VS_ARM64_SMOKE_RELEASE:-44.0}" = 44.0 ] && continue
+			[ -x $b/bin/loopback ] && [ -d $b/test/rxe ] ||
+				{ echo "$me: error: no $b/bin/loopback: run make ARCH=arm64 all tests oldest" >&2; return 1; }
+		done
+		# what use_build prints of the binaries (make oldest writes its own)
+		printf '%s; %s\n' "$(aarch64-linux-gnu-gcc --version | head -n 1)" \
+			"$(qemu-aarch64 -L /usr/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/libc.so.6 | head -n 1)" >build/arm64/toolchain
+		# the guest binds the arm64 builds over these
+		mkdir -p $(printf 'build/%s ' $OLDEST_DIRS)
+		;;
+	esac
 }
 if ! prep; then
 	echo "$me: error: cannot prepare the test bed (see above)" >&2
@@ -265,9 +306,13 @@ fi
 # Rewritten in place (another checkout user's stage may be running them).
 mkdir -p "$vmdir/examples"
 keep=" "
+# arm64 configurations: the examples of the arm64 build too
+ex_bins=build/bin
+case " $configs " in *" arm64"*) ex_bins+=" build/arm64/bin" ;; esac
 while read -r id name mode args; do
 	case $id in '' | '#'*) continue ;; esac
-	[ -x "build/bin/$name" ] || continue
+	for b in $ex_bins; do [ -x "$b/$name" ] && break; done
+	[ -x "$b/$name" ] || continue
 	w=$vmdir/examples/$id
 	keep+="$id "
 	{
@@ -379,6 +424,21 @@ for c in $configs; do
 		two_vm_run siw
 		;;
 	two-vm) two_vm_run ;;
+	arm64)
+		# ~50 tests under TCG emulating aarch64 outlast 900 s (measured: 15
+		# device tests in 900 s at load ~20): an hour per boot
+		boot rxe-arm64-44.0 rxe-arm64-44.0 build/arm64 --arch arm64 --rdma-core 44.0 --timeout "${VS_ARM64_TIMEOUT:-3600}"
+		for v in $ARM64_MATRIX; do
+			boot "rxe-arm64-$v" "rxe-arm64-$v" build/arm64/oldest --arch arm64 --rdma-core "$v" --timeout "${VS_ARM64_TIMEOUT:-3600}"
+		done
+		;;
+	arm64-smoke)
+		# VS_ARM64_SMOKE_RELEASE: 44.0 runs build/arm64, another release the
+		# Debian 11 build (build/arm64/oldest)
+		v=${VS_ARM64_SMOKE_RELEASE:-44.0} b=build/arm64
+		[ "$v" = 44.0 ] || b=build/arm64/oldest
+		boot "rxe-arm64-smoke-$v" "arm64-smoke-$v" "$b" --arch arm64 --rdma-core "$v"
+		;;
 	paths)
 		echo "== VM: paths (the test bed run from copies of the checkout elsewhere)"
 		test/run.sh --stage vm-paths --no-skip --timeout 600 --results "$results" test/vm/host/clone_paths.sh test/vm/host/icount.sh || status=1

@@ -1,6 +1,13 @@
 # Helpers for the roots made from Debian packages (sourced; bash):
 # scripts/rdma-core-root.sh (release roots) and scripts/build-root.sh (the
 # oldest-distro build root).  Each function takes the root being built.
+# ROOT_ARCH (amd64, else arm64) is the architecture of the root's
+# programs: an arm64 root's are run on this host through qemu-aarch64.
+ROOT_ARCH=${ROOT_ARCH:-amd64}
+case $ROOT_ARCH in
+arm64) ROOT_TRIPLET=aarch64-linux-gnu ROOT_LDSO=lib/ld-linux-aarch64.so.1 ROOT_RUN=qemu-aarch64 ;;
+*) ROOT_TRIPLET=x86_64-linux-gnu ROOT_LDSO=lib64/ld-linux-x86-64.so.2 ROOT_RUN= ;;
+esac
 
 # root_unpack DIR DEB...: dpkg-deb -x each, then a merged /usr whatever each
 # suite did (DIR/lib64/ld-linux-x86-64.so.2 and DIR/usr/lib/x86_64-linux-gnu
@@ -25,7 +32,7 @@ root_unpack() {
 		t=$(readlink "$l")
 		ln -sfnr "$dir$t" "$l"
 	done < <(find "$dir" -type l -lname '/*')
-	[ -e "$dir/lib64/ld-linux-x86-64.so.2" ] || { echo "no lib64/ld-linux-x86-64.so.2 in $dir" >&2; return 1; }
+	[ -e "$dir/$ROOT_LDSO" ] || { echo "no $ROOT_LDSO in $dir" >&2; return 1; }
 }
 
 # root_busybox DIR BUSYBOX: every applet the packages did not bring, sh, a
@@ -33,7 +40,7 @@ root_unpack() {
 root_busybox() {
 	local dir=$1 busybox=$2 a
 	cp "$busybox" "$dir/usr/bin/busybox"
-	for a in $("$busybox" --list); do
+	for a in $($ROOT_RUN "$busybox" --list); do
 		[ -e "$dir/usr/bin/$a" ] || [ -e "$dir/usr/sbin/$a" ] || ln -s busybox "$dir/usr/bin/$a"
 	done
 	ln -sfn busybox "$dir/usr/bin/sh"
@@ -54,12 +61,23 @@ EOS
 	chmod 1777 "$dir/tmp"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$dir/etc/passwd"
 	echo "root:x:0:" >"$dir/etc/group"
-	printf '/usr/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu\n' >"$dir/etc/ld.so.conf"
+	printf '/usr/lib/%s\n/lib/%s\n' $ROOT_TRIPLET $ROOT_TRIPLET >"$dir/etc/ld.so.conf"
 }
 
-# root_static_busybox: the path of a static busybox, or a message and 1.
+# root_static_busybox: the path of a static busybox, or a message and 1;
+# an arm64 root's comes from Debian's arm64 busybox-static (bookworm).
 root_static_busybox() {
-	local busybox=/bin/busybox
+	local busybox=/bin/busybox deb d
+	if [ "$ROOT_ARCH" = arm64 ]; then
+		d=$cache/busybox-arm64
+		if [ ! -x "$d/bin/busybox" ]; then
+			deb=$("$repo/scripts/apt-fetch.sh" --arch arm64 bookworm busybox-static) || return 1
+			rm -rf "$d.tmp" && mkdir -p "$d.tmp" && dpkg-deb -x "$deb" "$d.tmp" &&
+				rm -rf "$d" && mv "$d.tmp" "$d" || return 1
+		fi
+		echo "$d/bin/busybox"
+		return 0
+	fi
 	if [ ! -x "$busybox" ] || grep -q /lib64/ld-linux-x86-64.so.2 "$busybox"; then
 		echo "a static $busybox is needed (apt-get install busybox-static)" >&2
 		return 1
@@ -72,9 +90,9 @@ root_static_busybox() {
 root_check_loads() {
 	local dir=$1 b deps lp
 	shift
-	lp=$dir/usr/lib/x86_64-linux-gnu:$dir/lib/x86_64-linux-gnu
+	lp=$dir/usr/lib/$ROOT_TRIPLET:$dir/lib/$ROOT_TRIPLET
 	for b in "$@"; do
-		if ! deps=$("$dir/lib64/ld-linux-x86-64.so.2" --library-path "$lp" --list "$dir/$b" 2>&1) ||
+		if ! deps=$($ROOT_RUN "$dir/$ROOT_LDSO" --library-path "$lp" --list "$dir/$b" 2>&1) ||
 			grep -q 'not found' <<<"$deps"; then
 			echo "$b does not load with the root's own loader and libraries: $deps" >&2
 			return 1

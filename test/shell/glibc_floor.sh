@@ -11,7 +11,9 @@
 # the archive compiled against the newest glibc there is, sid's (2.43:
 # dlopen@@GLIBC_2.34, strtol redirected to __isoc23_strtol by its
 # headers), linked against sid's libc.so.6.  VS_GLIBC_FLOOR_ARCHIVES
-# checks those archives only.
+# checks those archives only; with CC and OBJDUMP of a cross toolchain,
+# another architecture's (make check-arm64: aarch64-linux-gnu-gcc and
+# aarch64-linux-gnu-objdump, build/arm64 and build/arm64/oldest).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 floor=2.17
@@ -45,7 +47,7 @@ check() {
 			"$libroot/usr/lib/x86_64-linux-gnu/libc.so.6" "$libroot/lib64/ld-linux-x86-64.so.2"
 	fi
 	# "NODE SYMBOL" per undefined reference to glibc.
-	objdump -T "$tmp/probe.so" | awk 'NF >= 4 && $0 ~ /\*UND\*/ && $(NF-1) ~ /GLIBC_/ {
+	${OBJDUMP:-objdump} -T "$tmp/probe.so" | awk 'NF >= 4 && $0 ~ /\*UND\*/ && $(NF-1) ~ /GLIBC_/ {
 		v = $(NF-1); gsub(/[()]/, "", v); print v, $NF }' | sort -u >"$tmp/refs"
 	# Every node each symbol has in the glibc we link against (libdl and
 	# libpthread separate before 2.34).
@@ -58,7 +60,7 @@ check() {
 			[ -e "$f" ] || f=$(ldconfig -p | awk -v n="$so" '$1 == n {print $NF; exit}')
 		fi
 		[ -n "$f" ] && [ -e "$f" ] || continue
-		objdump -T "$f" | awk 'NF >= 4 && $0 !~ /\*UND\*/ && $(NF-1) ~ /GLIBC_2/ {
+		${OBJDUMP:-objdump} -T "$f" | awk 'NF >= 4 && $0 !~ /\*UND\*/ && $(NF-1) ~ /GLIBC_2/ {
 			v = $(NF-1); gsub(/[()]/, "", v); print $NF, v }' >>"$tmp/defs"
 	done
 	local against=

@@ -7,7 +7,7 @@ set -euo pipefail
 need_vm
 # Which libibverbs this root has (the release matrix swaps it).
 lib=none
-for f in /usr/lib/x86_64-linux-gnu/libibverbs.so.1.*; do lib=$f; done
+for f in /usr/lib/*-linux-gnu/libibverbs.so.1.*; do lib=$f; done
 echo "libibverbs: ${lib##*/}"
 out=$(ibv_devinfo -d "$VS_RXE_DEV" -v)
 echo "$out" | head -n 30
