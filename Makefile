@@ -17,14 +17,34 @@
 #   make check-deb       the whole package test (lintian, release roots, rxe)
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
-# V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
-# rdma-core header set), VISIBILITY=default (export ibv_* from shared objects
+# V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another rdma-core header set
+# than the pinned one, scripts/rdma-headers.pin; =system: the build
+# machine's own), VISIBILITY=default (export ibv_* from shared objects
 # that link the archive; see README), BUILD=DIR, SAN=asan|tsan (variant).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
+# The rdma-core headers: by default the pinned newest set
+# (scripts/rdma-headers.sh fetches it once into the cache), whatever the
+# build machine has installed, so that every build compiles in every
+# version node and make install gives programs the same API (docs/shipping.md).
 RDMA_CORE_INCLUDE ?=
+ifeq ($(RDMA_CORE_INCLUDE),)
+ifneq ($(filter-out clean uninstall,$(or $(MAKECMDGOALS),all)),)
+RDMA_CORE_INCLUDE := $(shell scripts/rdma-headers.sh)
+ifeq ($(RDMA_CORE_INCLUDE),)
+$(error the pinned rdma-core headers (scripts/rdma-headers.pin) are not there (see above); RDMA_CORE_INCLUDE=system builds against the machine's own)
+endif
+endif
+else ifeq ($(RDMA_CORE_INCLUDE),system)
+override RDMA_CORE_INCLUDE :=
+endif
+# The set make install ships with the library: the pinned one (DIR/include
+# beside its COPYING and VERSION), wherever it came from (build-root.sh
+# passes it in); another set is the builder's own business.
+RDMA_CORE_SET := $(patsubst %/include,%,$(filter %/include,$(RDMA_CORE_INCLUDE)))
+RDMA_CORE_SET := $(if $(wildcard $(RDMA_CORE_SET)/COPYING),$(if $(wildcard $(RDMA_CORE_SET)/VERSION),$(RDMA_CORE_SET)))
 VISIBILITY ?= hidden
 SAN     ?=
 V       ?= 0
@@ -329,13 +349,15 @@ soak: all tests
 	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh \
 		--timeout $$(( $(SOAK_ROUNDS) + 600 )) -- $(BUILD)/test/rxe/cm_soak
 
-# pkg-config: a static link needs -ldl and -lpthread after the archive.
+# pkg-config: a static link needs -ldl and -lpthread after the archive;
+# the shipped rdma-core headers come before the system's.
+RDMA_CORE_CFLAG = $(if $(RDMA_CORE_SET),-I$${includedir}/verbshim/rdma-core )
 $(BUILD)/verbshim.pc: Makefile FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' \
 	  'libdir=$${prefix}/lib' '' 'Name: verbshim' \
 	  'Description: portable, typed RDMA verbs without a link-time rdma-core dependency' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+	  'Version: $(VERSION)' 'Cflags: $(RDMA_CORE_CFLAG)-I$${includedir}' \
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
 
 # Man pages: one per public function with a kernel-doc comment in include/
@@ -352,6 +374,7 @@ install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
+	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
@@ -361,9 +384,22 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
-	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir
+	rm -rf $(BUILD)/compat-dir
+	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
 	install -d $(DESTDIR)$(COMPAT_DIR)
-	install -m 644 $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
+	cp -P $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
+
+# The pinned rdma-core headers, with their licence, under the project's
+# own prefix: PREFIX/include/verbshim/rdma-core/{infiniband,rdma}, which
+# verbshim.pc, the CMake package and the compat .pc files put ahead of
+# /usr/include (never over the system's own).
+RDMA_CORE_DEST = $(DESTDIR)$(PREFIX)/include/verbshim/rdma-core
+define install_rdma_core
+install -d $(RDMA_CORE_DEST)/infiniband $(RDMA_CORE_DEST)/rdma
+	install -m 644 $(RDMA_CORE_SET)/include/infiniband/*.h $(RDMA_CORE_DEST)/infiniband/
+	install -m 644 $(RDMA_CORE_SET)/include/rdma/*.h $(RDMA_CORE_DEST)/rdma/
+	install -m 644 $(RDMA_CORE_SET)/COPYING $(RDMA_CORE_SET)/VERSION $(RDMA_CORE_DEST)/
+endef
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
