@@ -57,6 +57,9 @@ struct dev_row {
 struct report {
 	struct vs_build_info build;	/* what the archive was built with */
 	struct vs_library_info libs[VS_LIB_COUNT];
+	/* per library: the nodes compiled in, and those the machine has */
+	char nodes_in[VS_LIB_COUNT][96], nodes_here[VS_LIB_COUNT][96];
+	struct vs_feature_info features[VS_FEATURE_COUNT];
 	int list_err;			/* ibv_get_device_list() gave NULL */
 	struct dev_row *devs;
 	size_t ndevs;
