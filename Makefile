@@ -137,6 +137,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(addprefix $(BUILD)/stubs/highbase/,$(STUB_SONAMES)) \
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
+	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libefa.so.1
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
@@ -222,6 +223,13 @@ $(BUILD)/stubs/fake/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
 	@mkdir -p $(@D)
 	$(call say,STUB,$@)
 	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 34 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
+# The same fake as rdma-core 33 (its nodes end at IBVERBS_1.11): what a
+# machine older than a verb answers (test/unit/dmabuf_fake.c).
+$(BUILD)/stubs/fake33/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 33 33 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
 # Its libefa (not an EFA data path): the SRD control path on the host
 # (test/unit/srd_stub.c).
