@@ -455,6 +455,14 @@ deb:
 
 # The whole package test (lintian, dpkg -i into copies of the four release
 # roots, runs on rxe); make check runs its first part.
+# The proof that one binary gets the newest API on every release
+# (docs/newest-api.md, generated): build/oldest/test/rxe/newest_api on
+# rxe under 33.2, 44.0, 56.1 and 65.0, and on siw under 65.0.  The VM
+# stage runs the same test in each of its configurations.
+.PHONY: newest-api-table
+newest-api-table: oldest
+	$(Q)scripts/newest-api-table.sh docs/newest-api.md
+
 .PHONY: check-deb
 check-deb:
 	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 test/shell/deb.sh
