@@ -62,7 +62,7 @@ needed=$(objdump -p "$bin" | awk '$1 == "NEEDED" {print $2}' | xargs)
 	printf '|---|---|'
 	for run in "${runs[@]}"; do printf -- '---|'; done
 	echo
-	fns=$(awk -F' \\| ' '/^\| / && $2 != "function" {print $1}' "$logs/${runs[0]%%:*}-${runs[0]#*:}.out" | sed 's/^| //')
+	fns=$(awk -F' \\| ' '/^\| / {print $1}' "$logs/${runs[0]%%:*}-${runs[0]#*:}.out" | sed 's/^| //' | grep -vx function)
 	for fn in $fns; do
 		node=$(grep -h "^| $fn | " "$logs"/*.out | head -n 1 | awk -F' \\| ' '{print $2}')
 		printf '| `%s` | %s |' "$fn" "$node"

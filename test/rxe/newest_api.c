@@ -385,9 +385,14 @@ static void t_umad_pairs(struct rig *r, void *f, char *out, size_t len)
 {
 	FN(umad_get_smi_gsi_pairs);
 	struct umad_ca_pair cas[8];
+	int n;
 
 	(void)r;
-	res_errno(out, len, fn(cas, 8));
+	n = fn(cas, 8);
+	if (n >= 0)	/* how many pairs */
+		snprintf(out, len, "%d pairs", n);
+	else
+		res_errno(out, len, n);
 }
 
 static void t_umad_pair_by_name(struct rig *r, void *f, char *out, size_t len)
