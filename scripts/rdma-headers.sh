@@ -30,8 +30,8 @@ if [ "$(cat "$dir/.done" 2>/dev/null)" != "$version $pkgs" ]; then
 	for p in $pkgs; do sels+=("$p=$version"); done
 	if ! debs=$("$repo/scripts/apt-fetch.sh" "$suite" "${sels[@]}"); then
 		die "Debian's $suite no longer serves rdma-core $version (the pin, $pin; see above)." \
-			"Move the pin deliberately: set version= to what" \
-			"'apt-cache policy libibverbs-dev' shows for $suite (or another suite's), run $me," \
+			"Move the pin deliberately: set version= to what $suite serves now" \
+			"('scripts/apt-fetch.sh $suite libibverbs-dev' prints the .deb it fetched, NAME_VERSION_ARCH.deb)," \
 			"rebuild and commit the pin with the new feature summary (docs/shipping.md)"
 	fi
 	# One writer; others wait, then find it done.
