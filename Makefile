@@ -427,7 +427,8 @@ LIB_CFLAGS += -include shim/glibc_floor.h
 $(LIB_OBJS): shim/glibc_floor.h
 
 # The oldest supported distribution's toolchain (scripts/build-root.sh:
-# Debian 11, gcc 10, glibc 2.31, rdma-core 33 headers) builds the library,
+# Debian 11, gcc 10, glibc 2.31; the pinned rdma-core headers, bound in,
+# not the root's 33) builds the library,
 # examples, tests and benches into build/oldest, chrooted (as root).  These are the
 # binaries the release matrix runs in every rdma-core root, each on its own
 # glibc; binaries meant to ship are built this way.
