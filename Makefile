@@ -21,8 +21,9 @@
 #   make check-deb       the whole package test (lintian, release roots, rxe)
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
-# V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
-# rdma-core header set), VISIBILITY=default (export ibv_* from shared objects
+# V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another rdma-core header set
+# than the pinned one, scripts/rdma-headers.pin; =system: the build
+# machine's own), VISIBILITY=default (export ibv_* from shared objects
 # that link the archive; see docs/dropin.md), BUILD=DIR, SAN=asan|tsan (variant).
 
 PREFIX  ?= /usr/local
@@ -55,7 +56,26 @@ else ifneq ($(ARCH),x86_64)
 $(error ARCH=$(ARCH): x86_64 or arm64)
 endif
 BUILD   ?= build
+# The rdma-core headers: by default the pinned newest set
+# (scripts/rdma-headers.sh fetches it once into the cache), whatever the
+# build machine has installed, so that every build compiles in every
+# version node and make install gives programs the same API (docs/shipping.md).
 RDMA_CORE_INCLUDE ?=
+ifeq ($(RDMA_CORE_INCLUDE),)
+ifneq ($(filter-out clean uninstall,$(or $(MAKECMDGOALS),all)),)
+RDMA_CORE_INCLUDE := $(shell scripts/rdma-headers.sh)
+ifeq ($(RDMA_CORE_INCLUDE),)
+$(error the pinned rdma-core headers (scripts/rdma-headers.pin) are not there (see above); RDMA_CORE_INCLUDE=system builds against the machine's own)
+endif
+endif
+else ifeq ($(RDMA_CORE_INCLUDE),system)
+override RDMA_CORE_INCLUDE :=
+endif
+# The set make install ships with the library: the pinned one (DIR/include
+# beside its COPYING and VERSION), wherever it came from (build-root.sh
+# passes it in); another set is the builder's own business.
+RDMA_CORE_SET := $(patsubst %/include,%,$(filter %/include,$(RDMA_CORE_INCLUDE)))
+RDMA_CORE_SET := $(if $(wildcard $(RDMA_CORE_SET)/COPYING),$(if $(wildcard $(RDMA_CORE_SET)/VERSION),$(RDMA_CORE_SET)))
 VISIBILITY ?= hidden
 SAN     ?=
 V       ?= 0
@@ -150,6 +170,7 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(addprefix $(BUILD)/stubs/highbase/,$(STUB_SONAMES)) \
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
+	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libefa.so.1
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
@@ -250,6 +271,13 @@ $(BUILD)/stubs/fake/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
 	@mkdir -p $(@D)
 	$(call say,STUB,$@)
 	$(Q)$(BUILD)/stubs/gen_map ibverbs 44 34 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
+# The same fake as rdma-core 33 (its nodes end at IBVERBS_1.11): what a
+# machine older than a verb answers (test/unit/dmabuf_fake.c).
+$(BUILD)/stubs/fake33/libibverbs.so.1: $(FAKE_OBJS) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D)
+	$(call say,STUB,$@)
+	$(Q)$(BUILD)/stubs/gen_map ibverbs 33 33 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libibverbs.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_OBJS)
 # Its libefa (not an EFA data path): the SRD control path on the host
 # (test/unit/srd_stub.c).
@@ -397,13 +425,15 @@ soak: all tests
 	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh \
 		--timeout $$(( $(SOAK_ROUNDS) + 600 )) -- $(BUILD)/test/rxe/cm_soak
 
-# pkg-config: a static link needs -ldl and -lpthread after the archive.
+# pkg-config: a static link needs -ldl and -lpthread after the archive;
+# the shipped rdma-core headers come before the system's.
+RDMA_CORE_CFLAG = $(if $(RDMA_CORE_SET),-I$${includedir}/verbshim/rdma-core )
 $(BUILD)/verbshim.pc: Makefile FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' \
 	  'libdir=$${prefix}/lib' '' 'Name: verbshim' \
 	  'Description: portable, typed RDMA verbs without a link-time rdma-core dependency' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+	  'Version: $(VERSION)' 'Cflags: $(RDMA_CORE_CFLAG)-I$${includedir}' \
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
 
 # Man pages: one per public function with a kernel-doc comment in include/
@@ -420,6 +450,7 @@ install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
+	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
 	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
@@ -429,9 +460,22 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
-	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir
+	rm -rf $(BUILD)/compat-dir
+	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
 	install -d $(DESTDIR)$(COMPAT_DIR)
-	install -m 644 $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
+	cp -P $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
+
+# The pinned rdma-core headers, with their licence, under the project's
+# own prefix: PREFIX/include/verbshim/rdma-core/{infiniband,rdma}, which
+# verbshim.pc, the CMake package and the compat .pc files put ahead of
+# /usr/include (never over the system's own).
+RDMA_CORE_DEST = $(DESTDIR)$(PREFIX)/include/verbshim/rdma-core
+define install_rdma_core
+install -d $(RDMA_CORE_DEST)/infiniband $(RDMA_CORE_DEST)/rdma
+	install -m 644 $(RDMA_CORE_SET)/include/infiniband/*.h $(RDMA_CORE_DEST)/infiniband/
+	install -m 644 $(RDMA_CORE_SET)/include/rdma/*.h $(RDMA_CORE_DEST)/rdma/
+	install -m 644 $(RDMA_CORE_SET)/COPYING $(RDMA_CORE_SET)/VERSION $(RDMA_CORE_DEST)/
+endef
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
@@ -451,7 +495,8 @@ LIB_CFLAGS += -include shim/glibc_floor.h
 $(LIB_OBJS): shim/glibc_floor.h
 
 # The oldest supported distribution's toolchain (scripts/build-root.sh:
-# Debian 11, gcc 10, glibc 2.31, rdma-core 33 headers) builds the library,
+# Debian 11, gcc 10, glibc 2.31; the pinned rdma-core headers, bound in,
+# not the root's 33) builds the library,
 # examples, tests and benches into build/oldest, chrooted (as root).  These are the
 # binaries the release matrix runs in every rdma-core root, each on its own
 # glibc; binaries meant to ship are built this way.
@@ -491,6 +536,14 @@ deb:
 
 # The whole package test (lintian, dpkg -i into copies of the four release
 # roots, runs on rxe); make check runs its first part.
+# The proof that one binary gets the newest API on every release
+# (docs/newest-api.md, generated): build/oldest/test/rxe/newest_api on
+# rxe under 33.2, 44.0, 56.1 and 65.0, and on siw under 65.0.  The VM
+# stage runs the same test in each of its configurations.
+.PHONY: newest-api-table
+newest-api-table: oldest
+	$(Q)scripts/newest-api-table.sh docs/newest-api.md
+
 .PHONY: check-deb
 check-deb:
 	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 test/shell/deb.sh

@@ -16,11 +16,18 @@
 #                       aarch64 cross toolchain (gcc/g++ 10, glibc 2.31 and
 #                       linux-libc-dev for arm64) in it, a root of its own
 #                       (build-arm64-bullseye-RECIPE): `make oldest ARCH=arm64`
+#   scripts/build-root.sh --bind DIR [--bind DIR2...] -- CMD
+#                       also binds DIR read-write at its own path: a
+#                       program's sources, its build directory, a prefix
+#                       outside this checkout
 #
 # CMD runs chrooted into the root, in a private mount namespace, with this
 # repository bound read-write at its own path (so build/ paths are the same
-# inside and out), cwd the repository, the host's /dev, a tmpfs /tmp, and a
-# clean environment (PATH, HOME, TERM; CC=gcc, CXX=g++).  `make oldest` uses it.
+# inside and out), cwd the repository (or the first --bind DIR), the host's
+# /dev, a tmpfs /tmp, and a clean environment (PATH, HOME, TERM; CC=gcc,
+# CXX=g++; RDMA_CORE_INCLUDE naming the pinned rdma-core header set,
+# scripts/rdma-headers.sh, bound read-only at its own path, so that make
+# builds there with the same headers as on the host).  `make oldest` uses it.
 # The root lives in ${VERBSHIM_CACHE:-.cache}/roots/build-bullseye-RECIPE
 # (RECIPE: a digest of this script): checkouts of other versions sharing
 # the cache keep their own root, and a root is only removed, once a newer
@@ -34,23 +41,33 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
 suite=bullseye
-rebuild=0 overlay= arch=amd64
-[ "${1:-}" = --rebuild ] && { rebuild=1; shift; }
-if [ "${1:-}" = --arch ]; then
-	arch=${2:-}
-	shift 2 || true
-	case $arch in amd64 | arm64) ;; *) die "--arch $arch: amd64 or arm64" ;; esac
-fi
-if [ "${1:-}" = --overlay ]; then
-	[ $# -ge 2 ] || die "--overlay needs a directory"
-	mkdir -p "$2"
-	overlay=$(cd "$2" && pwd -P)
-	shift 2
-fi
+rebuild=0 overlay= arch=amd64 binds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rebuild) rebuild=1; shift ;;
+	--arch)
+		arch=${2:-}
+		case $arch in amd64 | arm64) ;; *) die "--arch $arch: amd64 or arm64" ;; esac
+		shift 2 ;;
+	--overlay)
+		[ $# -ge 2 ] || die "--overlay needs a directory"
+		mkdir -p "$2"
+		overlay=$(cd "$2" && pwd -P)
+		shift 2 ;;
+	--bind)
+		[ $# -ge 2 ] || die "--bind needs a directory"
+		[ -d "$2" ] || die "--bind $2: no such directory"
+		d=$(cd "$2" && pwd -P)
+		case $d in /) die "--bind /: bind a directory of your own" ;; esac
+		binds+=("$d")
+		shift 2 ;;
+	*) break ;;
+	esac
+done
 case ${1:-} in
-"") [ -z "$overlay" ] || die "--overlay needs -- CMD" ;;
+"") [ -z "$overlay" ] && [ ${#binds[@]} -eq 0 ] || die "--overlay and --bind need -- CMD" ;;
 --) shift; [ $# -gt 0 ] || die "nothing to run after --" ;;
-*) echo "usage: $me [--rebuild] [--arch amd64|arm64] [--overlay DIR] [-- CMD...]" >&2; exit 2 ;;
+*) echo "usage: $me [--rebuild] [--arch amd64|arm64] [--overlay DIR] [--bind DIR]... [-- CMD...]" >&2; exit 2 ;;
 esac
 
 # shellcheck source=scripts/lib/root.bash
@@ -155,7 +172,10 @@ build_root() {
 	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 }
 
-recipe=$(cat "$0" "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" | sha256sum | cut -c1-16)
+# The recipe: what makes the root (this script up to the RUN line below,
+# and the libraries it uses), not how commands run in it.
+recipe=$(sed '/^# ---- RUN/q' "$0" | cat - "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" |
+	sha256sum | cut -c1-16)
 cross=
 [ "$arch" = amd64 ] || cross=$arch-
 root=$cache/roots/build-$cross$suite-$recipe
@@ -178,12 +198,15 @@ root=$cache/roots/build-$cross$suite-$recipe
 		done
 	fi
 )
+# ---- RUN: how commands run in the root (not part of the recipe)
 if [ $# -eq 0 ]; then
 	echo "$root"
 	exit 0
 fi
 
 [ "$(id -u)" -eq 0 ] || die "running in the $suite root needs root (chroot, mount namespace)"
+# The pinned rdma-core headers, fetched on the host (the root has no apt).
+hdrs=$("$repo/scripts/rdma-headers.sh" --dir) || die "no pinned rdma-core headers (see above)"
 command -v unshare >/dev/null || die "unshare not found (util-linux)"
 q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
@@ -193,9 +216,11 @@ exec 8>"$root.lock"
 flock -s 8
 # In a private mount namespace: nothing stays mounted when it ends.
 # shellcheck disable=SC2016 # (expanded by that shell)
+cwd=${binds[0]:-$repo}
 exec unshare -m --propagation private -- /bin/sh -c '
 	set -e
-	root=$1 repo=$2 cmd=$3 ovl=$4
+	root=$1 repo=$2 cmd=$3 ovl=$4 hdrs=$5 cwd=$6
+	shift 6
 	if [ -n "$ovl" ]; then
 		mkdir -p "$ovl/upper" "$ovl/work" "$ovl/merged"
 		mount -t overlay overlay -o "lowerdir=$root,upperdir=$ovl/upper,workdir=$ovl/work" "$ovl/merged"
@@ -203,9 +228,16 @@ exec unshare -m --propagation private -- /bin/sh -c '
 	fi
 	mkdir -p "$root$repo"
 	mount --bind "$repo" "$root$repo"
+	mkdir -p "$root$hdrs"
+	mount --bind "$hdrs" "$root$hdrs"
+	mount -o remount,bind,ro "$root$hdrs"
+	for d in "$@"; do
+		mkdir -p "$root$d"
+		mount --bind "$d" "$root$d"
+	done
 	mount --bind /dev "$root/dev"
 	mount -t tmpfs tmp "$root/tmp"
 	mount -t proc proc "$root/proc"
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM="${TERM:-dumb}" CC=gcc CXX=g++ \
-		/bin/sh -c "cd \"\$0\" && exec $cmd" "$repo"
-' build-root "$root" "$repo" "$cmd" "$overlay"
+		RDMA_CORE_INCLUDE="$hdrs/include" /bin/sh -c "cd \"\$0\" && exec $cmd" "$cwd"
+' build-root "$root" "$repo" "$cmd" "$overlay" "$hdrs" "$cwd" "${binds[@]}"

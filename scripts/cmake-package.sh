@@ -41,14 +41,24 @@ foreach(_verbshim_file "${_verbshim_prefix}/lib/libverbshim.a" "${_verbshim_pref
 endforeach()
 unset(_verbshim_file)
 
+# The rdma-core headers the archive was built with, when installed with it
+# (include/verbshim/rdma-core): ahead of the system's, so that a program
+# sees the same API (docs/shipping.md).
+set(_verbshim_includes "${_verbshim_prefix}/include")
+if(EXISTS "${_verbshim_prefix}/include/verbshim/rdma-core/infiniband/verbs.h")
+  list(INSERT _verbshim_includes 0 "${_verbshim_prefix}/include/verbshim/rdma-core")
+endif()
+
 if(NOT TARGET verbshim::verbshim)
   add_library(verbshim::verbshim STATIC IMPORTED)
   set_target_properties(verbshim::verbshim PROPERTIES
     IMPORTED_LOCATION "${_verbshim_prefix}/lib/libverbshim.a"
     IMPORTED_LINK_INTERFACE_LANGUAGES "C"
-    INTERFACE_INCLUDE_DIRECTORIES "${_verbshim_prefix}/include"
+    INTERFACE_INCLUDE_DIRECTORIES "${_verbshim_includes}"
     INTERFACE_LINK_LIBRARIES "${CMAKE_DL_LIBS};Threads::Threads")
 endif()
+
+unset(_verbshim_includes)
 
 unset(_verbshim_prefix)
 EOF2

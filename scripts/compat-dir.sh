@@ -7,7 +7,11 @@
 # unmodified: point LIBRARY_PATH / -L / CMAKE_LIBRARY_PATH or
 # PKG_CONFIG_PATH at the directory.
 #
-#   scripts/compat-dir.sh PREFIX VS_CONFIG_H OUTDIR
+#   scripts/compat-dir.sh PREFIX VS_CONFIG_H OUTDIR [rdma-core]
+#
+# rdma-core: make install ships the pinned rdma-core headers in
+# PREFIX/include/verbshim/rdma-core; the .pc files' Cflags name them, and
+# OUTDIR/include links to them (CPATH=DIR/include for a plain build).
 #
 # Each lib*.a is a GNU ld linker script naming the installed archive by
 # its absolute path (CMake links found libraries by full path, without -L)
@@ -17,8 +21,9 @@
 # write it: the soname's major, then the node's minor (IBVERBS_1.14 is
 # 1.14, IBUMAD_1.2 of libibumad.so.3 is 3.2), without rdma-core's release.
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: compat-dir.sh PREFIX VS_CONFIG_H OUTDIR" >&2; exit 2; }
-prefix=$1 config=$2 out=$3
+[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: compat-dir.sh PREFIX VS_CONFIG_H OUTDIR [rdma-core]" >&2; exit 2; }
+prefix=$1 config=$2 out=$3 cflags=
+[ "${4:-}" = rdma-core ] && cflags="-I$prefix/include/verbshim/rdma-core"
 [ -r "$config" ] || { echo "compat-dir.sh: no $config (build first)" >&2; exit 1; }
 mkdir -p "$out"
 
@@ -49,6 +54,10 @@ Description: verbshim in place of rdma-core's lib$lib: no link-time rdma-core de
 Version: $(node "$family" "$base" "$major")
 Libs: -L\${libdir} -l$lib
 Libs.private: -ldl -lpthread
-Cflags:
+Cflags:${cflags:+ $cflags}
 EOF
 done
+if [ -n "$cflags" ]; then
+	rm -f "$out/include"
+	ln -s ../../../include/verbshim/rdma-core "$out/include"
+fi

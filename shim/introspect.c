@@ -123,3 +123,156 @@ int vs_build_query(struct vs_build_info *info)
 	};
 	return 0;
 }
+
+size_t vs__nodes_found_text(const struct vs_lib_desc *desc, char *buf,
+			    size_t len)
+{
+	const struct vs_lib_state *st = desc->state;
+	size_t used = 0;
+	unsigned int i, first;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!st->handle)
+		return 0;
+	/* Runs of nodes the library defines, in the table's order. */
+	for (i = 0; i < desc->nnodes && i < 64; i++) {
+		const char *a, *b;
+		int n;
+
+		if (!(st->nodes_found & (1ull << i)))
+			continue;
+		first = i;
+		while (i + 1 < desc->nnodes && i + 1 < 64 &&
+		       (st->nodes_found & (1ull << (i + 1))))
+			i++;
+		a = vs__nodes[desc->first_node + first].name;
+		b = vs__nodes[desc->first_node + i].name + strlen(desc->node_prefix);
+		if (first == i)
+			n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", a);
+		else
+			n = snprintf(buf + used, len - used, "%s%s-%s", used ? " " : "", a, b);
+		if (n < 0 || (size_t)n >= len - used)
+			return len - 1;
+		used += (size_t)n;
+	}
+	return used;
+}
+
+/* The release span of the newest node a library has: the node's own
+ * release up to the one before the next newer node this build knows. */
+static void vs_release_span(const struct vs_lib_desc *desc, char *buf,
+			    size_t len)
+{
+	const struct vs_lib_state *st = desc->state;
+	int low = st->min_release, next = 0;
+	unsigned int i;
+
+	for (i = 0; i < desc->nnodes; i++) {
+		int r = vs__nodes[desc->first_node + i].release;
+
+		if (r > low && (!next || r < next))
+			next = r;
+	}
+	if (!next)
+		snprintf(buf, len, "rdma-core %d or later", low);
+	else if (next - 1 == low)
+		snprintf(buf, len, "rdma-core %d", low);
+	else if (next - 2 == low)
+		snprintf(buf, len, "rdma-core %d/%d", low, next - 1);
+	else
+		snprintf(buf, len, "rdma-core %d-%d", low, next - 1);
+}
+
+void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len)
+{
+	const struct vs_lib_state *st = desc->state;
+	char span[48];
+
+	if (vs__ensure(desc)) {
+		snprintf(buf, len, "%s is loading (called back from its load)",
+			 desc->name);
+		return;
+	}
+	if (!st->handle) {
+		snprintf(buf, len, "no %s: %s", desc->name,
+			 st->error[0] ? st->error : "not loaded");
+		return;
+	}
+	if (!st->highest_node[0]) {
+		snprintf(buf, len, "%s without version nodes (%s)", desc->name,
+			 st->path);
+		return;
+	}
+	vs_release_span(desc, span, sizeof(span));
+	snprintf(buf, len, "%s (%s)", st->highest_node, span);
+}
+
+int vs_library_nodes(enum vs_library lib, char *buf, size_t len)
+{
+	const struct vs_lib_desc *desc = vs_lib_get(lib);
+	int ret;
+
+	if (!desc || !buf || !len)
+		return -EINVAL;
+	buf[0] = '\0';
+	ret = vs__ensure(desc);
+	if (ret)
+		return -ret;
+	return (int)vs__nodes_found_text(desc, buf, len);
+}
+
+/* Each feature: its name, the verb that tells, its node and library
+ * (known even to a build whose headers lack the verb; a unit test checks
+ * them against the symbol tables). */
+static const struct {
+	const char *name, *verb, *node;
+	enum vs_library lib;
+} vs_features[VS_FEATURE_COUNT] = {
+#define F(id, n, v, nd, l) [VS_FEATURE_##id] = { n, v, nd, VS_LIB_##l },
+	F(DMABUF_MR, "dmabuf memory regions", "ibv_reg_dmabuf_mr", "IBVERBS_1.12", IBVERBS)
+	F(GID_TABLE, "GID table query", "_ibv_query_gid_table", "IBVERBS_1.11", IBVERBS)
+	F(ECE, "enhanced connection establishment", "ibv_query_ece", "IBVERBS_1.10", IBVERBS)
+	F(CM_ECE, "ECE through the CM", "rdma_set_local_ece", "RDMACM_1.3", RDMACM)
+	F(FORK_STATUS, "fork protection status", "ibv_is_fork_initialized", "IBVERBS_1.13", IBVERBS)
+	F(DATA_IN_ORDER, "data-in-order query", "ibv_query_qp_data_in_order", "IBVERBS_1.14", IBVERBS)
+	F(MR_EX, "extended MR registration, DMA handles", "ibv_reg_mr_ex", "IBVERBS_1.15", IBVERBS)
+	F(PORT_SPEED, "port speed query", "ibv_query_port_speed", "IBVERBS_1.16", IBVERBS)
+	F(BUF, "library-allocated buffers", "ibv_alloc_buf", "IBVERBS_1.17", IBVERBS)
+	F(COMP_CNTR, "completion counters", "ibv_create_comp_cntr", "IBVERBS_1.18", IBVERBS)
+	F(CM_ADDRINFO, "CM address resolution by name", "rdma_resolve_addrinfo", "RDMACM_1.4", RDMACM)
+	F(SRD_WQS, "SRD work queue query", "efadv_query_qp_wqs", "EFA_1.4", EFA)
+	F(MLX5_DMABUF_MR, "mlx5 dmabuf memory regions", "mlx5dv_reg_dmabuf_mr", "MLX5_1.25", MLX5)
+#undef F
+};
+
+/* The release a node first shipped in. */
+static int vs_node_release(const char *node)
+{
+	unsigned int i;
+
+	for (i = 0; i < VS_NODE_COUNT; i++)
+		if (!strcmp(vs__nodes[i].name, node))
+			return vs__nodes[i].release;
+	return 0;
+}
+
+int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info)
+{
+	const struct vs_lib_desc *desc;
+
+	if ((unsigned int)feature >= VS_FEATURE_COUNT || !info)
+		return -EINVAL;
+	*info = (struct vs_feature_info){
+		.name = vs_features[feature].name,
+		.verb = vs_features[feature].verb,
+		.node = vs_features[feature].node,
+		.release = vs_node_release(vs_features[feature].node),
+		.compiled_in = vs_symbol_node(vs_features[feature].verb) != NULL,
+	};
+	info->available = info->compiled_in && vs_symbol_resolved(info->verb) == 1;
+	desc = vs_lib_get(vs_features[feature].lib);
+	vs__found_text(desc, info->found, sizeof(info->found));
+	return 0;
+}

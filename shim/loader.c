@@ -315,6 +315,11 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
 			break;
 		rank = vs_node_rank(name, desc->node_prefix);
 		if (!(vd->vd_flags & VER_FLG_BASE)) {
+			unsigned int n;
+
+			for (n = 0; n < desc->nnodes && n < 64; n++)
+				if (!strcmp(name, vs__nodes[desc->first_node + n].name))
+					st->nodes_found |= 1ull << n;
 			if (rank > best) {
 				best = rank;
 				snprintf(st->highest_node,
@@ -403,6 +408,7 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 			 desc->probe);
 		st->load_errno = ELIBBAD;
 		st->highest_node[0] = '\0';
+		st->nodes_found = 0;
 		st->provider_abi = -1;
 		return;
 	}

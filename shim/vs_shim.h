@@ -113,6 +113,8 @@ struct vs_lib_state {
 	unsigned int reentries;	/* calls refused with EDEADLK */
 	const char *reentry;	/* the first refusal, in words */
 	char highest_node[32];
+	/* bit i: the library defines vs__nodes[first_node + i] */
+	uint64_t nodes_found;
 	char path[PATH_MAX];
 	char error[2 * PATH_MAX];
 };
@@ -281,6 +283,14 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	VS_DEFINE_##conv(mlx4, name, ret, params, args)
 #define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
 	VS_DEFINE_##conv(ibumad, name, ret, params, args)
+
+/* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");
+ * "" when it is not loaded or unversioned.  Returns the length. */
+size_t vs__nodes_found_text(const struct vs_lib_desc *desc, char *buf,
+			    size_t len);
+/* What the machine has of a library, for a sentence: "IBVERBS_1.11
+ * (rdma-core 32/33)", or why it has none ("no libibverbs: ..."). */
+void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len);
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
 int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,

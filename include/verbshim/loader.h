@@ -10,6 +10,7 @@
 #ifndef VERBSHIM_LOADER_H
 #define VERBSHIM_LOADER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -105,6 +106,69 @@ struct vs_build_info {
  * Return: 0, or -EINVAL for a NULL @info.
  */
 int vs_build_query(struct vs_build_info *info);
+
+/**
+ * vs_library_nodes() - the version nodes a library on this machine defines
+ * @lib: which library (loaded first if needed)
+ * @buf: where the answer goes: the nodes this build knows that the
+ *       library defines, as ranges ("IBVERBS_1.0-1.11"); "" when the
+ *       library did not load or defines no version node
+ * @len: size of @buf (64 bytes hold any answer)
+ *
+ * Return: the length of the answer (cut to fit @buf), -EINVAL for an
+ * unknown library, a NULL @buf or a @len of 0, -EDEADLK from inside its
+ * load.
+ */
+int vs_library_nodes(enum vs_library lib, char *buf, size_t len);
+
+/* What the typed API (and programs) may ask the machine for, each one
+ * version node of rdma-core newer than the oldest it supports. */
+enum vs_feature {
+	VS_FEATURE_DMABUF_MR = 0,	/* ibv_reg_dmabuf_mr: vs_mr_register_dmabuf */
+	VS_FEATURE_GID_TABLE = 1,	/* _ibv_query_gid_table (emulated before) */
+	VS_FEATURE_ECE = 2,		/* ibv_query_ece, ibv_set_ece */
+	VS_FEATURE_CM_ECE = 3,		/* rdma_set_local_ece, rdma_get_remote_ece */
+	VS_FEATURE_FORK_STATUS = 4,	/* ibv_is_fork_initialized (emulated before) */
+	VS_FEATURE_DATA_IN_ORDER = 5,	/* ibv_query_qp_data_in_order */
+	VS_FEATURE_MR_EX = 6,		/* ibv_reg_mr_ex, ibv_alloc_dmah */
+	VS_FEATURE_PORT_SPEED = 7,	/* ibv_query_port_speed */
+	VS_FEATURE_BUF = 8,		/* ibv_alloc_buf, ibv_reg_buf_mr */
+	VS_FEATURE_COMP_CNTR = 9,	/* ibv_create_comp_cntr */
+	VS_FEATURE_CM_ADDRINFO = 10,	/* rdma_resolve_addrinfo */
+	VS_FEATURE_SRD_WQS = 11,	/* efadv_query_qp_wqs: vs_srd_qp_query_wqs */
+	VS_FEATURE_MLX5_DMABUF_MR = 12,	/* mlx5dv_reg_dmabuf_mr */
+};
+#define VS_FEATURE_COUNT 13
+
+struct vs_feature_info {
+	uint64_t comp_mask;		/* none defined yet: set to 0 */
+	const char *name;		/* "dmabuf memory regions" */
+	const char *verb;		/* "ibv_reg_dmabuf_mr" */
+	const char *node;		/* its version node: "IBVERBS_1.12" */
+	int release;			/* the rdma-core release that added it: 34 */
+	int compiled_in;		/* 1: this build defines @verb */
+	int available;			/* 1: the machine's library defines @verb */
+	/* what the machine has: "IBVERBS_1.11 (rdma-core 32/33)", or why
+	 * none: "libibverbs not found (...)" */
+	char found[160];
+};
+
+/**
+ * vs_feature_query() - whether this machine's rdma-core provides a feature
+ * @feature: which one
+ * @info: where the answer goes
+ *
+ * Loads the feature's library if needed.  @info->available says whether
+ * the machine's library defines the verb; where it does not, the verb's
+ * drop-in returns its not-supported result (its failure value, errno
+ * EOPNOTSUPP) and the typed call that needs it fails with a record naming
+ * @info->verb, @info->release and @info->found.  A verb that exists may
+ * still be refused by the provider or the kernel (rxe has no dmabuf MRs).
+ *
+ * Return: 0 (whether or not the feature is there), -EINVAL for an unknown
+ * @feature or a NULL @info.
+ */
+int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info);
 
 #ifdef __cplusplus
 }

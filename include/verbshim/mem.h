@@ -103,7 +103,10 @@ int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
  * An MR over a dmabuf (fd, offset into it, iova the device will see).
  *
  * Return: 0 or -errno: -EBADF fd < 0; -EOPNOTSUPP where dmabuf MRs are not
- * supported; as vs_mr_register() otherwise.
+ * supported: the machine's libibverbs predates ibv_reg_dmabuf_mr (the
+ * record names the release that added it and the node found, as
+ * vs_feature_query(VS_FEATURE_DMABUF_MR) tells beforehand), or the provider
+ * or kernel refuses them; as vs_mr_register() otherwise.
  */
 VS_MUST_CHECK
 int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,

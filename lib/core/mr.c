@@ -5,6 +5,7 @@
  */
 #include <unistd.h>
 
+#include "verbshim/loader.h"
 #include "vs_config.h" /* which rdma-core nodes the headers in use declare */
 #include "core.h"
 
@@ -170,7 +171,23 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 #endif
 	if (!raw) {
 		int err = vs__errno_or(EOPNOTSUPP);
+		struct vs_feature_info fi;
 
+		/* The machine's libibverbs predates the verb (or this build's
+		 * headers did): say which release added it and what is here. */
+		if (err == EOPNOTSUPP &&
+		    !vs_feature_query(VS_FEATURE_DMABUF_MR, &fi) && !fi.available) {
+			if (!fi.compiled_in)
+				return vs__verb_error("vs_mr_register_dmabuf", fi.verb, EOPNOTSUPP,
+						     "%s needs rdma-core %d or later headers: "
+						     "this copy of verbshim was built without "
+						     "it (compiled in %s)", fi.verb,
+						     fi.release, VS_CONFIG_NODES_IN);
+			return vs__verb_error("vs_mr_register_dmabuf", fi.verb, EOPNOTSUPP,
+					     "%s needs rdma-core %d or later; this "
+					     "machine has %s", fi.verb, fi.release,
+					     fi.found);
+		}
 		if (err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT)
 			return vs__verb_error("vs_mr_register_dmabuf", "ibv_reg_dmabuf_mr", EOPNOTSUPP,
 					     "dmabuf memory regions are not "

@@ -8,7 +8,14 @@
 #     example in C and cxx_loopback, C++17 over the C API, with g++ 10);
 #   - pkg-config --static --libs verbshim links test/dropin/plain_verbs.c;
 #   - autotools: test/compat/autotools-dv (autoreconf, configure with
-#     mlx5dv and umad on through the installed compat directory, make).
+#     mlx5dv and umad on through the installed compat directory, make);
+#   - the newest API (test/compat/newest-api/newest.c: ibv_reg_dmabuf_mr,
+#     ibv_query_port_speed, mlx5dv_reg_dmabuf_mr, efadv_query_mr, newer
+#     than the root's own rdma-core 33 headers, which refuse it) through
+#     pkg-config, CMake verbshim::verbshim and the compat directory, from
+#     sources, build and prefix outside the checkout (build-root.sh --bind);
+#     the installed rdma-core headers under include/verbshim/rdma-core,
+#     with the OpenIB.org BSD licence, the root's /usr/include untouched.
 # Every binary: no rdma-core NEEDED.  Then one VM boot runs the loopback
 # example and cxx_loopback on rxe in each release root (33.2, 44.0, 56.1,
 # 65.0), each on its own distribution's glibc, bytes checked.  As root.
@@ -81,6 +88,39 @@ grep -q 'mlx5dv: yes, umad: yes' "$out/autotools.log" ||
 	{ grep 'mlx5dv:' "$out/autotools.log"; echo "FAIL: configure in the build root did not turn mlx5dv and umad on"; exit 1; }
 echo "ok   $(in_root autoconf --version | head -n 1), $(in_root automake --version | head -n 1): dv_probe, verbs_loopback"
 cp "$at/dv_probe" "$at/verbs_loopback" "$out/bin/"
+
+# The newest API, from a user's own directory outside the checkout.
+user=$(mktemp -d /var/tmp/verbshim-user.XXXXXX)
+trap 'rm -rf "$user"' EXIT
+cp -r test/compat/newest-api/. "$user/"
+inc=$prefix/include/verbshim/rdma-core
+for f in infiniband/verbs.h infiniband/efadv.h infiniband/mlx5dv.h infiniband/umad.h rdma/rdma_cma.h rdma/rsocket.h; do
+	[ -s "$inc/$f" ] || { echo "FAIL: make install did not ship $inc/$f"; exit 1; }
+done
+grep -q 'OpenIB.org BSD license' "$inc/COPYING" || { echo "FAIL: no OpenIB.org BSD licence in $inc/COPYING"; exit 1; }
+[ "$(cat "$inc/VERSION")" = "$(scripts/rdma-headers.sh --version)" ] || { echo "FAIL: $inc/VERSION is not the pin's"; exit 1; }
+grep -q ibv_reg_dmabuf_mr "$(scripts/build-root.sh)/usr/include/infiniband/verbs.h" &&
+	{ echo "FAIL: the build root's own headers declare ibv_reg_dmabuf_mr: the control below proves nothing"; exit 1; }
+in_user() { scripts/build-root.sh --bind "$user" --bind "$prefix" -- "$@"; }
+w='-Wall -Wextra -Werror -Werror=implicit-function-declaration'
+# control: the root's own headers (rdma-core 33) refuse the program
+if in_user sh -c "gcc $w -I$prefix/include -c -o newest.o newest.c" >"$out/newest-control.log" 2>&1; then
+	echo "FAIL: newest.c compiled against the build root's rdma-core 33 headers"; exit 1
+fi
+grep -q 'ibv_reg_dmabuf_mr' "$out/newest-control.log" ||
+	{ cat "$out/newest-control.log"; echo "FAIL: the control failed for another reason"; exit 1; }
+in_user sh -c "PKG_CONFIG_PATH=$prefix/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	gcc $w -o newest-pc newest.c \$(pkg-config --static --cflags --libs verbshim)" \
+	>"$out/newest-pc.log" 2>&1 || { cat "$out/newest-pc.log"; echo "FAIL: newest.c through pkg-config verbshim"; exit 1; }
+in_user sh -c "cmake -S . -B build -DCMAKE_PREFIX_PATH=$prefix && cmake --build build" \
+	>"$out/newest-cmake.log" 2>&1 || { tail -n 30 "$out/newest-cmake.log"; echo "FAIL: newest.c through CMake verbshim::verbshim"; exit 1; }
+compat=$prefix/lib/verbshim/compat
+in_user sh -c "PKG_CONFIG_PATH=$compat; export PKG_CONFIG_PATH; \
+	gcc $w -o newest-compat-pc newest.c \$(pkg-config --static --cflags --libs libibverbs libmlx5 libefa) && \
+	gcc $w -I$compat/include -o newest-compat newest.c -L$compat -libverbs -lmlx5 -lefa" \
+	>"$out/newest-compat.log" 2>&1 || { cat "$out/newest-compat.log"; echo "FAIL: newest.c through the compat directory"; exit 1; }
+cp "$user/newest-pc" "$user/build/newest" "$user/newest-compat-pc" "$user/newest-compat" "$out/bin/"
+echo "ok   newest.c (rdma-core 34-62 API; the root's 33 headers refuse it) builds in $user (--bind) through pkg-config, CMake and the compat directory, with the $(cat "$inc/VERSION") headers of $inc"
 
 status=0
 for b in "$out"/bin/*; do

@@ -7,7 +7,7 @@
 # written down here.
 #
 # Two builds: the one from the bullseye build root (`make oldest`: gcc 10,
-# glibc 2.31, rdma-core 33 headers) must run in every root; the one from
+# glibc 2.31, the pinned rdma-core headers) must run in every root; the one from
 # today's toolchain runs in every root whose glibc is new enough, and in
 # the others the root's loader must refuse it for that reason.
 set -euo pipefail

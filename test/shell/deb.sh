@@ -59,7 +59,9 @@ want_dev="./usr/lib/libverbshim.a ./usr/include/verbshim.h ./usr/include/verbshi
 ./usr/lib/pkgconfig/verbshim.pc ./usr/lib/cmake/verbshim/verbshimConfig.cmake
 ./usr/lib/cmake/verbshim/verbshimConfigVersion.cmake ./usr/lib/verbshim/compat/libibverbs.a
 ./usr/lib/verbshim/compat/libmlx5.a ./usr/lib/verbshim/compat/libibumad.pc
-./usr/share/man/man3/vs_device_open.3.gz ./usr/share/doc/libverbshim-dev/copyright"
+./usr/share/man/man3/vs_device_open.3.gz ./usr/share/doc/libverbshim-dev/copyright
+./usr/include/verbshim/rdma-core/infiniband/verbs.h ./usr/include/verbshim/rdma-core/rdma/rdma_cma.h
+./usr/include/verbshim/rdma-core/COPYING ./usr/include/verbshim/rdma-core/VERSION"
 list=$(dpkg-deb -c "$dev" | awk '{print $6}')
 for f in $want_dev; do
 	grep -qxF "$f" <<<"$list" || { echo "FAIL: libverbshim-dev lacks $f"; status=1; }

@@ -33,7 +33,8 @@ mkdir -p "$src/test"
 cp -r Makefile scripts include shim lib examples tools "$src/"
 cp -r test/common "$src/test/"
 # Not a sub-make of the caller (make -jN check would pass its jobserver).
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s OPT=-O0 "$@"; }
+# The system include tree, not the pinned set (RDMA_CORE_INCLUDE=system).
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" -s OPT=-O0 RDMA_CORE_INCLUDE=system "$@"; }
 nm_of() { nm -g --defined-only "$1" | sort; }
 
 t0=$SECONDS

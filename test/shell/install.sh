@@ -23,6 +23,22 @@ grep -q -- '-ldl' <<<"$flags" && grep -q -- '-lpthread' <<<"$flags" ||
 ${CC:-cc} -o "$stage/plain" test/dropin/plain_verbs.c $flags
 readelf -d "$stage/plain" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa)' && { echo "links rdma-core"; exit 1; }
 "$stage/plain"
+# The pinned rdma-core headers ship under the project's prefix, with their
+# licence, and verbshim.pc puts them first: a program calling the newest
+# API compiles whatever /usr/include has (test/compat/newest-api/newest.c).
+inc=$stage/usr/local/include/verbshim/rdma-core
+for f in infiniband/verbs.h infiniband/efadv.h infiniband/mlx5dv.h rdma/rdma_cma.h COPYING VERSION; do
+	[ -s "$inc/$f" ] || { echo "not installed: include/verbshim/rdma-core/$f"; exit 1; }
+done
+grep -q 'OpenIB.org BSD license' "$inc/COPYING" || { echo "no OpenIB.org BSD licence in $inc/COPYING"; exit 1; }
+[ ! -e "$stage/usr/local/include/infiniband" ] && [ ! -e "$stage/usr/local/include/rdma" ] ||
+	{ echo "rdma-core headers installed outside include/verbshim"; exit 1; }
+grep -q -- "-I$stage/usr/local/include/verbshim/rdma-core -I$stage/usr/local/include" <<<"$flags" ||
+	{ echo "verbshim.pc does not put the shipped rdma-core headers first: $flags"; exit 1; }
+# shellcheck disable=SC2086
+${CC:-cc} -Wall -Wextra -Werror -o "$stage/newest" test/compat/newest-api/newest.c $flags
+readelf -d "$stage/newest" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa|mlx5)' && { echo "newest links rdma-core"; exit 1; }
+echo "the newest API (rdma-core $(cat "$inc/VERSION") headers) compiles through verbshim.pc"
 # the C++ owners from the installed headers (the example, built as a user would)
 if command -v "${CXX:-c++}" >/dev/null; then
 	# shellcheck disable=SC2086

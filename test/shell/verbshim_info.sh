@@ -93,19 +93,29 @@ print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; co
 import json, sys
 d = json.load(open(sys.argv[1]))
 name, want, abi, host_rdma = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-assert list(d) == ["build", "knobs", "libraries", "devices", "diagnosis"], list(d)
+assert list(d) == ["build", "knobs", "libraries", "features", "devices", "diagnosis"], list(d)
 assert list(d["knobs"]) == ["VERBSHIM_TRACE", "VERBSHIM_STATS", "VERBSHIM_FAULT",
                             "VERBSHIM_TRACE_FILE"], d["knobs"]
 assert list(d["build"]) == ["nodes_in", "nodes_out"], d["build"]
 assert d["build"]["nodes_in"].startswith("IBVERBS_1.0-"), d["build"]
-keys = ["name", "loaded", "path", "error", "highest_node", "min_release",
-        "provider_abi", "symbols_resolved", "symbols_known"]
+keys = ["name", "loaded", "path", "error", "highest_node", "nodes_compiled_in",
+        "nodes_here", "min_release", "provider_abi", "symbols_resolved", "symbols_known"]
 assert [list(l) for l in d["libraries"]] == [keys] * 6, d["libraries"]
 assert [l["name"] for l in d["libraries"]] == ["libibverbs", "librdmacm", "libefa",
                                             "libmlx5", "libmlx4", "libibumad"]
 l = [x for x in d["libraries"] if x["name"] == name][0]
 assert l["loaded"] is True and l["error"] is None, l
 assert l["highest_node"] == want, (l["highest_node"], want)
+# the nodes here end at the highest one; those compiled in are the build's
+prefix = want.split("_1.")[0]
+last = l["nodes_here"].split()[-1]
+assert l["nodes_here"].startswith(prefix + "_1."), l
+assert (prefix + "_" + last.split("-")[1] if "-" in last else last) == want, l
+assert l["nodes_compiled_in"] and all(r.startswith(prefix + "_")
+    for r in l["nodes_compiled_in"].split()), l
+assert set(l["nodes_compiled_in"].split()) <= set(d["build"]["nodes_in"].split()), l
+assert [list(f) for f in d["features"]] == [["name", "verb", "node", "release",
+    "compiled_in", "available"]] * len(d["features"]) and len(d["features"]) >= 13, d["features"]
 assert isinstance(l["min_release"], int) and l["min_release"] >= 13, l
 if name == "libibverbs":
     assert l["provider_abi"] == int(abi), (l["provider_abi"], abi)

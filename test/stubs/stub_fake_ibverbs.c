@@ -726,6 +726,29 @@ VS_STUB_EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr,
 	return fake_reg(pd, addr, length);
 }
 
+/* dmabuf MRs (IBVERBS_1.12): refused as a provider without them refuses
+ * (rxe: EOPNOTSUPP) unless VS_FAKE_DMABUF=1; then an open fd registers. */
+VS_STUB_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
+						uint64_t offset, size_t length,
+						uint64_t iova, int fd, int access)
+{
+	struct ibv_mr *mr;
+
+	if (!getenv("VS_FAKE_DMABUF")) {
+		vs_stub_record("ibv_reg_dmabuf_mr");
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (fcntl(fd, F_GETFD) < 0) {
+		vs_stub_record("ibv_reg_dmabuf_mr");
+		errno = EBADF;
+		return NULL;
+	}
+	mr = fake_reg(pd, NULL, length);
+	vs_stub_record("ibv_reg_dmabuf_mr");
+	return mr;
+}
+
 VS_STUB_EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	int err = fails("ibv_dereg_mr");

@@ -34,7 +34,8 @@
  *   vs_recv_abort: void, valid only inside a started iteration or batch;
  *   vs_force_legacy vs_set_force_legacy: a knob;
  *   vs_library_load vs_library_query vs_symbol_resolved vs_symbol_node
- *   vs_build_query: the loader's (shim) calls, -errno without a record;
+ *   vs_build_query vs_library_nodes vs_feature_query: the loader's (shim)
+ *   calls, -errno without a record;
  *   vs_channel_fd vs_channel_raw vs_cq_context: -1 or NULL for a bad handle
  *   (the first two record fcntl refusing O_NONBLOCK, which a pipe never does);
  *   vs_async_event_name vs_gid_type_of vs_rate_mbps vs_speed_lane_mbps

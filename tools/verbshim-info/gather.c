@@ -156,14 +156,50 @@ static int gather_devices(struct report *r, const struct options *o)
 	return r->devs ? ret : ENOMEM;
 }
 
+/* The ranges of one library in the build's "IBVERBS_1.0-1.18 RDMACM_1.0-1.5":
+ * libibverbs' are those starting "IBVERBS_". */
+static void build_nodes_of(const char *all, const char *lib, char *buf,
+			   size_t len)
+{
+	static const char *const prefix[][2] = {
+		{ "libibverbs", "IBVERBS_" }, { "librdmacm", "RDMACM_" },
+		{ "libefa", "EFA_" }, { "libmlx5", "MLX5_" },
+		{ "libmlx4", "MLX4_" }, { "libibumad", "IBUMAD_" },
+	};
+	const char *pre = NULL, *p = all;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; lib && i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strcmp(prefix[i][0], lib))
+			pre = prefix[i][1];
+	while (pre && *p) {
+		size_t n = strcspn(p, " ");
+
+		if (!strncmp(p, pre, strlen(pre)) && used + n + 2 < len) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+						 used ? " " : "", (int)n, p);
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+}
+
 int gather_report(struct report *r, const struct options *o)
 {
 	vs_build_query(&r->build);
 	for (size_t k = 0; k < 4; k++)
 		r->knobs[k] = secure_getenv(knob_names[k]);
 	/* Loads each library now: its state is what the report shows. */
-	for (int i = 0; i < VS_LIB_COUNT; i++)
+	for (int i = 0; i < VS_LIB_COUNT; i++) {
 		vs_library_query((enum vs_library)i, &r->libs[i]);
+		vs_library_nodes((enum vs_library)i, r->nodes_here[i],
+				 sizeof(r->nodes_here[i]));
+		build_nodes_of(r->build.nodes_in, r->libs[i].name,
+			       r->nodes_in[i], sizeof(r->nodes_in[i]));
+	}
+	for (int i = 0; i < VS_FEATURE_COUNT; i++)
+		vs_feature_query((enum vs_feature)i, &r->features[i]);
 	return r->libs[VS_LIB_IBVERBS].loaded ? gather_devices(r, o) : 0;
 }
 

@@ -60,6 +60,9 @@ struct report {
 	/* VERBSHIM_TRACE, VERBSHIM_STATS, VERBSHIM_FAULT, VERBSHIM_TRACE_FILE
 	 * as this process sees them (secure_getenv), NULL when unset */
 	const char *knobs[4];
+	/* per library: the nodes compiled in, and those the machine has */
+	char nodes_in[VS_LIB_COUNT][96], nodes_here[VS_LIB_COUNT][96];
+	struct vs_feature_info features[VS_FEATURE_COUNT];
 	int list_err;			/* ibv_get_device_list() gave NULL */
 	struct dev_row *devs;
 	size_t ndevs;

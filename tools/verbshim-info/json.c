@@ -74,6 +74,10 @@ static void print_libraries_json(FILE *f, const struct report *r)
 		json_str(f, l->loaded ? NULL : l->error);
 		fputs(",\n     \"highest_node\": ", f);
 		json_str(f, l->loaded ? l->highest_node : NULL);
+		fputs(", \"nodes_compiled_in\": ", f);
+		json_str(f, r->nodes_in[i]);
+		fputs(", \"nodes_here\": ", f);
+		json_str(f, l->loaded ? r->nodes_here[i] : NULL);
 		json_int(f, "min_release", l->min_release > 0 ? l->min_release : -1);
 		json_int(f, "provider_abi", l->provider_abi);
 		fprintf(f, ",\n     \"symbols_resolved\": %u, \"symbols_known\": %u}",
@@ -138,6 +142,21 @@ void print_json(FILE *f, const struct report *r)
 	}
 	fputs("},\n", f);
 	print_libraries_json(f, r);
+	fputs("  \"features\": [", f);
+	for (int i = 0; i < VS_FEATURE_COUNT; i++) {
+		const struct vs_feature_info *fi = &r->features[i];
+
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		json_str(f, fi->name);
+		fputs(", \"verb\": ", f);
+		json_str(f, fi->verb);
+		fputs(", \"node\": ", f);
+		json_str(f, fi->node);
+		fprintf(f, ", \"release\": %d, \"compiled_in\": %s, \"available\": %s}",
+			fi->release, fi->compiled_in ? "true" : "false",
+			fi->available ? "true" : "false");
+	}
+	fputs("\n  ],\n", f);
 	fputs("  \"devices\": [", f);
 	for (size_t i = 0; i < r->ndevs; i++) {
 		const struct dev_row *d = &r->devs[i];

@@ -15,6 +15,8 @@ static void print_libraries_text(const struct report *r)
 
 		printf("  %-11s %s\n", l->name,
 		       l->loaded ? l->path : "not loaded");
+		printf("%14s%-15s%s\n", "", "compiled in:",
+		       r->nodes_in[i][0] ? r->nodes_in[i] : "none");
 		if (!l->loaded) {
 			printf("%14s%-15s%s\n", "", "error:",
 			       l->error ? l->error : strerror(l->load_errno));
@@ -25,6 +27,8 @@ static void print_libraries_text(const struct report *r)
 		if (l->min_release > 0)
 			printf(" (rdma-core >= v%d)", l->min_release);
 		putchar('\n');
+		printf("%14s%-15s%s\n", "", "nodes here:",
+		       r->nodes_here[i][0] ? r->nodes_here[i] : "none");
 		if (i == VS_LIB_IBVERBS && l->provider_abi >= 0)
 			printf("%14s%-15s%d (IBVERBS_PRIVATE_%d)\n", "",
 			       "provider ABI:", l->provider_abi, l->provider_abi);
@@ -102,6 +106,15 @@ void print_text(const struct report *r)
 		       r->knobs[k] ? r->knobs[k] : "unset");
 	putchar('\n');
 	print_libraries_text(r);
+	/* What the typed API's newer calls need, and whether it is here. */
+	printf("\nFeatures (the version node each needs):\n");
+	for (int i = 0; i < VS_FEATURE_COUNT; i++) {
+		const struct vs_feature_info *fi = &r->features[i];
+
+		printf("  %-38s %-3s %s, %s (rdma-core %d)%s\n", fi->name,
+		       fi->available ? "yes" : "no", fi->verb, fi->node,
+		       fi->release, fi->compiled_in ? "" : ", not compiled in");
+	}
 	if (!r->libs[VS_LIB_IBVERBS].loaded)
 		printf("\nDevices: not listed (libibverbs did not load)\n");
 	else if (r->list_err)
