@@ -296,38 +296,40 @@ fuzz:
 			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
 	done
 
-# The suite's builds use every core (CHECK_JOBS), whatever -j make check
-# was given: the library, examples and tests, and the oldest distribution's
-# build (make oldest, in its chroot) side by side.
+# The suite builds what its tests need (test/tests.list's NEEDS: the
+# library, examples and tests, and the oldest distribution's build, make
+# oldest, in its chroot) side by side, with every core (CHECK_JOBS),
+# whatever -j make check was given: scripts/check.sh, which the targets
+# below run.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_ENV = MAKE='$(MAKE)' CHECK_JOBS=$(CHECK_JOBS)
 check:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh all
+	$(Q)$(CHECK_ENV) scripts/check.sh all
 
 check-unit:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh unit
+	$(Q)$(CHECK_ENV) scripts/check.sh unit
 
 check-rxe:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) scripts/check.sh rxe
 
-# The VM stage on soft-iWARP (siw0): kernel 6.1 with the host root, 33.2 and
-# 65.0 and two guests (as in make check), and kernel 6.12 with 56.1.
+# The VM stage on soft-iWARP (siw0): the boots of test/boots.list that
+# check-siw runs (kernel 6.1 with the host root, 33.2 and 65.0 and two
+# guests, as in make check, and kernel 6.12 with 56.1).
 check-siw:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 
 demo: all tests
 	$(Q)scripts/demo.sh
 
-# The soak (test/rxe/cm_soak.c): a typed CM server and SOAK_ROUNDS client
-# connections on rxe in the VM, its RSS and fds flat (docs/soak.md).  The
-# VM stage runs it with its default, short round count.
+# The soak (test/tests.list's soak entries: test/rxe/cm_soak.c): a typed CM
+# server and SOAK_ROUNDS client connections on rxe in the VM, its RSS and
+# fds flat (docs/soak.md).  The VM stage runs it with its default, short
+# round count.
 SOAK_ROUNDS ?= 1000
-soak: all tests
-	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh \
-		--timeout $$(( $(SOAK_ROUNDS) + 600 )) -- $(BUILD)/test/rxe/cm_soak
+soak:
+	$(Q)$(MAKE) -s $$(scripts/tests.sh needs soak)
+	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh --timeout $$(( $(SOAK_ROUNDS) + 600 )) -- \
+		bash -c 'for t; do echo "== $$t"; "$$t" || exit; done' soak $$(scripts/tests.sh list --build $(BUILD) soak)
 
 # pkg-config: a static link needs -ldl and -lpthread after the archive.
 $(BUILD)/verbshim.pc: Makefile FORCE
@@ -413,7 +415,8 @@ deb:
 # roots, runs on rxe); make check runs its first part.
 .PHONY: check-deb
 check-deb:
-	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 test/shell/deb.sh
+	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
+	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
