@@ -45,7 +45,7 @@ struct vs_qp {
 	uint32_t max_batch;
 	enum ibv_qp_state state;
 	uint8_t port;
-	uint8_t link_layer;
+	uint8_t link_row;        /* enum vs__link_row, chosen at create */
 	uint16_t lid;
 	uint32_t gid_index;
 	union ibv_gid gid;

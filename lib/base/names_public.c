@@ -2,7 +2,7 @@
 /*
  * The public decoders of port and GID codes (include/verbshim/names.h).
  */
-#include "verbshim/names.h"
+#include "base.h"
 
 /* IBTA 14.2.5.6: the width is a bit mask of lane counts. */
 unsigned int vs_width_lanes(uint8_t width)

@@ -11,8 +11,8 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 	ah->port_num = qp->port;
 	ah->dlid = remote->lid;
 	ah->sl = 0;
-	/* RoCE has no LIDs, SRD is addressed by GID: a GRH. */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET ||
+	/* Ethernet has no LIDs, SRD is addressed by GID: a GRH. */
+	if (vs__link(qp->link_row)->ethernet ||
 	    vs__transport(qp->transport)->by_gid) {
 		ah->is_global = 1;
 		ah->grh.dgid = remote->gid;
@@ -41,7 +41,7 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 	if (!ah->ah) {
 		char route[400] = "";
 
-		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+		if (vs__link(qp->link_row)->ethernet)
 			vs__describe_route(qp, &remote->gid, route, sizeof(route));
 		ret = vs__verb_error(verb, "ibv_create_ah", vs__errno_or(EINVAL),
 				    "cannot create an address handle toward "

@@ -19,8 +19,6 @@ struct vs__quirks {
 /* The quirks of c's device; all false for a provider without any. */
 const struct vs__quirks *vs__quirks(const struct vs_context *c);
 
-/* A port's kind from c's transport and the port's link layer. */
-enum vs_link_kind vs__link_kind(const struct vs_context *c, uint8_t link_layer);
 /* -EOPNOTSUPP when c is iWARP, whose QPs only the CM connects (pointing at vs_cm_*); else 0 */
 int vs__iwarp_cm_only(const struct vs_context *c, const char *verb);
 /* vs_port_info and vs_gid_pick on behalf of call (errors name it). */

@@ -217,26 +217,6 @@ const char *vs_link_kind_name(enum vs_link_kind kind)
 	return "unknown";
 }
 
-/*
- * The device's transport says iWARP; the IB transport is InfiniBand or
- * RoCE by the port's link layer (UNSPECIFIED from old kernels means IB);
- * EFA reports neither transport nor link layer.
- */
-enum vs_link_kind vs__link_kind(const struct vs_context *c, uint8_t link_layer)
-{
-	switch (c->ctx->device->transport_type) {
-	case IBV_TRANSPORT_IWARP:
-		return VS_LINK_IWARP;
-	case IBV_TRANSPORT_IB:
-		return link_layer == IBV_LINK_LAYER_ETHERNET ? VS_LINK_ROCE : VS_LINK_IB;
-	case IBV_TRANSPORT_UNSPECIFIED:
-		return link_layer == IBV_LINK_LAYER_UNSPECIFIED ? VS_LINK_EFA :
-		       VS_LINK_UNKNOWN;
-	default:
-		return VS_LINK_UNKNOWN;
-	}
-}
-
 int vs__iwarp_cm_only(const struct vs_context *c, const char *verb)
 {
 	if (c->ctx->device->transport_type != IBV_TRANSPORT_IWARP)
@@ -270,7 +250,7 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 				     "cannot query port %u of %s", port, c->name);
 	memset(out, 0, sizeof(*out));
 	out->port = port;
-	out->kind = vs__link_kind(c, pa.link_layer);
+	out->kind = vs__link(vs__link_of(c, pa.link_layer))->kind;
 	out->state = pa.state;
 	out->active_mtu = pa.active_mtu;
 	out->max_mtu = pa.max_mtu;
@@ -308,7 +288,7 @@ bool vs__port_fixed(const struct vs_context *c, uint8_t port,
 	memset(out, 0, sizeof(*out));
 	out->port = port;
 	out->link_layer = c->port_fixed[port - 1].link_layer;
-	out->kind = vs__link_kind(c, out->link_layer);
+	out->kind = vs__link(vs__link_of(c, out->link_layer))->kind;
 	out->gid_tbl_len = c->port_fixed[port - 1].gid_tbl_len;
 	return true;
 }

@@ -213,7 +213,7 @@ static int ib_lid(const struct vs_qp *qp, const char *verb, uint16_t *lid)
 
 	*lid = qp->lid;
 	if (qp->lid || vs__transport(qp->transport)->by_gid ||
-	    qp->link_layer != IBV_LINK_LAYER_INFINIBAND)
+	    !vs__link(qp->link_row)->by_lid)
 		return 0;
 	ret = vs__port_info(qp->pd->ctx, qp->port, &pi, verb);
 	if (ret)
@@ -254,12 +254,12 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	out->lid = lid;
 	out->port = qp->port;
 	out->mtu = qp->mtu;
-	/* RoCE and SRD: addressed by GID, no LID; IB: by LID, no GID */
-	if (qp->link_layer == IBV_LINK_LAYER_ETHERNET ||
+	/* Ethernet and SRD: addressed by GID, no LID; IB: by LID, no GID */
+	if (vs__link(qp->link_row)->ethernet ||
 	    vs__transport(qp->transport)->by_gid) {
 		out->lid = 0;
 		out->gid = qp->gid;
-		if (qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+		if (vs__link(qp->link_row)->ethernet)
 			out->flags |= VS_EP_ETHERNET;
 		if (!gid_is_zero(&qp->gid))
 			out->flags |= VS_EP_GID_VALID;

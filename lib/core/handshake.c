@@ -19,14 +19,13 @@ static int check_remote(struct vs_qp *qp, const struct vs_endpoint *remote,
 				     "same kind of QP)",
 				     vs_transport_name(remote->transport),
 				     vs_transport_name(qp->transport));
-	if (!!(remote->flags & VS_EP_ETHERNET) !=
-	    (qp->link_layer == IBV_LINK_LAYER_ETHERNET))
+	if (!!(remote->flags & VS_EP_ETHERNET) != vs__link(qp->link_row)->ethernet)
 		return vs__set_error(verb, EINVAL,
 				     "mismatched link layers: the remote endpoint is "
 				     "on %s, this QP's port is on %s",
 				     remote->flags & VS_EP_ETHERNET ? "Ethernet (RoCE)" :
 								     "InfiniBand",
-				     qp->link_layer == IBV_LINK_LAYER_ETHERNET ?
+				     vs__link(qp->link_row)->ethernet ?
 					    "Ethernet (RoCE)" : "InfiniBand");
 	return 0;
 }

@@ -67,6 +67,8 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 	const struct ibv_device_attr *da = &pd->ctx->attr.orig_attr;
 	const uint64_t known = tr->cfg;
 	struct vs_port_info pi;
+	enum vs__link_row link_row;
+	const struct vs__link *link;
 	int ret;
 
 	if (p->comp_mask & ~known)
@@ -131,14 +133,18 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 		p->port = 1;
 	if (now && (now->mtu || now->no_path) && vs__port_fixed(pd->ctx, p->port, &pi)) {
 		/* the route's: what the CM brings the QP up with */
+		link_row = vs__link_of(pd->ctx, pi.link_layer);
+		link = vs__link(link_row);
 		pi.active_mtu = now->mtu;
-		pi.lid = pi.link_layer == IBV_LINK_LAYER_ETHERNET ? 0 : now->lid;
+		pi.lid = link->ethernet ? 0 : now->lid;
 	} else {
 		ret = vs__port_info(pd->ctx, p->port, &pi, verb);
 		if (ret)
 			return ret;
+		link_row = vs__link_of(pd->ctx, pi.link_layer);
+		link = vs__link(link_row);
 	}
-	if (pi.kind == VS_LINK_IWARP) {
+	if (link->cm_only) {
 		ret = iwarp_refuses(pd->ctx, tr, now, verb);
 		if (ret)
 			return ret;
@@ -151,7 +157,7 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 		p->psn = random_psn();
 	}
 	qp->port = p->port;
-	qp->link_layer = pi.link_layer;
+	qp->link_row = (uint8_t)link_row;
 	qp->lid = pi.lid;
 	qp->mtu = p->mtu && p->mtu < pi.active_mtu ? p->mtu : pi.active_mtu;
 	if (p->mtu && (p->mtu < IBV_MTU_256 || p->mtu > IBV_MTU_4096))
@@ -165,18 +171,18 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 					     pi.gid_tbl_len);
 		/* gid_at_rtr: zero until the CM's RTR names the source GID */
 		ret = now && now->gid_at_rtr &&
-		      pi.link_layer == IBV_LINK_LAYER_ETHERNET ? 0 :
+		      link->ethernet ? 0 :
 		      ibv_query_gid(pd->ctx->ctx, p->port, (int)p->gid_index, &qp->gid);
 		if (ret)
 			return vs__verb_error(verb, "ibv_query_gid", vs__errno_or(EINVAL),
 					     "cannot read GID %u of port %u",
 					     p->gid_index, p->port);
 		qp->gid_index = p->gid_index;
-	} else if (pi.kind != VS_LINK_IWARP) { /* iWARP: no GID to pick */
+	} else if (!link->cm_only) { /* iWARP: no GID to pick */
 		struct vs_gid_info g;
 
 		ret = vs__gid_pick(pd->ctx, p->port, &g, verb);
-		if (ret && (pi.link_layer == IBV_LINK_LAYER_ETHERNET || tr->by_gid))
+		if (ret && (link->ethernet || tr->by_gid))
 			return ret;
 		if (!ret) {
 			qp->gid_index = g.index;

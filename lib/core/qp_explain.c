@@ -45,7 +45,7 @@ int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 	    vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
 		return vs__verb_error(call, "ibv_modify_qp", EINVAL,
 				     "the attribute mask is wrong %s", why);
-	if (to == IBV_QPS_RTR && dgid && qp->link_layer == IBV_LINK_LAYER_ETHERNET)
+	if (to == IBV_QPS_RTR && dgid && vs__link(qp->link_row)->ethernet)
 		vs__describe_route(qp, dgid, route, sizeof(route));
 	if (dest_qpn)
 		snprintf(toward, sizeof(toward), " toward qpn 0x%06x", dest_qpn);

@@ -61,6 +61,49 @@ enum vs__rules { VS__RULES_RC, VS__RULES_UC, VS__RULES_UD, VS__RULES_N };
 	  VS_QP_CFG_GID_INDEX | VS_QP_CFG_PSN | VS_QP_CFG_RETRY,              \
 	  VS__RULES_UD, true, false, true, vs__flatten_srd, vs__srd_create_qp)
 
+/*
+ * What differs per link layer: one X-macro row each, chosen once for a
+ * port (vs__link_of, from the device's transport and the port's link
+ * layer) and kept by every QP made on it (qp->link_row), so that no call
+ * asks the link layer again.
+ *
+ * Columns of X(ROW, kind, by_lid, ethernet, cm_only):
+ *   ROW      suffix of VS__LINK_ROW (private: the public kind may cover two)
+ *   kind     the public enum vs_link_kind (vs_port_info()->kind)
+ *   by_lid   InfiniBand: addressed by LID, which a subnet manager gives
+ *            (an endpoint without one is refused naming that)
+ *   ethernet an Ethernet port (RoCE, iWARP): addressed by GID, so every
+ *            address handle and RTR carries a GRH, a failed RTR or AH is
+ *            explained by its route (GID, netdev), endpoints say
+ *            VS_EP_ETHERNET, a GID must be found for a QP
+ *   cm_only  iWARP: only the connection manager connects its QPs (RC
+ *            only, brought to RTS by iw_cm), no GID to pick
+ *
+ * A new link-layer rule is a column here and its question in the one
+ * function that needs it (docs/ARCHITECTURE.md).
+ */
+#define VS__LINKS(X)                                                          \
+	X(IB, VS_LINK_IB, true, false, false)                                 \
+	X(ROCE, VS_LINK_ROCE, false, true, false)                             \
+	X(IWARP, VS_LINK_IWARP, false, true, true)                            \
+	X(EFA, VS_LINK_EFA, false, false, false)                              \
+	X(OTHER_ETHERNET, VS_LINK_UNKNOWN, false, true, false)                \
+	X(OTHER, VS_LINK_UNKNOWN, false, false, false)
+
+#define VS__LINK_ROW_ENUM(ROW, ...) VS__LINK_##ROW,
+enum vs__link_row { VS__LINKS(VS__LINK_ROW_ENUM) VS__LINK_N };
+#undef VS__LINK_ROW_ENUM
+
+struct vs__link {
+	enum vs_link_kind kind;
+	bool by_lid, ethernet, cm_only;
+};
+
+/* The row of a port: from its device's transport and its link layer. */
+enum vs__link_row vs__link_of(const struct vs_context *c, uint8_t link_layer);
+/* The row itself (row < VS__LINK_N: a QP's link_row, vs__link_of's answer). */
+const struct vs__link *vs__link(enum vs__link_row row);
+
 /* The typed configs flattened (they share field names, not layouts). */
 struct vs__qp_params {
 	uint64_t comp_mask;
