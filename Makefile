@@ -83,7 +83,8 @@ tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 
 # Tests: test/unit/*.c run on the host, test/rxe/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
-# test/common/*.c is linked into each.
+# test/common/*.c is linked into each.  Where each runs, and what it
+# needs built: test/tests.list (docs/tests.md).
 UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/unit/*.c))
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
 UNIT_TESTS   += $(CXX_TESTS)
