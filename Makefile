@@ -19,7 +19,7 @@
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another
 # rdma-core header set), VISIBILITY=default (export ibv_* from shared objects
-# that link the archive; see README), BUILD=DIR, SAN=asan|tsan (variant).
+# that link the archive; see docs/dropin.md), BUILD=DIR, SAN=asan|tsan (variant).
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -38,7 +38,7 @@ say = @printf '  %-7s %s\n' $(1) $(2);
 endif
 
 # 1.0.0: the first version with install packages (CMake, .deb); the major
-# changes only when the public API or ABI breaks (README "Versions").
+# changes only when the public API or ABI breaks (docs/shipping.md, CHANGES.md).
 VERSION := 1.0.0
 
 CSTD     := -std=c11
@@ -96,6 +96,8 @@ CXX_RXE_TESTS := $(if $(HAVE_CXX),$(patsubst test/rxe/%.cpp,$(BUILD)/test/rxe/%,
 RXE_TESTS    += $(CXX_RXE_TESTS)
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+# README.md's C example, built from the README itself (below)
+README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
 
@@ -134,7 +136,7 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs
+tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -240,6 +242,19 @@ $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(TCOMMON_OBJS) $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS_TEST) $(LDFLAGS)
+
+# The README's C example (its first ```c block) as a user builds it: only
+# include/, the archive and -ldl -lpthread.  test/shell/readme.sh compiles
+# it with gcc and clang, test/vm/readme.sh runs this build on the device.
+$(BUILD)/obj/readme/hello.c: README.md
+	@mkdir -p $(@D)
+	$(Q)awk '/^```c$$/ { f = 1; next } f && /^```/ { exit } f' $< >$@.tmp && mv $@.tmp $@
+$(README_EXAMPLE): $(BUILD)/obj/readme/hello.c $(ARCHIVE)
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(CSTD) $(WARN) $(OPT) $(SANFLAGS) $(CFLAGS) -Iinclude \
+		$(if $(RDMA_CORE_INCLUDE),-isystem $(RDMA_CORE_INCLUDE)) \
+		-o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
 # Tests that see and fail the library's allocations (test/common/vs_alloc_wrap.h).
 ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn
@@ -379,7 +394,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD) lib/*.a
 
-# ---- shipping: glibc floor, oldest-distro build, compat dir (README "Shipping a binary")
+# ---- shipping: glibc floor, oldest-distro build, compat dir (docs/shipping.md)
 # Every archive object gets shim/glibc_floor.h forced in: the archive binds
 # libc symbols to their oldest version nodes (test/shell/glibc_floor.sh).
 LIB_CFLAGS += -include shim/glibc_floor.h

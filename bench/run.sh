@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # The shim benchmark (issue 2): builds what it needs, runs everything and
-# prints markdown tables, ready for the README.
+# prints markdown tables, ready for docs/bench-shim.md.
 #
 #   bench/run.sh                 from anywhere
 #   CC=clang BUILD=build/clang bench/run.sh

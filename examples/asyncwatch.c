@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 	struct vs_context *ctx;
 	uint64_t deadline;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:t:n:")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;

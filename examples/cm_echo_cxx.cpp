@@ -199,6 +199,7 @@ int main(int argc, char **argv)
 	const char *port = "7471";
 	int clients = 1, c;
 
+	std::setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((c = getopt(argc, argv, "p:c:n:s:h")) != -1) {
 		switch (c) {
 		case 'p': port = optarg; break;

@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 	const char *group = NULL, *bind = NULL;
 	int rounds = 10, c;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((c = getopt(argc, argv, "m:b:n:r:h")) != -1) {
 		switch (c) {
 		case 'm': group = optarg; break;

@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 	int n = 100, c;
 	bool par = false, own = false;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((c = getopt(argc, argv, "p:n:PIh")) != -1) {
 		switch (c) {
 		case 'P': par = true; break;

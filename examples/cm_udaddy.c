@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 	const char *port = "7472";
 	int c;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((c = getopt(argc, argv, "p:n:h")) != -1) {
 		switch (c) {
 		case 'p': port = optarg; break;

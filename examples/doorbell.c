@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 	static const int batches[] = { 1, 8, 32 };
 	uint8_t *m;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:n:s:l")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;

@@ -84,6 +84,7 @@ int main(int argc, char **argv)
 	struct epoll_event ev;
 	uint64_t t0, events = 0, waits = 0, completions = 0;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:c:n:l")) != -1) {
 		switch (opt) {
 		case 'd': dev = optarg; break;

@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 	uint64_t t0;
 	int opt;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:l")) != -1) {
 		switch (opt) {
 		case 'd':

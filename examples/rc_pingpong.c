@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 	uint64_t t0;
 	int side, fd, iters;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	if (ex_pingpong_parse(argc, argv, 18515, 4096, &o))
 		return 2;
 	if (o.size > (1u << 30)) {

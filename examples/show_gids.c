@@ -69,6 +69,7 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	int opt;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:")) != -1) {
 		if (opt != 'd') {
 			fprintf(stderr, "usage: %s [-d device]\n", argv[0]);

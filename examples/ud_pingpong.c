@@ -34,6 +34,7 @@ int main(int argc, char **argv)
 	size_t size;
 	int fd, side, iters;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	if (ex_pingpong_parse(argc, argv, 18516, 512, &o))
 		return 2;
 	size = o.size;

@@ -309,6 +309,7 @@ int main(int argc, char **argv)
 	int gid_index = -1, n = 32, opt, num, access;
 	double t0 = now_us();
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
 	while ((opt = getopt(argc, argv, "d:g:n:")) != -1) {
 		switch (opt) {
 		case 'd':

@@ -37,7 +37,7 @@ for row in ibverbs:IBVERBS:11:1 rdmacm:RDMACM:3:1 efa:EFA:1:1 mlx5:MLX5:17:1 mlx
 	IFS=: read -r lib family base major <<<"$row"
 	cat >"$out/lib$lib.a" <<EOF
 /* verbshim compat: -l$lib links the shim (libverbshim.a), not rdma-core.
-   A GNU ld linker script; see README "Shipping a binary". */
+   A GNU ld linker script; see docs/shipping.md in verbshim. */
 INPUT($prefix/lib/libverbshim.a -ldl -lpthread)
 EOF
 	cat >"$out/lib$lib.pc" <<EOF

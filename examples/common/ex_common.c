@@ -15,6 +15,8 @@ void ex_die(const char *what)
 {
 	char buf[600];
 
+	/* what stdout holds first: the reason is the last line of a log */
+	fflush(stdout);
 	fprintf(stderr, "%s failed: %s\n", what,
 		vs_format_error(vs_last_error(), buf, sizeof(buf)));
 	/* the device (or rdma-core here) cannot do it: iWARP's UD, ... */

@@ -56,6 +56,7 @@ struct vs_qp {
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 	bool rts_rnr_retry;      /* SRD: rnr_retry goes with RTR->RTS */
+	bool cm_id_qp;           /* a CM id's: the CM brings it up, no handshake */
 	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
 	 * broken (the quirk wr_sge_broken of lib/core/quirks.c).

@@ -56,6 +56,14 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
  */
 const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
+/*
+ * lib/base/names.c: "a" or "an" before w, by its spoken sound (an RC, an
+ * MR, an SRQ, a UD, a QP, a compare-and-swap, an RDMA write): for a
+ * message whose noun is chosen at run time ("%s %s QP").
+ */
+const char *vs__article(const char *w);
+/* Puts back a record saved earlier (a failure that stands after a look). */
+void vs__error_restore(const struct vs_error *e);
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
 static inline int vs__errno_or(int fallback)
@@ -139,6 +147,14 @@ static inline int vs__check_handle(const void *h, uint32_t kind,
 		return 0;
 	return vs__check_handle_failed(h, kind, verb, what);
 }
+
+/*
+ * A close guard, per thread: while set, the user's close (vs__user_close)
+ * of one of handles[0..n) in this thread fails -EBUSY, recorded as
+ * "<what> is <why>" (a one-call server's objects while its before_accept
+ * hook runs).  n 0 clears it.  The array must outlive the guard.
+ */
+void vs__close_guard(const void *const *handles, size_t n, const char *why);
 
 /*
  * The user's close: checks h like vs__check_handle, then marks it closed

@@ -70,6 +70,11 @@ void vs__error_set_batch_posted(long n)
 	last_error.batch_posted = n;
 }
 
+void vs__error_restore(const struct vs_error *e)
+{
+	last_error = *e;
+}
+
 const struct vs_error *vs_last_error(void)
 {
 	return &last_error;

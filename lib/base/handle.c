@@ -218,15 +218,29 @@ int vs__check_handle_failed(const void *h, uint32_t kind, const char *verb,
 	magic = __atomic_load_n(&hd->magic, __ATOMIC_ACQUIRE);
 	if (magic == (kind | VS__CLOSED))
 		return vs__set_error(verb, EINVAL,
-				     "%s is a %s the caller already closed (a "
+				     "%s is %s %s the caller already closed (a "
 				     "handle is invalid after its close, even "
 				     "while others keep the object alive)",
-				     what, vs_kind_name(kind));
+				     what, vs__article(vs_kind_name(kind)),
+				     vs_kind_name(kind));
 	if (magic != kind)
 		return vs__set_error(verb, EINVAL,
 				     "%s is a handle of another kind (%s, expected %s)",
 				     what, vs_kind_name(magic), vs_kind_name(kind));
 	return 0; /* opened again meanwhile (a failed destroy's reopen) */
+}
+
+static _Thread_local struct {
+	const void *const *handles;
+	size_t n;
+	const char *why;
+} guard;
+
+void vs__close_guard(const void *const *handles, size_t n, const char *why)
+{
+	guard.handles = n ? handles : NULL;
+	guard.n = n;
+	guard.why = why;
 }
 
 int vs__user_close(void *handle, uint32_t kind, const char *verb,
@@ -238,6 +252,10 @@ int vs__user_close(void *handle, uint32_t kind, const char *verb,
 
 	if (ret)
 		return ret;
+	for (size_t i = 0; i < guard.n; i++)
+		if (guard.handles[i] == handle)
+			return vs__set_error(verb, EBUSY, "%s is %s", what,
+					     guard.why);
 	/* once: of two racing closes one wins, the other sees "closed" */
 	if (!__atomic_compare_exchange_n(&h->magic, &want, kind | VS__CLOSED,
 					 false, __ATOMIC_ACQ_REL,

@@ -5,6 +5,9 @@
  * the same way and no object depends on another just for a name.  A
  * transport's name is its row's (lib/transport/transports.c).
  */
+#include <ctype.h>
+#include <strings.h>
+
 #include "base.h"
 
 static const struct {
@@ -95,4 +98,63 @@ void vs__qp_mask_names(int mask, char *buf, size_t len)
 	}
 	if (mask && used < len)
 		snprintf(buf + used, len - used, "%s0x%x", used ? "|" : "", mask);
+}
+
+/* Letters whose spoken name starts with a vowel: an F, an MR, an SRQ. */
+static bool letter_vowel(char c)
+{
+	return strchr("AEFHILMNORSX", toupper((unsigned char)c)) != NULL;
+}
+
+/* Lower-case abbreviations said letter by letter (an rdma_cm_id, an mlx5 QP). */
+static bool spelled(const char *w, size_t n)
+{
+	static const char *const ab[] = { "rdma", "mlx4", "mlx5", "srq", "sge",
+					  "mr", "rc", "uc", "ud", "qp", "cq",
+					  "pd", "ah", "gid", "lid", "psn", "mtu",
+					  "srd", "xrc", "fd" };
+
+	for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++)
+		if (strlen(ab[i]) == n && !strncmp(w, ab[i], n))
+			return true;
+	return false;
+}
+
+const char *vs__article(const char *w)
+{
+	static const char *const said[] = { "NULL", "LID", "GUID", "SIDR", "REQ",
+					    "REP", "REJ", "RESET", "SEND", "READ",
+					    "WRITE", "DREQ", "DREP", "MRA", "RoCE" };
+	size_t n = 0, upper = 0, lower = 0;
+
+	if (!w || !*w)
+		return "a";
+	/* the first word: up to a space, '-', '_', '/', '(' or '.' */
+	while (w[n] && !strchr(" -_/(.,:;\"'", w[n])) {
+		upper += isupper((unsigned char)w[n]) != 0;
+		lower += islower((unsigned char)w[n]) != 0;
+		n++;
+	}
+	if (isdigit((unsigned char)w[0])) /* an 8-byte, an 11-bit, an 18 */
+		return w[0] == '8' || (n == 2 && w[0] == '1' &&
+				       (w[1] == '1' || w[1] == '8')) ? "an" : "a";
+	for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+		if (strlen(said[i]) == n && !strncmp(w, said[i], n))
+			return strchr("AEIOU", w[0]) ? "an" : "a";
+	/* RC, SRQ, RDMA, iWARP, IPv4: said letter by letter */
+	/* RESOLVED, REQUEST, ESTABLISHED: all capitals, said as a word */
+	if (upper >= 5 && !lower)
+		return strchr("AEIOU", w[0]) ? "an" : "a";
+	if ((upper >= 2 && !lower) || (upper >= 2 && islower((unsigned char)w[0])) ||
+	    (upper && n <= 4 && isupper((unsigned char)w[n - 1])) || spelled(w, n))
+		return letter_vowel(w[0]) ? "an" : "a";
+	/* words: a union, a unique, a user, a one-call; an hour, an honest */
+	if (!strncasecmp(w, "uni", 3) || !strncasecmp(w, "use", 3) ||
+	    !strncasecmp(w, "usu", 3) || !strncasecmp(w, "uti", 3) ||
+	    !strncasecmp(w, "one", 3) || !strncasecmp(w, "once", 4) ||
+	    !strncasecmp(w, "eu", 2))
+		return "a";
+	if (!strncasecmp(w, "hour", 4) || !strncasecmp(w, "honest", 6))
+		return "an";
+	return strchr("aeiouAEIOU", w[0]) ? "an" : "a";
 }

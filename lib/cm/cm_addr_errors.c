@@ -74,7 +74,8 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 		      const char *verb, int err, const char *call)
 {
 	unsigned int port = port_of(sa);
-	char at[64];
+	char at[64], why[VS_ERROR_MSG_MAX / 2];
+	int ret;
 
 	vs__cm_addr_text(at, sizeof(at), sa);
 	switch (err) {
@@ -106,6 +107,10 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 				      "the any-address, which covers this one)",
 				      what, at, port, port);
 	case ENODEV:
+		if (vs__cm_netdev_why(sa, why, sizeof(why)))
+			return vs__verb_error(call, verb, err, "cannot bind %s to "
+					      "%s: the address is this machine's, "
+					      "but %s", what, at, why);
 		return vs__verb_error(call, verb, err, "cannot bind %s to %s: "
 				      "the address is this machine's, but no RDMA "
 				      "device is on its netdev (rxe: rdma link add "
@@ -115,8 +120,11 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 				      "port %u is below 1024 and the process "
 				      "lacks CAP_NET_BIND_SERVICE", what, at, port);
 	default:
-		return vs__verb_error(call, verb, err, "cannot bind %s to %s: %s",
-				      what, at, strerror(err));
+		snprintf(why, sizeof(why), "%s cannot be bound to %s", what, at);
+		ret = vs__cm_env_error(call, verb, err, why);
+		return ret ? ret : vs__verb_error(call, verb, err,
+						  "cannot bind %s to %s: %s",
+						  what, at, strerror(err));
 	}
 }
 
@@ -124,11 +132,24 @@ int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
 			 int err, const char *call)
 {
 	const char *peer = vs__cm_peer(id);
+	char what[128], why[VS_ERROR_MSG_MAX / 2];
+	int ret;
 
+	snprintf(what, sizeof(what), "the address of %s cannot be resolved",
+		 peer);
+	ret = vs__cm_env_error(call, "rdma_resolve_addr", err, what);
+	if (ret)
+		return ret;
 	if (src && (err == EADDRINUSE || err == EADDRNOTAVAIL ||
 		    err == ENODEV || err == EACCES))
 		return vs__cm_bind_error(src, "the source of a resolve",
 					 "rdma_resolve_addr", err, call);
+	/* a local address whose netdev is down, or has no RDMA device */
+	if (id->peer_sa.sa.sa_family &&
+	    vs__cm_netdev_why(&id->peer_sa.sa, why, sizeof(why)))
+		return vs__verb_error(call, "rdma_resolve_addr", err,
+				      "resolving the address of %s (this "
+				      "machine's): %s", peer, why);
 	if (err == ENETUNREACH || err == EHOSTUNREACH)
 		return vs__verb_error(call, "rdma_resolve_addr", err,
 				      "resolving the address of %s: no IP route "

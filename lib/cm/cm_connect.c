@@ -11,7 +11,7 @@
 
 #define DEFAULT_CONNECT_MS 5000
 
-static int conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
+int vs__cm_conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
 		      const char *what, const char *call)
 {
 	if (!cfg)
@@ -28,6 +28,9 @@ static int conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
 		return vs__set_error(call, EINVAL,
 				     "private_data is NULL with private_data_len %u",
 				     cfg->private_data_len);
+	if (cfg->timeout_ms < -1)
+		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
+				     "default, -1: for ever)", cfg->timeout_ms);
 	if (cfg->private_data_len > max)
 		return vs__set_error(call, EINVAL,
 				     "private_data_len %u exceeds the %u bytes %s "
@@ -120,7 +123,7 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     "the CM id is %s: connect needs a RESOLVED "
 				     "id (vs_cm_resolve) that never connected",
 				     vs_cm_state_name(id->state));
-	ret = conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_CONNECT_DATA_MAX :
+	ret = vs__cm_conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_CONNECT_DATA_MAX :
 			 VS_CM_CONNECT_DATA_MAX, vs__cm_is_ud(id) ?
 			 "a UD connect request (SIDR REQ)" :
 			 "an RC connect request (REQ)", call);
@@ -128,9 +131,6 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 		ret = need_qp(id, call);
 	if (ret)
 		return ret;
-	if (cfg && cfg->timeout_ms < -1)
-		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
-				     "default, -1: for ever)", cfg->timeout_ms);
 	/* refused before the request leaves, not after */
 	if (wait_ms(cfg) && (ret = vs__cm_no_wait_only(id, call)))
 		return ret;
@@ -202,6 +202,60 @@ int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
 	}
 }
 
+/*
+ * After an accept step failed with ret: when the id's events say the
+ * client withdrew its request (it gave up waiting and destroyed its id,
+ * or its CM timed out), that is recorded instead (ECONNABORTED), with how
+ * long ago the request came; else ret stands.
+ */
+static int client_gone(struct vs_cm_id *id, int ret, const char *call)
+{
+	struct vs_error first = *vs_last_error();
+	int64_t age = id->req_at_ms ? vs__now_deadline(0) - id->req_at_ms : -1;
+
+	for (int i = 0; i < 4; i++) {
+		struct vs__cm_ev ev;
+		const char *name;
+
+		if (vs__cm_read(id, 0, 0, &ev, call))
+			break;
+		name = vs_cm_event_name(ev.type);
+		if (ev.type == RDMA_CM_EVENT_REJECTED ||
+		    ev.type == RDMA_CM_EVENT_CONNECT_ERROR ||
+		    ev.type == RDMA_CM_EVENT_DISCONNECTED ||
+		    ev.type == RDMA_CM_EVENT_UNREACHABLE ||
+		    ev.type == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+			id->state = VS_CM_FAILED;
+			return vs__set_error(call, ECONNABORTED,
+					     "accepting %s: the client is gone: "
+					     "it withdrew its connection request "
+					     "(%s, status %d) %lld ms after it "
+					     "came, before this accept (its "
+					     "connect's time limit ran out, or it "
+					     "closed its id)", vs__cm_peer_or(id),
+					     name, ev.status, (long long)age);
+		}
+	}
+	/*
+	 * No event (IB CM: the client's REJ ends the request without one):
+	 * the CM's attributes of a request it no longer holds fail EINVAL.
+	 */
+	if (first.verb && !strcmp(first.verb, "rdma_init_qp_attr") &&
+	    first.err == EINVAL && !vs__cm_is_iwarp(id)) {
+		id->state = VS_CM_FAILED;
+		return vs__set_error(call, ECONNABORTED,
+				     "accepting %s: the client is gone: the CM "
+				     "no longer holds its connection request "
+				     "(rdma_init_qp_attr: EINVAL) %lld ms after "
+				     "it came: the client gave up waiting (its "
+				     "connect's time limit ran out) or withdrew it",
+				     vs__cm_peer_or(id), (long long)age);
+	}
+	/* nothing says so: the first failure stands, as recorded */
+	vs__error_restore(&first);
+	return ret;
+}
+
 int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 {
 	const char *call = "vs_cm_accept";
@@ -220,16 +274,13 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     id->state == VS_CM_ACCEPTING ||
 				     id->state == VS_CM_CONNECTED ?
 				     " (it was already accepted)" : "");
-	ret = conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_ACCEPT_DATA_MAX :
+	ret = vs__cm_conn_check(cfg, vs__cm_is_ud(id) ? VS_CM_UD_ACCEPT_DATA_MAX :
 			 VS_CM_ACCEPT_DATA_MAX, vs__cm_is_ud(id) ?
 			 "a UD accept (SIDR REP)" : "an RC accept (REP)", call);
 	if (!ret)
 		ret = need_qp(id, call);
 	if (ret)
 		return ret;
-	if (cfg && cfg->timeout_ms < -1)
-		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
-				     "default, -1: for ever)", cfg->timeout_ms);
 	/* UD's accept never waits; RC's waits unless no_wait */
 	if (!vs__cm_is_ud(id) && wait_ms(cfg) &&
 	    (ret = vs__cm_no_wait_only(id, call)))
@@ -237,6 +288,11 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	/* ready before the accept leaves: the client may send at once */
 	ret = vs__cm_qp_up(id, call);
 	if (ret) {
+		const char *verb = vs_last_error()->verb;
+
+		/* the CM's attributes fail when the request is no more */
+		if (verb && !strcmp(verb, "rdma_init_qp_attr"))
+			ret = client_gone(id, ret, call);
 		rdma_reject(id->id, NULL, 0);
 		id->state = VS_CM_FAILED;
 		return ret;
@@ -244,10 +300,13 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	fill_param(id, cfg, &p);
 	errno = 0;
 	if (rdma_accept(id->id, &p)) {
+		int err = vs__errno_or(EINVAL);
+
 		id->state = VS_CM_FAILED;
-		return vs__verb_error(call, "rdma_accept", vs__errno_or(EINVAL),
-				      "accepting %s: the accept cannot be sent",
-				      vs__cm_peer_or(id));
+		ret = vs__verb_error(call, "rdma_accept", err,
+				     "accepting %s: the accept cannot be sent",
+				     vs__cm_peer_or(id));
+		return client_gone(id, ret, call);
 	}
 	if (vs__cm_is_ud(id)) {
 		id->state = VS_CM_CONNECTED; /* SIDR: no ready-to-use follows */

@@ -95,6 +95,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 			return ret;
 		}
 		conn->state = VS_CM_REQUEST;
+		conn->req_at_ms = vs__now_deadline(0); /* vDSO: no system call */
 		conn->pdata = room;
 		keep_pdata(conn, e, ud, call); /* room made: cannot fail */
 		if (!ud) {
@@ -308,7 +309,7 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 {
 	const char *peer = vs__cm_peer_or(id), *name = vs_cm_event_name(ev->type);
 	int st = ev->status, err = st < 0 ? -st : 0;
-	char pd[200], local[64];
+	char pd[VS_ERROR_MSG_MAX / 2], local[64];
 
 	/* a listener has no peer: it is named by what it listens on */
 	if (id->state == VS_CM_LISTENING && id->id) {
@@ -317,6 +318,26 @@ int vs__cm_explain(struct vs_cm_id *id, const struct vs__cm_ev *ev,
 			peer = local;
 	}
 
+	/* every device down or without an address: that, not the peer */
+	if ((ev->type == RDMA_CM_EVENT_ADDR_ERROR ||
+	     ev->type == RDMA_CM_EVENT_ROUTE_ERROR) &&
+	    vs__cm_env_why(pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s: %s (%s, status %d)", step, peer, pd,
+				     name, st);
+	/* the id's own device cannot send: that, whatever the event says */
+	if (vs__cm_is_failure(ev->type) && ev->type != RDMA_CM_EVENT_DEVICE_REMOVAL &&
+	    vs__cm_id_dev_why(id, pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s: %s (%s, status %d)", step, peer, pd,
+				     name, st);
+	/* a local peer whose netdev is down or has no RDMA device */
+	if ((ev->type == RDMA_CM_EVENT_ADDR_ERROR ||
+	     ev->type == RDMA_CM_EVENT_ROUTE_ERROR) && id->peer_sa.sa.sa_family &&
+	    vs__cm_netdev_why(&id->peer_sa.sa, pd, sizeof(pd)))
+		return vs__set_error(call, err ? err : EHOSTUNREACH,
+				     "%s %s (this machine's): %s (%s, status %d)",
+				     step, peer, pd, name, st);
 	switch (ev->type) {
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		return vs__set_error(call, err ? err : EADDRNOTAVAIL,
@@ -408,6 +429,16 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 
 		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
 			id->state = VS_CM_FAILED;
+			char why[VS_ERROR_MSG_MAX / 2];
+
+			id->wait_timed_out = true;
+			if (vs__cm_id_dev_why(id, why, sizeof(why)))
+				return vs__set_error(call, ETIMEDOUT,
+						     "%s %s: no answer within %d "
+						     "ms: %s (the id is FAILED: "
+						     "close it)", step,
+						     vs__cm_peer_or(id), timeout_ms,
+						     why);
 			return vs__set_error(call, ETIMEDOUT,
 					     "%s %s: no answer within %d ms "
 					     "(timeout; the id is FAILED: close it)",

@@ -18,10 +18,15 @@ static struct rdma_event_channel *new_channel(const char *call, int *err)
 	errno = 0;
 	ch = rdma_create_event_channel();
 	if (!ch) {
-		*err = vs__verb_error(call, "rdma_create_event_channel",
-				      vs__errno_or(ENODEV),
-				      "cannot open a CM event channel "
-				      "(/dev/infiniband/rdma_cm: is rdma_ucm loaded?)");
+		int e = vs__errno_or(ENODEV);
+
+		*err = vs__cm_env_error(call, "rdma_create_event_channel", e,
+					"no CM event channel can be opened");
+		if (!*err)
+			*err = vs__verb_error(call, "rdma_create_event_channel", e,
+					      "cannot open a CM event channel "
+					      "(/dev/infiniband/rdma_cm: is "
+					      "rdma_ucm loaded?)");
 		return NULL;
 	}
 	flags = fcntl(ch->fd, F_GETFL);
@@ -206,8 +211,13 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	errno = 0;
 	if (rdma_create_id(id->ech, &id->id, id,
 			   t == VS_TRANSPORT_UD ? RDMA_PS_UDP : RDMA_PS_TCP)) {
-		ret = vs__verb_error(call, "rdma_create_id", vs__errno_or(ENODEV),
-				     "cannot create a CM id");
+		int err = vs__errno_or(ENODEV);
+
+		ret = vs__cm_env_error(call, "rdma_create_id", err,
+				       "no CM id can be created");
+		if (!ret)
+			ret = vs__verb_error(call, "rdma_create_id", err,
+					     "cannot create a CM id");
 		vs__cm_channel_drop(id);
 		goto fail;
 	}

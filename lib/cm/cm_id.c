@@ -52,15 +52,25 @@ int vs__cm_lookup(const char *host, const char *port,
 		  const struct rdma_addrinfo *hints, struct rdma_addrinfo **res,
 		  const char *call)
 {
+	char what[VS_ERROR_MSG_MAX / 2];
+	int err, ret;
+
 	*res = NULL;
 	errno = 0;
-	if (rdma_getaddrinfo(host, port, hints, res) || !*res)
-		return vs__verb_error(call, "rdma_getaddrinfo", vs__errno_or(ENOENT),
-				      "cannot resolve \"%s\" port \"%s\" (a host "
-				      "name, or a numeric IPv4 / IPv6 address; a "
-				      "port number or service name)",
-				      host ? host : "(any)", port ? port : "(none)");
-	return 0;
+	if (!rdma_getaddrinfo(host, port, hints, res) && *res)
+		return 0;
+	err = vs__errno_or(ENOENT);
+	/* librdmacm fails every lookup (ENODEV) when it finds no device */
+	snprintf(what, sizeof(what), "\"%s\" port \"%s\" cannot be resolved",
+		 host ? host : "(any)", port ? port : "(none)");
+	ret = vs__cm_env_error(call, "rdma_getaddrinfo", err, what);
+	if (ret)
+		return ret;
+	return vs__verb_error(call, "rdma_getaddrinfo", err,
+			      "cannot resolve \"%s\" port \"%s\" (a host "
+			      "name, or a numeric IPv4 / IPv6 address; a "
+			      "port number or service name)",
+			      host ? host : "(any)", port ? port : "(none)");
 }
 
 /* The same with the hints of a transport, passive or not. */
@@ -280,6 +290,56 @@ int vs_cm_listen(const char *host, const char *port,
 	return ret;
 }
 
+struct later {
+	struct rdma_cm_id *raw;
+	struct rdma_event_channel *ech;
+};
+
+static void *destroy_thread(void *arg)
+{
+	struct later *l = arg;
+
+	rdma_destroy_id(l->raw);
+	rdma_destroy_event_channel(l->ech);
+	free(l);
+	return NULL;
+}
+
+/*
+ * iWARP: the kernel's destroy of an id whose connect is still out waits
+ * until the connect ends (iw_cm's connect wait: the peer's MPA answer, or
+ * the provider's own timeout; siw: 3 s measured after a 5 s limit, when
+ * the peer answered at 8 s), so after a timed-out wait that destroy runs
+ * in a thread of its own and the close returns now.  0 when handed over
+ * (the raw id and its channel are the thread's), else -1: destroy here.
+ */
+static int destroy_later(struct vs_cm_id *id)
+{
+	struct later *l = malloc(sizeof(*l));
+	pthread_attr_t attr;
+	pthread_t t;
+	int ret;
+
+	if (!l)
+		return -1;
+	l->raw = id->id;
+	l->ech = id->ech;
+	if (pthread_attr_init(&attr)) {
+		free(l);
+		return -1;
+	}
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	ret = pthread_create(&t, &attr, destroy_thread, l);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		free(l);
+		return -1;
+	}
+	id->id = NULL;
+	id->ech = NULL;
+	return 0;
+}
+
 int vs_cm_close(struct vs_cm_id *id)
 {
 	const char *call = "vs_cm_close";
@@ -294,6 +354,9 @@ int vs_cm_close(struct vs_cm_id *id)
 	}
 	if (id->joined)
 		vs__cm_mcast_drop(id);
+	if (id->wait_timed_out && !id->chan && vs__cm_is_iwarp(id) &&
+	    !destroy_later(id))
+		goto destroyed;
 	errno = 0;
 	if (rdma_destroy_id(id->id)) {
 		int err = vs__errno_or(EBUSY);
@@ -306,6 +369,7 @@ int vs_cm_close(struct vs_cm_id *id)
 	id->id = NULL;
 	/* the raw id's events were acked as read: nothing of it is left */
 	vs__cm_channel_drop(id);
+destroyed:
 	/* the peer's private data goes with it (vs__cm_free's rule) */
 	free(id->pdata);
 	id->pdata = NULL;

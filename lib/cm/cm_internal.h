@@ -3,7 +3,9 @@
  * Private to the connection manager's files (lib/cm_*.c).
  *
  * Layers (no cycle): cm_names, cm_handle (wrap a raw id, borrow the
- * context) <- cm_addr_errors (what a bind's or resolve's errno means)
+ * context) <- cm_env (why the CM cannot work here: no rdma-core, no
+ * device, a netdev down) <- cm_addr_errors (what a bind's or resolve's
+ * errno means)
  * <- cm_event (read, act on, explain one event) <- cm_qp (the
  * id's QP, bring-up, UD destinations) <- cm_id (resolve, listen, close,
  * accessors; below it cm_mcast, join and leave) <- cm_connect (connect, accept, reject, disconnect) <-
@@ -58,6 +60,10 @@ struct vs_cm_id {
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
 	bool joined;
+	/* a wait for the connect's or accept's answer timed out (vs_cm_close) */
+	bool wait_timed_out;
+	/* a request (server side): when it was read, for "the client gave up" */
+	int64_t req_at_ms;
 	/* a resolve under way: the route's limit; a group has no route */
 	int resolve_ms;
 	bool resolve_group;
@@ -144,6 +150,26 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 /* The same for rdma_resolve_addr of id's peer from src (NULL: any). */
 int vs__cm_resolve_error(struct vs_cm_id *id, const struct sockaddr *src,
 			 int err, const char *call);
+/*
+ * lib/cm/cm_env.c: why the CM cannot work on this machine at all (rdma-core
+ * missing, no RDMA device, no rdma_cm device node, no device with a port
+ * up, no device netdev with an address) in words, else NULL.
+ */
+const char *vs__cm_env_why(char *buf, size_t len);
+/*
+ * When vs__cm_env_why has a cause: records "<cause>, so <what>" for verb's
+ * failure err and returns -err; else 0 (nothing recorded).
+ */
+int vs__cm_env_error(const char *call, const char *verb, int err,
+		     const char *what);
+/*
+ * For a local address sa: why its netdev cannot carry the CM (no RDMA
+ * device on it, the device's port down), naming both; NULL when no netdev
+ * has sa.
+ */
+const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
+/* The device id is bound to has no port up (its netdev down), in words; else NULL. */
+const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len);
 /* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
 const char *vs__cm_addr_error_why(int err);
 /*
@@ -196,6 +222,12 @@ void vs__cm_qp_to_error(struct vs_cm_id *id);
 /* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
 int vs__cm_mcast_drop(struct vs_cm_id *id);
 
+/*
+ * lib/cm/cm_connect.c: what connect / accept check of cfg (comp_mask,
+ * private data against max bytes of what), -EINVAL recorded
+ */
+int vs__cm_conn_check(const struct vs_cm_conn_config *cfg, unsigned int max,
+		      const char *what, const char *call);
 /* lib/cm/cm_connect.c: CONNECT_RESPONSE: RTR, RTS, rdma_establish */
 int vs__cm_complete(struct vs_cm_id *id, const char *call);
 

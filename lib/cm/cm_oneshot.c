@@ -56,6 +56,37 @@ static int build(struct vs_cm_id *id, const struct vs_rc_config *qp_cfg,
 	return 0;
 }
 
+static void *close_thread(void *id)
+{
+	(vs_cm_close)(id);
+	return NULL;
+}
+
+/*
+ * Closes the one-call id (its own QP, CQ and PD with it) that failed.
+ * iWARP after a timed-out wait: in a thread of its own, for the kernel
+ * holds the connect until it ends (the peer's MPA answer or reject, or
+ * the provider's own timeout): siw's QP destroy waits for the connection
+ * manager's reference and rdma_destroy_id for the connect (3 s measured
+ * after a 5 s limit; docs/API.md, deadlines).  Nobody else has the id or
+ * its objects, so nothing waits for that close.
+ */
+static void close_failed(struct vs_cm_id *id)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	bool later = id->wait_timed_out && id->id && vs__cm_is_iwarp(id) &&
+		     !pthread_attr_init(&attr);
+
+	if (later) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		later = !pthread_create(&t, &attr, close_thread, id);
+		pthread_attr_destroy(&attr);
+	}
+	if (!later)
+		(vs_cm_close)(id); /* keeps the first error: a close does not fail here */
+}
+
 int vs_cm_rc_client(const char *host, const char *port,
 		    const struct vs_cm_config *cfg,
 		    const struct vs_cm_conn_config *conn,
@@ -84,7 +115,10 @@ int vs_cm_rc_client(const char *host, const char *port,
 	if (!ret)
 		ret = renamed(call, (vs_cm_connect)(id, conn));
 	if (ret) {
-		(vs_cm_close)(id); /* keeps the first error: a close does not fail here */
+		struct vs_error e = *vs_last_error();
+
+		close_failed(id);
+		vs__error_restore(&e);
 		return ret;
 	}
 	*out = id;
@@ -99,16 +133,29 @@ static int before_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *ho
 			 const char *call, bool *closed)
 {
 	struct vs_error before = *vs_last_error();
-	int ret = hook->before_accept(id, hook->before_accept_arg);
+	/* the hook may use them, not close them: refused in its close call */
+	const void *const mine[] = { id, id->qp, id->own_cq, id->own_pd };
+	int ret;
 
+	vs__close_guard(mine, sizeof(mine) / sizeof(mine[0]),
+			"the new connection's, vs_cm_rc_serve's until it "
+			"returns: before_accept may use it, not close it");
+	ret = hook->before_accept(id, hook->before_accept_arg);
+	vs__close_guard(NULL, 0, NULL);
 	/* the id's slot outlives a close (quarantine): safe to look at */
 	*closed = vs__check_handle(id, VS_KIND_CM_ID, call, "id") != 0;
 	if (*closed)
 		return vs__set_error(call, EINVAL, "before_accept closed the "
-				     "new id: it belongs to vs_cm_rc_serve until "
-				     "it returns");
+				     "new id (from another thread): it belongs "
+				     "to vs_cm_rc_serve until it returns");
 	if (ret >= 0)
 		return 0;
+	/* any int: only -1 .. -4095 is an errno (no negation of INT_MIN) */
+	if (ret < -4095)
+		return vs__set_error(call, EINVAL, "before_accept returned %d, "
+				     "not 0 or a negative errno: taken as a "
+				     "failure, the client %s is rejected", ret,
+				     vs__cm_peer_or(id));
 	if (memcmp(&before, vs_last_error(), sizeof(before)))
 		return renamed(call, ret);
 	return vs__set_error(call, -ret, "before_accept failed (%s): the "
@@ -152,6 +199,11 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		c.comp_mask &= ~(uint64_t)VS_CM_CONN_BEFORE_ACCEPT;
 		conn = &c;
 	}
+	/* what the accept would refuse, refused before a client is taken */
+	ret = vs__cm_conn_check(conn, VS_CM_ACCEPT_DATA_MAX,
+				"an RC accept (REP)", call);
+	if (ret)
+		return ret;
 	ret = (vs_cm_get_request)(l, conn && conn->timeout_ms ? conn->timeout_ms :
 				  5000, &id);
 	if (ret)
@@ -171,7 +223,10 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 		ret = renamed(call, (vs_cm_accept)(id, conn));
 	}
 	if (ret) {
-		(vs_cm_close)(id);
+		struct vs_error e = *vs_last_error();
+
+		close_failed(id);
+		vs__error_restore(&e);
 		return ret;
 	}
 	*out = id;

@@ -104,6 +104,7 @@ static void port_now(const struct vs_cm_id *id, bool gid_at_rtr,
 static void qp_keep(struct vs_cm_id *id, struct vs_qp *qp)
 {
 	id->qp = qp;
+	qp->cm_id_qp = true;
 	vs__ref_get(&qp->h);
 }
 

@@ -73,15 +73,18 @@ static const char *endpoint_problem(const struct vs_endpoint *ep, char *why,
 	else if (!ep->port || ep->port > 2)
 		snprintf(why, len, "port %u is not 1 or 2", ep->port);
 	else if (!tr->datagram && ep->qkey)
-		snprintf(why, len, "qkey 0x%x on a %s endpoint: only UD and SRD "
+		snprintf(why, len, "qkey 0x%x on %s %s endpoint: only UD and SRD "
 			 "endpoints carry a Q_Key (it must be 0)", ep->qkey,
+			 vs__article(vs_transport_name(ep->transport)),
 			 vs_transport_name(ep->transport));
 	else if (by_gid && !eth && !gid_valid)
-		snprintf(why, len, "flags: an %s endpoint is addressed by GID and "
-			 "must carry one (GID_VALID)", tr->name);
+		snprintf(why, len, "flags: %s %s endpoint is addressed by GID and "
+			 "must carry one (GID_VALID)", vs__article(tr->name),
+			 tr->name);
 	else if (by_gid && !eth && ep->lid)
-		snprintf(why, len, "lid 0x%x on an %s endpoint: it is addressed "
-			 "by GID (lid must be 0)", ep->lid, tr->name);
+		snprintf(why, len, "lid 0x%x on %s %s endpoint: it is addressed "
+			 "by GID (lid must be 0)", ep->lid,
+			 vs__article(tr->name), tr->name);
 	else if (eth && !gid_valid)
 		snprintf(why, len, "flags: a RoCE endpoint (ETHERNET) must carry "
 			 "a GID (GID_VALID)");

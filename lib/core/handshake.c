@@ -57,8 +57,18 @@ static int to_init_again(struct vs_qp *qp, const char *verb)
 static int handshake_begin(struct vs_qp *qp, const struct vs_endpoint *remote,
 			   const char *verb)
 {
-	int ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
+	int ret;
 
+	/* first: on iWARP too the cause is that the QP is the CM's */
+	if (qp->cm_id_qp)
+		return vs__set_error(verb, EINVAL,
+				     "the QP is a CM id's (vs_cm_%s_qp_create): "
+				     "the connection manager brings it up, at "
+				     "vs_cm_connect or vs_cm_accept; a handshake "
+				     "is for QPs of vs_%s_qp_create",
+				     qp->transport == VS_TRANSPORT_UD ? "ud" : "rc",
+				     qp->transport == VS_TRANSPORT_UD ? "ud" : "rc");
+	ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
 	if (!ret)
 		ret = check_remote(qp, remote, verb);
 	if (ret)

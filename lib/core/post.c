@@ -87,8 +87,9 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 
 		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
 			return vs__set_error(verb, EINVAL,
-					     "VS_WR_INLINE on a %s: inline data "
-					     "exists only for sends and writes", what);
+					     "VS_WR_INLINE on %s %s: inline data "
+					     "exists only for sends and writes",
+					     vs__article(what), what);
 		for (size_t i = 0; i < num_sge; i++)
 			total += sgl[i].length;
 		if (total > qp->caps.max_inline_data)
@@ -104,16 +105,17 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 	if (op == VS__CAS || op == VS__FAA) {
 		if (num_sge != 1 || sgl[0].length != 8)
 			return vs__set_error(verb, EINVAL,
-					     "a %s needs exactly one 8-byte SGE for "
+					     "%s %s needs exactly one 8-byte SGE for "
 					     "the old value (got %zu SGE%s of %u "
-					     "bytes)", what, num_sge,
+					     "bytes)", vs__article(what), what, num_sge,
 					     num_sge == 1 ? "" : "s",
 					     num_sge ? sgl[0].length : 0);
 		if (remote_addr & 7)
 			return vs__set_error(verb, EINVAL,
-					     "the remote address 0x%llx of a %s is "
+					     "the remote address 0x%llx of %s %s is "
 					     "not 8-byte aligned",
-					     (unsigned long long)remote_addr, what);
+					     (unsigned long long)remote_addr,
+					     vs__article(what), what);
 	}
 	if (qp->bounce_slot_size && num_sge > 1 && !(flags & VS_WR_INLINE)) {
 		size_t total = 0;
@@ -140,7 +142,8 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 
 		if (!dest)
 			return vs__set_error(verb, EINVAL,
-					     "a %s %s needs a destination (dest is NULL)",
+					     "%s %s %s needs a destination (dest is NULL)",
+					     vs__article(vs_transport_name(qp->transport)),
 					     vs_transport_name(qp->transport), what);
 		if (!dest->ah)
 			return vs__set_error(verb, EINVAL,
@@ -156,18 +159,18 @@ int vs__batch_add_failed(struct vs_qp *qp, uint32_t count, int op,
 	    !(qp->send_ops & vs__op_send_flag((enum vs__op)op)) &&
 	    qp->transport != VS_TRANSPORT_SRD)
 		return vs__set_error(verb, EOPNOTSUPP,
-				     "an %s on this %s QP: device %s has no "
+				     "%s %s on this %s QP: device %s has no "
 				     "atomics (atomic_cap NONE), so the QP was "
-				     "created without them", what,
+				     "created without them", vs__article(what), what,
 				     vs_transport_name(qp->transport),
 				     qp->pd->ctx->name);
 	if (vs__op_send_flag((enum vs__op)op) &&
 	    !(qp->send_ops & vs__op_send_flag((enum vs__op)op)))
 		return vs__set_error(verb, EOPNOTSUPP,
-				     "an %s on this %s QP: the device does not "
+				     "%s %s on this %s QP: the device does not "
 				     "report it (EFA device caps), so the QP was "
 				     "created without it (vs_efa_query_caps says "
-				     "what the device offers)", what,
+				     "what the device offers)", vs__article(what), what,
 				     vs_transport_name(qp->transport));
 	return vs__set_error(verb, EINVAL, "invalid %s", what);
 }

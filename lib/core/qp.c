@@ -73,8 +73,9 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 
 	if (p->comp_mask & ~known)
 		return vs__set_error(verb, EINVAL,
-				     "comp_mask 0x%llx has bits unknown for a %s QP",
-				     (unsigned long long)p->comp_mask, tr->name);
+				     "comp_mask 0x%llx has bits unknown for %s %s QP",
+				     (unsigned long long)p->comp_mask,
+				     vs__article(tr->name), tr->name);
 	ret = vs__check_handle(p->send_cq, VS_KIND_CQ, verb, "send_cq");
 	if (ret)
 		return ret;
@@ -198,9 +199,10 @@ static int prepare(struct vs_pd *pd, const struct vs__transport *tr,
 			p->access = tr->access_default;
 		if (p->access & ~tr->access)
 			return vs__set_error(verb, EINVAL,
-					     "access 0x%x has bits a %s QP cannot "
+					     "access 0x%x has bits %s %s QP cannot "
 					     "grant (allowed: 0x%x)", p->access,
-					     tr->name, tr->access);
+					     vs__article(tr->name), tr->name,
+					     tr->access);
 		qp->access = p->access;
 	}
 	if (tr->reliable) {
@@ -281,9 +283,9 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 		err = vs__errno_or(EOPNOTSUPP);
 		if (err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
 			return vs__verb_error(verb, "ibv_create_qp_ex", err,
-					     "cannot create a %s QP (send %u x %u "
+					     "cannot create %s %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u)",
-					     tr->name, cap.max_send_wr,
+					     vs__article(tr->name), tr->name, cap.max_send_wr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		/* No extended QPs for this (provider, transport): legacy. */
@@ -303,10 +305,10 @@ static int create_raw(struct vs_pd *pd, const struct vs__transport *tr,
 		qp->qp = ibv_create_qp(pd->pd, &ia);
 		if (!qp->qp)
 			return vs__verb_error(verb, "ibv_create_qp", vs__errno_or(EINVAL),
-					     "cannot create a %s QP (send %u x %u "
+					     "cannot create %s %s QP (send %u x %u "
 					     "SGE, recv %u x %u SGE, inline %u: lower "
 					     "them if the device cannot)",
-					     tr->name, cap.max_send_wr,
+					     vs__article(tr->name), tr->name, cap.max_send_wr,
 					     cap.max_send_sge, cap.max_recv_wr,
 					     cap.max_recv_sge, cap.max_inline_data);
 		cap = ia.cap;

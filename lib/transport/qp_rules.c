@@ -114,8 +114,9 @@ int vs_qp_check_mask(enum vs_transport transport, enum ibv_qp_state from,
 			 extra ? x : "none");
 		return -EINVAL;
 	}
-	snprintf(why, len, "%s->%s is not a legal transition for a %s QP",
+	snprintf(why, len, "%s->%s is not a legal transition for %s %s QP",
 		 vs_qp_state_name(from), vs_qp_state_name(to),
+		 vs__article(vs_transport_name(transport)),
 		 vs_transport_name(transport));
 	return -EINVAL;
 }

@@ -14,7 +14,8 @@
  *    naming before_accept and the client), or the record of the vs_ call
  *    that failed in it; the client sees the rejection;
  *  - misuse: the bit on vs_cm_connect / vs_cm_accept / vs_cm_rc_client,
- *    the bit without a hook, a hook that closes the id it was given.
+ *    the bit without a hook, a hook that closes the id it was given
+ *    (refused in the call, EBUSY: the id is vs_cm_rc_serve's).
  */
 #include <pthread.h>
 
@@ -56,9 +57,10 @@ static int post_receives(struct vs_cm_id *id, void *arg)
 		ret = vs_mr_alloc(vs_cm_pd(id), 0, 0, &bad);
 		VS_ASSERT(ret < 0);
 		return ret;
-	case 3:
-		VS_OK(vs_cm_close(id));
-		return 0;
+	case 3: /* refused in the call: the id is vs_cm_rc_serve's (issue 36) */
+		ret = vs_cm_close(id);
+		VS_ASSERT_EQ(ret, -EBUSY);
+		return ret;
 	}
 	ret = vs_mr_alloc(vs_cm_pd(id), 2 * BURST * MSG, 0, &p->mr);
 	if (ret)
@@ -225,9 +227,9 @@ static void test_refusals(struct vs_cm_id *l)
 	refused(l, 1, EPERM, "before_accept failed (Operation not permitted): "
 		"the client");
 	refused(l, 2, EINVAL, "vs_mr_alloc");
-	refused(l, 3, EINVAL, "before_accept closed the new id");
-	printf("refusals: a hook's -errno, a failed vs_ call in it and a close "
-	       "of its id reject the client, each named\n");
+	refused(l, 3, EBUSY, "before_accept may use it, not close it");
+	printf("refusals: a hook's -errno, a failed vs_ call in it and a "
+	       "refused close of its id reject the client, each named\n");
 }
 
 static void test_misuse(struct vs_cm_id *l)

@@ -185,7 +185,7 @@ static void run(bool legacy)
 		VS_OK(vs_srq_close(srq)); /* the QP keeps the SRQ alive ... */
 		/* ... but the handle is closed for the user */
 		VS_FAILS(vs_srq_recv_start(srq, &rb), EINVAL,
-			 "srq is a SRQ the caller already closed");
+			 "srq is an SRQ the caller already closed");
 		VS_OK(vs_rc_qp_close(sq));
 	}
 

@@ -57,7 +57,7 @@ cp -r test/compat/cmake-package "$proj"
 cp examples/loopback.c "$proj/"
 mkdir -p "$proj/common"
 cp examples/common/ex_common.[ch] "$proj/common/"
-# (-static-libstdc++: the release roots have no libstdc++, as README's
+# (-static-libstdc++: the release roots have no libstdc++, as docs/shipping.md's
 # shipping recipe says; the project itself is unchanged)
 in_root sh -c "cmake -S $proj -B $proj/build -DCMAKE_PREFIX_PATH=$prefix \
 	-DCMAKE_EXE_LINKER_FLAGS='-static-libstdc++ -static-libgcc' && cmake --build $proj/build" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The archive adds no glibc floor: every libc symbol its objects reference
-# binds to a version node at or below the documented floor (README,
+# binds to a version node at or below the documented floor (docs/shipping.md,
 # "Shipping a binary"), and to the oldest node the linking glibc defines for
 # it (shim/glibc_floor.h pins them).  No getrandom, no __isoc23_*.
 #
@@ -19,7 +19,7 @@ case $(uname -m) in
 x86_64 | aarch64) ;;
 *) echo "skip: the floor is pinned on x86_64 and aarch64 only, this is $(uname -m)"; exit 77 ;;
 esac
-grep -q "GLIBC_$floor" README.md || { echo "README.md does not state the floor GLIBC_$floor"; exit 1; }
+grep -q "GLIBC_$floor" docs/shipping.md || { echo "docs/shipping.md does not state the floor GLIBC_$floor"; exit 1; }
 
 # Nodes older than the newest one have a different ABI for these: the
 # default node is the oldest one a program may use.

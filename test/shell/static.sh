@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Static binaries (README "Shipping a binary"):
+# Static binaries (docs/shipping.md, "Static binaries"):
 # - cc -static with libverbshim.a fails at link time (x86_64/aarch64: the
 #   archive's pinned libc references are not in libc.a), and GNU ld prints
 #   verbshim's warning saying why and what to do;

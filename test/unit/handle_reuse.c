@@ -364,7 +364,7 @@ static void window_qp(struct rig *r)
 			VS_FAILS(vs_rc_batch_start(stale, &b), EINVAL,
 				 "already closed");
 			VS_FAILS(vs_rc_qp_close(stale), EINVAL,
-				 "qp is a RC QP the caller already closed");
+				 "qp is an RC QP the caller already closed");
 		}
 	}
 	{

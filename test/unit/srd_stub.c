@@ -214,7 +214,7 @@ static void create_errors(struct rig *r)
 		 EOPNOTSUPP, "the EFA device fake0 cannot retry RNR");
 	VS_FAILS(vs_srd_qp_create(r->pd, &(struct vs_srd_config){
 			.send_cq = r->cq, .comp_mask = 1u << 7 }, &qp),
-		 EINVAL, "comp_mask 0x80 has bits unknown for a SRD QP");
+		 EINVAL, "comp_mask 0x80 has bits unknown for an SRD QP");
 	VS_FAILS(vs_srd_qp_create(r->pd, NULL, &qp), EINVAL, "cfg is NULL");
 	VS_FAILS(vs_srd_qp_create(r->pd, &(struct vs_srd_config){ 0 }, &qp),
 		 EINVAL, "send_cq is NULL");
@@ -314,7 +314,7 @@ static void operations(struct rig *r)
 	VS_OK(vs_srd_write_imm(&b, 4, VS_WR_SIGNALED, &dest, 8, &sge, 1, rem));
 	VS_OK(vs_srd_read(&b, 5, VS_WR_SIGNALED, &dest, &sge, 1, rem));
 	VS_FAILS(vs_srd_send(&b, 6, 0, NULL, &sge, 1), EINVAL,
-		 "a SRD send needs a destination (dest is NULL)");
+		 "an SRD send needs a destination (dest is NULL)");
 	VS_OK(vs_srd_batch_submit(&b));
 	while ((n = vs_cq_poll(r->cq, wc, 8)) > 0)
 		for (int i = 0; i < n; i++) {
@@ -402,7 +402,7 @@ static void misuse(struct rig *r)
 	VS_FAILS(vs_srd_qp_query_wqs(qp, NULL), EINVAL, "out is NULL");
 	VS_OK(vs_srd_qp_close(qp));
 	/* closed */
-	VS_FAILS(vs_srd_qp_close(qp), EINVAL, "qp is a SRD QP the caller already closed");
+	VS_FAILS(vs_srd_qp_close(qp), EINVAL, "qp is an SRD QP the caller already closed");
 	VS_FAILS(vs_srd_endpoint(qp, &ep), EINVAL, "already closed");
 	VS_FAILS(vs_srd_handshake(qp, &uep, &dest), EINVAL, "already closed");
 	VS_FAILS(vs_srd_batch_start(qp, &b), EINVAL, "already closed");

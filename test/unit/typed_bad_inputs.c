@@ -209,7 +209,7 @@ static void modify_rules(void)
 	VS_ASSERT(strstr(why, "missing: IBV_QP_SQ_PSN"));
 	VS_ASSERT_EQ(vs_qp_check_mask(VS_TRANSPORT_RC, IBV_QPS_RTS, IBV_QPS_INIT,
 				      IBV_QP_STATE, why, sizeof(why)), -EINVAL);
-	VS_ASSERT(strstr(why, "RTS->INIT is not a legal transition for a RC QP"));
+	VS_ASSERT(strstr(why, "RTS->INIT is not a legal transition for an RC QP"));
 	VS_ASSERT_EQ(vs_qp_check_mask(VS_TRANSPORT_RC, IBV_QPS_RTS, IBV_QPS_ERR,
 				      IBV_QP_STATE, why, sizeof(why)), 0);
 	VS_ASSERT_EQ(vs_qp_check_mask(VS_TRANSPORT_RC, IBV_QPS_RTS, IBV_QPS_RESET,

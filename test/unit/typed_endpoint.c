@@ -101,7 +101,7 @@ static void corrupt(void)
 	BAD(5, VS_EP_ETHERNET, EINVAL, "must carry a GID (GID_VALID)");
 	BAD(7, 1, EINVAL, "lid 0x1 on a RoCE endpoint");
 	BAD(21, 3, EINVAL, "port 3 is not 1 or 2");
-	BAD(19, 1, EINVAL, "qkey 0x1 on a RC endpoint");
+	BAD(19, 1, EINVAL, "qkey 0x1 on an RC endpoint");
 	BAD(8, 0x01, EINVAL, "24 bits");
 	BAD(12, 0x01, EINVAL, "psn");
 	BAD(20, 0, EINVAL, "mtu 0");

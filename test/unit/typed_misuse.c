@@ -114,7 +114,7 @@ CASE(pd_double_close)
 CASE(mr_double_close)
 {
 	VS_OK(vs_mr_close(r->mr));
-	VS_FAILS(vs_mr_close(r->mr), EINVAL, "mr is a MR the caller already closed");
+	VS_FAILS(vs_mr_close(r->mr), EINVAL, "mr is an MR the caller already closed");
 	r->mr = NULL;
 }
 
@@ -130,14 +130,14 @@ CASE(cq_double_close)
 CASE(srq_double_close)
 {
 	VS_OK(vs_srq_close(r->srq));
-	VS_FAILS(vs_srq_close(r->srq), EINVAL, "srq is a SRQ the caller already closed");
+	VS_FAILS(vs_srq_close(r->srq), EINVAL, "srq is an SRQ the caller already closed");
 	r->srq = NULL;
 }
 
 CASE(rc_qp_double_close)
 {
 	VS_OK(vs_rc_qp_close(r->rc));
-	VS_FAILS(vs_rc_qp_close(r->rc), EINVAL, "qp is a RC QP the caller already closed");
+	VS_FAILS(vs_rc_qp_close(r->rc), EINVAL, "qp is an RC QP the caller already closed");
 	r->rc = NULL;
 }
 
@@ -160,7 +160,7 @@ CASE(ah_double_close)
 	struct vs_ah *ah = r->dest.ah;
 
 	VS_OK(vs_ah_close(ah));
-	VS_FAILS(vs_ah_close(ah), EINVAL, "ah is a AH the caller already closed");
+	VS_FAILS(vs_ah_close(ah), EINVAL, "ah is an AH the caller already closed");
 	memset(&r->dest, 0, sizeof(r->dest));
 }
 
@@ -268,7 +268,7 @@ CASE(qp_on_closed_srq)
 	VS_OK(vs_srq_close(r->srq));
 	VS_FAILS(vs_rc_qp_create(r->pd, &(struct vs_rc_config){
 		.send_cq = r->cq, .srq = r->srq }, &qp),
-		 EINVAL, "srq is a SRQ the caller already closed");
+		 EINVAL, "srq is an SRQ the caller already closed");
 	r->srq = NULL;
 }
 
@@ -333,7 +333,7 @@ CASE(modify_after_close)
 
 	VS_OK(vs_rc_qp_close(r->rc));
 	VS_FAILS(vs_rc_qp_modify(r->rc, &a, IBV_QP_STATE), EINVAL,
-		 "qp is a RC QP the caller already closed");
+		 "qp is an RC QP the caller already closed");
 	VS_ASSERT_STREQ(vs_last_error()->call, "vs_rc_qp_modify");
 	r->rc = NULL;
 }
@@ -343,7 +343,7 @@ CASE(batch_start_after_close)
 	struct vs_rc_batch b;
 
 	VS_OK(vs_rc_qp_close(r->rc));
-	VS_FAILS(vs_rc_batch_start(r->rc, &b), EINVAL, "qp is a RC QP the caller already closed");
+	VS_FAILS(vs_rc_batch_start(r->rc, &b), EINVAL, "qp is an RC QP the caller already closed");
 	VS_FAILS(vs_rc_send(&b, 1, 0, &r->sge, 1), EINVAL, "not started");
 	VS_FAILS(vs_rc_batch_submit(&b), EINVAL, "not started");
 	vs_rc_batch_abort(&b);
@@ -374,7 +374,7 @@ CASE(handshake_after_close)
 
 	VS_OK(vs_rc_endpoint(r->rc, &ep));
 	VS_OK(vs_rc_qp_close(r->rc));
-	VS_FAILS(vs_rc_handshake(r->rc, &ep), EINVAL, "qp is a RC QP the caller already closed");
+	VS_FAILS(vs_rc_handshake(r->rc, &ep), EINVAL, "qp is an RC QP the caller already closed");
 	r->rc = NULL;
 }
 
@@ -394,7 +394,7 @@ CASE(recv_start_after_close)
 	struct vs_recv_batch rb;
 
 	VS_OK(vs_rc_qp_close(r->rc));
-	VS_FAILS(vs_rc_recv_start(r->rc, &rb), EINVAL, "qp is a RC QP the caller already closed");
+	VS_FAILS(vs_rc_recv_start(r->rc, &rb), EINVAL, "qp is an RC QP the caller already closed");
 	VS_FAILS(vs_recv_add(&rb, 1, &r->sge, 1), EINVAL, "not started");
 	r->rc = NULL;
 }
@@ -404,7 +404,7 @@ CASE(srq_after_close)
 	struct vs_recv_batch rb;
 
 	VS_OK(vs_srq_close(r->srq));
-	VS_FAILS(vs_srq_set_limit(r->srq, 1), EINVAL, "srq is a SRQ the caller already closed");
+	VS_FAILS(vs_srq_set_limit(r->srq, 1), EINVAL, "srq is an SRQ the caller already closed");
 	VS_FAILS(vs_srq_recv_start(r->srq, &rb), EINVAL, "already closed");
 	VS_ASSERT(vs_srq_raw(r->srq) == NULL);
 	r->srq = NULL;
@@ -421,7 +421,7 @@ CASE(mr_sge_after_close)
 	VS_ASSERT_EQ(s.length, 0);
 	VS_ASSERT_EQ(s.lkey, 0);
 	VS_ASSERT_STREQ(vs_last_error()->call, "vs_mr_sge");
-	VS_ASSERT(strstr(vs_last_error()->message, "mr is a MR the caller already closed"));
+	VS_ASSERT(strstr(vs_last_error()->message, "mr is an MR the caller already closed"));
 	VS_OK(vs_rc_batch_start(r->rc, &b));
 	VS_FAILS(vs_rc_send(&b, 1, 0, &s, 1), EINVAL, "SGE #0 has length 0 and lkey 0");
 	VS_OK(vs_rc_batch_submit(&b));
@@ -455,7 +455,7 @@ CASE(mr_advise_after_close)
 {
 	VS_OK(vs_mr_close(r->mr));
 	VS_FAILS(vs_mr_advise(r->mr, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, 0, 8), EINVAL,
-		 "mr is a MR the caller already closed");
+		 "mr is an MR the caller already closed");
 	r->mr = NULL;
 }
 
@@ -467,7 +467,7 @@ CASE(ud_send_through_released_ah)
 	VS_OK(vs_ud_dest_release(&r->dest));
 	VS_OK(vs_ud_batch_start(r->ud, &b));
 	VS_FAILS(vs_ud_send(&b, 1, 0, &stale, &r->sge, 1), EINVAL,
-		 "dest->ah is a AH the caller already closed");
+		 "dest->ah is an AH the caller already closed");
 	VS_FAILS(vs_ud_send_imm(&b, 1, 0, &stale, 7, &r->sge, 1), EINVAL, "already closed");
 	VS_OK(vs_ud_batch_submit(&b));
 }
@@ -476,7 +476,7 @@ CASE(ud_dest_release_after_ah_close)
 {
 	VS_OK(vs_ah_close(r->dest.ah));
 	VS_FAILS(vs_ud_dest_release(&r->dest), EINVAL,
-		 "dest->ah is a AH the caller already closed");
+		 "dest->ah is an AH the caller already closed");
 	memset(&r->dest, 0, sizeof(r->dest));
 }
 
@@ -679,7 +679,7 @@ CASE(failed_qp_create_leaves_nothing)
 
 	inject("ibv_create_qp", ENOMEM);
 	VS_FAILS(vs_rc_qp_create(r->pd, &(struct vs_rc_config){ .send_cq = r->cq }, &qp),
-		 ENOMEM, "cannot create a RC QP");
+		 ENOMEM, "cannot create an RC QP");
 	VS_ASSERT_EQ(live[4], 3);
 }
 
@@ -1189,7 +1189,7 @@ CASE(inline_read)
 
 	VS_OK(vs_rc_batch_start(r->rc, &b));
 	VS_FAILS(vs_rc_read(&b, 1, VS_WR_INLINE, &r->sge, 1, r->remote), EINVAL,
-		 "VS_WR_INLINE on a RDMA read");
+		 "VS_WR_INLINE on an RDMA read");
 	vs_rc_batch_abort(&b);
 }
 
@@ -1724,7 +1724,7 @@ CASE(srd_qp_double_close)
 	struct vs_srd_qp *qp = srd_open(r, NULL);
 
 	VS_OK(vs_srd_qp_close(qp));
-	VS_FAILS(vs_srd_qp_close(qp), EINVAL, "qp is a SRD QP the caller already closed");
+	VS_FAILS(vs_srd_qp_close(qp), EINVAL, "qp is an SRD QP the caller already closed");
 }
 
 CASE(srd_qp_use_after_close)
@@ -1735,7 +1735,7 @@ CASE(srd_qp_use_after_close)
 	struct vs_endpoint ep;
 
 	VS_OK(vs_srd_qp_close(qp));
-	VS_FAILS(vs_srd_batch_start(qp, &b), EINVAL, "qp is a SRD QP the caller already closed");
+	VS_FAILS(vs_srd_batch_start(qp, &b), EINVAL, "qp is an SRD QP the caller already closed");
 	VS_FAILS(vs_srd_endpoint(qp, &ep), EINVAL, "already closed");
 	VS_FAILS(vs_srd_recv_start(qp, &(struct vs_recv_batch){ 0 }), EINVAL, "already closed");
 	VS_FAILS(vs_srd_qp_query_wqs(qp, &(struct vs_efa_wqs){ 0 }), EINVAL, "already closed");
@@ -1791,7 +1791,7 @@ CASE(srd_released_dest)
 	VS_FAILS(vs_srd_send(&b, 1, 0, &dest, &r->sge, 1), EINVAL,
 		 "the destination has no address handle (released, or never filled by vs_srd_handshake?)");
 	VS_FAILS(vs_srd_read(&b, 1, 0, NULL, &r->sge, 1, r->remote), EINVAL,
-		 "a SRD RDMA read needs a destination");
+		 "an SRD RDMA read needs a destination");
 	VS_OK(vs_srd_batch_submit(&b));
 	VS_OK(vs_srd_qp_close(qp));
 }
@@ -1805,7 +1805,7 @@ CASE(srd_ah_closed_under_dest)
 	VS_OK(vs_ah_close(dest.base.ah));
 	VS_OK(vs_srd_batch_start(qp, &b));
 	VS_FAILS(vs_srd_send(&b, 1, 0, &dest, &r->sge, 1), EINVAL,
-		 "dest->ah is a AH the caller already closed");
+		 "dest->ah is an AH the caller already closed");
 	vs_srd_batch_abort(&b);
 	VS_FAILS(vs_srd_dest_release(&dest), EINVAL, "already closed");
 	VS_OK(vs_srd_qp_close(qp));
