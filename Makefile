@@ -81,7 +81,7 @@ TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 
-# Tests: test/unit/*.c run on the host, test/rxe/*.c need a device (and
+# Tests: test/unit/*.c run on the host, test/device/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
 # test/common/*.c is linked into each.  Where each runs, and what it
 # needs built: test/tests.list (docs/tests.md).
@@ -91,9 +91,9 @@ UNIT_TESTS   += $(CXX_TESTS)
 ifeq ($(HAVE_CXX),)
 $(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
 endif
-RXE_TESTS    := $(patsubst test/rxe/%.c,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.c))
-CXX_RXE_TESTS := $(if $(HAVE_CXX),$(patsubst test/rxe/%.cpp,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.cpp)))
-RXE_TESTS    += $(CXX_RXE_TESTS)
+DEVICE_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/*.c))
+CXX_DEVICE_TESTS := $(if $(HAVE_CXX),$(patsubst test/device/%.cpp,$(BUILD)/test/device/%,$(wildcard test/device/*.cpp)))
+DEVICE_TESTS += $(CXX_DEVICE_TESTS)
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 # README.md's C example, built from the README itself (below)
@@ -136,7 +136,7 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -257,11 +257,11 @@ $(README_EXAMPLE): $(BUILD)/obj/readme/hello.c $(ARCHIVE)
 		-o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
 # Tests that see and fail the library's allocations (test/common/vs_alloc_wrap.h).
-ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn
+ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail device/cm_churn
 $(ALLOC_WRAP_TESTS:%=$(BUILD)/test/%): private LDFLAGS_TEST = \
 	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free
 
-$(CXX_TESTS) $(CXX_RXE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
+$(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CXX) $(CXXFLAGS_ALL) $(CXX_LDFLAGS) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
@@ -337,7 +337,7 @@ check-siw:
 demo: all tests
 	$(Q)scripts/demo.sh
 
-# The soak (test/tests.list's soak entries: test/rxe/cm_soak.c): a typed CM
+# The soak (test/tests.list's soak entries: test/device/cm_soak.c): a typed CM
 # server and SOAK_ROUNDS client connections on rxe in the VM, its RSS and
 # fds flat (docs/soak.md).  The VM stage runs it with its default, short
 # round count.

@@ -31,7 +31,7 @@
  * whatever the round count (a growth per connection shows in a long run).  Nothing lost: every message and echo
  * checked, every client's exit status the one its kind must have.
  *
- *   build/test/rxe/cm_soak                 VS_SOAK_ROUNDS (default 40): make check
+ *   build/test/device/cm_soak                 VS_SOAK_ROUNDS (default 40): make check
  *   VS_SOAK_ROUNDS=1000 ... (make soak)    the long run
  * Prints the cycles per second, RSS / fds at the warm-up's end and at
  * the end, and the heap's bytes in use (malloc's count: what of the RSS's
