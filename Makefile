@@ -132,18 +132,19 @@ TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 
-# Tests: test/unit/*.c run on the host, test/rxe/*.c need a device (and
+# Tests: test/unit/*.c run on the host, test/device/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
-# test/common/*.c is linked into each.
+# test/common/*.c is linked into each.  Where each runs, and what it
+# needs built: test/tests.list (docs/tests.md).
 UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/unit/*.c))
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
 UNIT_TESTS   += $(CXX_TESTS)
 ifeq ($(HAVE_CXX),)
 $(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
 endif
-RXE_TESTS    := $(patsubst test/rxe/%.c,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.c))
-CXX_RXE_TESTS := $(if $(HAVE_CXX),$(patsubst test/rxe/%.cpp,$(BUILD)/test/rxe/%,$(wildcard test/rxe/*.cpp)))
-RXE_TESTS    += $(CXX_RXE_TESTS)
+DEVICE_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/*.c))
+CXX_DEVICE_TESTS := $(if $(HAVE_CXX),$(patsubst test/device/%.cpp,$(BUILD)/test/device/%,$(wildcard test/device/*.cpp)))
+DEVICE_TESTS += $(CXX_DEVICE_TESTS)
 TCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard test/common/*.c))
 BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 # README.md's C example, built from the README itself (below)
@@ -187,7 +188,7 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(RXE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -330,11 +331,11 @@ $(README_EXAMPLE): $(BUILD)/obj/readme/hello.c $(ARCHIVE)
 		-o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 
 # Tests that see and fail the library's allocations (test/common/vs_alloc_wrap.h).
-ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail rxe/cm_churn
+ALLOC_WRAP_TESTS := unit/handle_reuse unit/alloc_fail device/cm_churn
 $(ALLOC_WRAP_TESTS:%=$(BUILD)/test/%): private LDFLAGS_TEST = \
 	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign,--wrap=free
 
-$(CXX_TESTS) $(CXX_RXE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
+$(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(CXX) $(CXXFLAGS_ALL) $(CXX_LDFLAGS) -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
@@ -385,27 +386,27 @@ fuzz:
 			grep -E 'Done|stat::number_of_executed_units|ERROR|SUMMARY|abort' || exit 1; \
 	done
 
-# The suite's builds use every core (CHECK_JOBS), whatever -j make check
-# was given: the library, examples and tests, and the oldest distribution's
-# build (make oldest, in its chroot) side by side.
+# The suite builds what its tests need (test/tests.list's NEEDS: the
+# library, examples and tests, and the oldest distribution's build, make
+# oldest, in its chroot) side by side, with every core (CHECK_JOBS),
+# whatever -j make check was given: scripts/check.sh, which the targets
+# below run.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_ENV = MAKE='$(MAKE)' CHECK_JOBS=$(CHECK_JOBS)
 check:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh all
+	$(Q)$(CHECK_ENV) scripts/check.sh all
 
 check-unit:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh unit
+	$(Q)$(CHECK_ENV) scripts/check.sh unit
 
 check-rxe:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) scripts/check.sh rxe
 
-# The VM stage on soft-iWARP (siw0): kernel 6.1 with the host root, 33.2 and
-# 65.0 and two guests (as in make check), and kernel 6.12 with 56.1.
+# The VM stage on soft-iWARP (siw0): the boots of test/boots.list that
+# check-siw runs (kernel 6.1 with the host root, 33.2 and 65.0 and two
+# guests, as in make check, and kernel 6.12 with 56.1).
 check-siw:
-	$(Q)$(MAKE) -j$(CHECK_JOBS) all tests oldest
-	$(Q)VS_VM_CONFIGS="siw siw-trixie" scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage.
@@ -417,13 +418,15 @@ check-arm64:
 demo: all tests
 	$(Q)$(if $(filter arm64,$(ARCH)),VS_ARCH=arm64 )scripts/demo.sh
 
-# The soak (test/rxe/cm_soak.c): a typed CM server and SOAK_ROUNDS client
-# connections on rxe in the VM, its RSS and fds flat (docs/soak.md).  The
-# VM stage runs it with its default, short round count.
+# The soak (test/tests.list's soak entries: test/device/cm_soak.c): a typed CM
+# server and SOAK_ROUNDS client connections on rxe in the VM, its RSS and
+# fds flat (docs/soak.md).  The VM stage runs it with its default, short
+# round count.
 SOAK_ROUNDS ?= 1000
-soak: all tests
-	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh \
-		--timeout $$(( $(SOAK_ROUNDS) + 600 )) -- $(BUILD)/test/rxe/cm_soak
+soak:
+	$(Q)$(MAKE) -s $$(scripts/tests.sh needs soak)
+	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh --timeout $$(( $(SOAK_ROUNDS) + 600 )) -- \
+		bash -c 'for t; do echo "== $$t"; "$$t" || exit; done' soak $$(scripts/tests.sh list --build $(BUILD) soak)
 
 # pkg-config: a static link needs -ldl and -lpthread after the archive;
 # the shipped rdma-core headers come before the system's.
@@ -537,7 +540,7 @@ deb:
 # The whole package test (lintian, dpkg -i into copies of the four release
 # roots, runs on rxe); make check runs its first part.
 # The proof that one binary gets the newest API on every release
-# (docs/newest-api.md, generated): build/oldest/test/rxe/newest_api on
+# (docs/newest-api.md, generated): build/oldest/test/device/newest_api on
 # rxe under 33.2, 44.0, 56.1 and 65.0, and on siw under 65.0.  The VM
 # stage runs the same test in each of its configurations.
 .PHONY: newest-api-table
@@ -546,7 +549,8 @@ newest-api-table: oldest
 
 .PHONY: check-deb
 check-deb:
-	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 test/shell/deb.sh
+	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
+	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc

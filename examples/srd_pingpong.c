@@ -15,7 +15,7 @@
  * why and exits 77 without touching the network.  Exit 0 on success, 1 on
  * a failure, 2 for a bad command line.  NOT RUN ON REAL EFA by this
  * project's tests (none is reachable from them): on rxe only its refusal
- * is tested (test/rxe/srd_not_efa.c).
+ * is tested (test/device/srd_not_efa.c).
  */
 #include <string.h>
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The test suite, in stages; ends with the total "N passed, N failed, N skipped".
 #
-#   scripts/check.sh all    host stages, then the SoftRoCE VM stage
+#   scripts/check.sh all    host stages, then the VM stage
 #   scripts/check.sh unit   host stages only
-#   scripts/check.sh rxe    the VM stage only
+#   scripts/check.sh rxe    the VM stage only (VS_VM_CONFIGS: its boots)
+#   scripts/check.sh needs all|unit|rxe   the make targets they need
 #
-# Host stages: unit + shell tests; the unit tests again under ASan+UBSan and
-# under valgrind; the race tests under TSan.  VM stage: scripts/vm-stage.sh.
+# Which test runs where, and what it needs built: test/tests.list
+# (scripts/tests.sh reads it; docs/tests.md).  Host stages: the entries of
+# WHERE host and beside; asan, valgrind and tsan, each in its variant.  VM
+# stage: scripts/vm-stage.sh, the boots of test/boots.list.  Before the
+# stages, the make targets their entries need are built (CHECK_JOBS jobs).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 what=${1:-all}
 MAKE=${MAKE:-make}
 mkdir -p build
@@ -17,41 +21,49 @@ results=$(mktemp build/test-results.XXXXXX)
 trap 'rm -f "$results"' EXIT
 status=0
 
+HOST_WHERE=host,beside,asan,valgrind,tsan
+# needs WHAT: the make targets what's entries need; the release roots'
+# boots need make oldest's build
+needs() {
+	local w='' sel='' oldest=''
+	case $1 in all | unit) w=$HOST_WHERE ;; esac
+	case $1 in all | rxe)
+		# shellcheck disable=SC2086
+		sel=$(scripts/tests.sh boots ${VS_VM_CONFIGS:-check}) || return 1
+		w+=,$(awk '{printf "%s,", $7}' <<<"$sel")
+		oldest=$(awk '$5 != "host" && $5 != "-" {print "oldest"; exit}' <<<"$sel") ;;
+	esac
+	w=$(scripts/tests.sh needs "${w#,}") || return 1
+	[[ " $w " == *" oldest "* ]] && oldest=
+	echo "$w${oldest:+ $oldest}"
+}
+
 run() { test/run.sh --results "$results" "$@" || status=1; }
 
 # The unit tests share nothing (each its own fake devices and files): the
 # sanitizer and valgrind stages, single-threaded per test, run two at a time.
 jobs=$(( $(nproc) > 1 ? 2 : 1 ))
 
-# Shell tests that build only in trees of their own (a temporary copy, a
-# BUILD of their own) and only read build/: they run beside the others,
-# which make, install or package in build/ (most of them are compilers
-# run one file at a time).  A new shell test goes with the others unless
-# it is one of these kinds.
-SELF_CONTAINED=" architecture compile_fail coverage cross_version doc_links dropin error_record
-	example_last_line feature_config ffi_rows fuzz glibc_floor headers hygiene lib_cycles
-	man must_check no_rdma_core readme static verbshim_info "
+# list WHERE [BUILD]: the registry's entries that run there
+list() { mapfile -t "$1" < <(scripts/tests.sh list --build "${3:-build}" "$2"); }
 
 host_stages() {
-	local t n shared=() own=() pid rc=0
-	for t in test/shell/*.sh; do
-		n=${t##*/}
-		if [[ $SELF_CONTAINED == *[[:space:]]${n%.sh}[[:space:]]* ]]; then
-			own+=("$t")
-		else
-			shared+=("$t")
-		fi
-	done
-	# what make install needs, made once: the tests beside each other
-	# then only read it
-	$MAKE -s man build/verbshim.pc >/dev/null
-	# Shell tests build whole trees (header sets, clang, the oldest root):
-	# the timeout guards against hangs, not slowness on a loaded machine.
-	# The self-contained ones' report follows the others'.
-	test/run.sh --results "$results" --stage shell --timeout 600 "${own[@]}" \
+	local host beside asan valgrind tsan pid rc=0
+	list host host
+	list beside beside
+	list asan asan build/asan
+	list valgrind valgrind
+	list tsan tsan build/tsan
+	# The tests beside the others build only in trees of their own (a
+	# temporary copy, a BUILD of their own) and only read build/; those
+	# of host make, install or package in build/.  Shell tests build
+	# whole trees (header sets, clang, the oldest root): the timeout
+	# guards against hangs, not slowness on a loaded machine.  The report
+	# of those beside follows the others'.
+	test/run.sh --results "$results" --stage shell --timeout 600 "${beside[@]}" \
 		>build/shell-stage.log 2>&1 &
 	pid=$!
-	run --stage unit --timeout 600 build/test/unit/* "${shared[@]}"
+	run --stage unit --timeout 600 "${host[@]}"
 	wait $pid || rc=$?
 	cat build/shell-stage.log
 	[ $rc -eq 0 ] || status=1
@@ -60,7 +72,7 @@ host_stages() {
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-			run --stage asan --jobs "$jobs" build/asan/test/unit/*
+			run --stage asan --jobs "$jobs" "${asan[@]}"
 	else
 		cat build/asan.log; echo "asan: build failed"
 		echo "asan 0 1 0" >>"$results"; status=1
@@ -68,11 +80,11 @@ host_stages() {
 
 	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 --jobs "$jobs" \
 		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
-		build/test/unit/*
+		"${valgrind[@]}"
 
 	echo "== building the TSan variant"
 	if $MAKE -s -j"$(nproc)" BUILD=build/tsan SAN=tsan tests >build/tsan.log 2>&1; then
-		run --stage tsan build/tsan/test/unit/race*
+		run --stage tsan "${tsan[@]}"
 	else
 		cat build/tsan.log; echo "tsan: build failed"
 		echo "tsan 0 1 0" >>"$results"; status=1
@@ -83,11 +95,25 @@ vm_stage() {
 	scripts/vm-stage.sh "$results" || status=1
 }
 
+# The registry's own test is a host-stage test; the VM stage alone runs it
+# too, so that a test no entry names (and so runs nowhere) fails there.
+registry() {
+	run --stage registry test/shell/registry.sh
+}
+
+case $what in
+all | unit | rxe) ;;
+needs) needs "${2:?usage: $0 needs all|unit|rxe}"; exit ;;
+*) echo "usage: $0 all|unit|rxe|needs WHAT" >&2; exit 2 ;;
+esac
+targets=$(needs "$what") || exit 1
+echo "== building what the tests need: $targets"
+# shellcheck disable=SC2086
+$MAKE -s -j"${CHECK_JOBS:-$(nproc)}" $targets || exit 1
 case $what in
 all) host_stages; vm_stage ;;
 unit) host_stages ;;
-rxe) vm_stage ;;
-*) echo "usage: $0 all|unit|rxe" >&2; exit 2 ;;
+rxe) registry; vm_stage ;;
 esac
 
 awk '{p += $2; f += $3; s += $4}

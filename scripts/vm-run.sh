@@ -163,7 +163,7 @@ fi
 
 # The initramfs: busybox, /init, the modules in load order; cached by content.
 # bonding (no bond until a test makes one): a fail-over is what makes the
-# kernel's CM raise RDMA_CM_EVENT_ADDR_CHANGE (test/rxe/cm_addr_change.c).
+# kernel's CM raise RDMA_CM_EVENT_ADDR_CHANGE (test/device/cm_addr_change.c).
 modules="virtio_pci virtio_net dummy bonding crc32_generic rdma_rxe rdma_ucm 9pnet_virtio 9p"
 # soft-iWARP: Debian builds none; ours needs libcrc32c, which needs crc32c.
 siw_ko=

@@ -99,7 +99,7 @@ void vs__handle_free(void *h, size_t size);
  * chunk (the rest of the current one and the spare slots are left), so
  * that the allocation failure test reaches the chunk's malloc;
  * quarantine_set: the window, for a test that cannot make VS__QUARANTINE
- * closes of a class in its time (test/rxe/cm_churn.c: connections).
+ * closes of a class in its time (test/device/cm_churn.c: connections).
  */
 size_t vs__handle_arena_bytes(void);
 void vs__handle_arena_seal(void);

@@ -73,7 +73,7 @@
 					vs_a_[vs_i_], vs_b_[vs_i_]);          \
 	} while (0)
 
-/* Tests under test/rxe need a device: outside the VM they skip. */
+/* Tests under test/device need a device: outside the VM they skip. */
 static inline void vs_test_require_device(void)
 {
 	if (!getenv("VERBSHIM_IN_VM"))

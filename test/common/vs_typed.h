@@ -236,7 +236,7 @@ static inline bool vs_t_iwarp_no_endpoint(struct vs_rc_qp *qp)
 /* why a test of QPs brought up by a handshake skips on iWARP */
 #define VS_T_IWARP_NO_HANDSHAKE                                               \
 	"its QPs connect only through the CM, never by endpoint bytes and a " \
-	"handshake (test/rxe/link_kind and the cm_* tests cover iWARP)"
+	"handshake (test/device/link_kind and the cm_* tests cover iWARP)"
 
 /*
  * A self-connected RC QP (its own receive queue answers its sends) with

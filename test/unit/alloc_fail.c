@@ -19,7 +19,7 @@
  *    and its completion comes (the fake moves no bytes).
  * The ASan and valgrind stages run this too, so a block lost or used
  * after its free on a failure path fails there as well.
- * CM ids and CM channels need librdmacm: test/rxe/cm_churn.c.
+ * CM ids and CM channels need librdmacm: test/device/cm_churn.c.
  */
 #include "../common/vs_fake.h"
 #include "../common/vs_alloc_wrap.h"

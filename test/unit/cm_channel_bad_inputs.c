@@ -5,7 +5,7 @@
  * out or event, the channel bit with no channel or a handle of another
  * kind, an unknown comp_mask bit: each -EINVAL with the call named and
  * what was wrong; on a host without /dev/infiniband/rdma_cm the create
- * fails with the reason (ids on a real channel: test/rxe/cm_shared.c).
+ * fails with the reason (ids on a real channel: test/device/cm_shared.c).
  */
 #include "../common/vs_typed.h"
 

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (getenv("VERBSHIM_IN_VM"))
-		VS_SKIP("there is a device in the VM (test/rxe/cm_truth makes none)");
+		VS_SKIP("there is a device in the VM (test/device/cm_truth makes none)");
 	if (!vs_device_open(NULL, &ctx)) {
 		VS_OK(vs_device_close(ctx));
 		VS_SKIP("this host has an RDMA device");

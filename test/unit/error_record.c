@@ -114,7 +114,7 @@ static void expect(int ret, const char *call, const char *verb, const char *what
 
 /*
  * cm.h: the refusals, which need no librdmacm (the host has no rdma_cm
- * device; the provider failures are the rxe test's, test/rxe/cm_rc.c).
+ * device; the provider failures are the rxe test's, test/device/cm_rc.c).
  */
 static void cm_rows(void)
 {

@@ -20,7 +20,7 @@
  *     against UD QPs (its batch start refused for the whole window), and
  *     a closed PD whose slot a PD takes (the documented limit: the stale
  *     pointer then is the new PD).
- * CM ids and CM channels need librdmacm: test/rxe/cm_churn.c.
+ * CM ids and CM channels need librdmacm: test/device/cm_churn.c.
  */
 #include "../common/vs_fake.h"
 #include "../common/vs_alloc_wrap.h"

@@ -9,7 +9,7 @@
  * order, with their own wr_ids) for vs_cq_poll, the iterator and
  * vs_cq_wait, the first error of a scope and the flushes after it,
  * -EAGAIN and -ETIMEDOUT with the scope still open, a QP closed inside a
- * scope, bad input.  test/rxe/scope.c proves the same on rxe.
+ * scope, bad input.  test/device/scope.c proves the same on rxe.
  */
 #include <time.h>
 

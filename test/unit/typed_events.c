@@ -7,7 +7,7 @@
  * wrong kinds, NULLs, a channel of another context), closing in the wrong
  * order, closes with events read but not acked and with events never
  * read (the fake aborts where a real ibv_destroy_cq would block for
- * ever), a failing arm at creation.  The rxe test (test/rxe/typed_events)
+ * ever), a failing arm at creation.  The rxe test (test/device/typed_events)
  * proves the same on a real device.
  */
 #include <fcntl.h>

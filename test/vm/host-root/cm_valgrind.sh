@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR/..
 # The typed connection manager under valgrind on the rxe device: short
-# runs of test/rxe/cm_ep.c (RC connect, a message each way, UD ids, bad
-# input) and test/rxe/cm_overlap.c (8 overlapped resolves and connects in
-# one epoll loop) and test/rxe/cm_shared.c (ids on shared CM event
+# runs of test/device/cm_ep.c (RC connect, a message each way, UD ids, bad
+# input) and test/device/cm_overlap.c (8 overlapped resolves and connects in
+# one epoll loop) and test/device/cm_shared.c (ids on shared CM event
 # channels, closed in three orders, events of closed ids dropped): no
 # error, no definite or indirect leak.  Not the unit
 # stage's "possible" leaks (scripts/check.sh): librdmacm keeps the context
@@ -17,7 +17,7 @@ need_vm
 cd "$(dirname "$0")/../../.."
 command -v valgrind >/dev/null || { echo "FAIL: no valgrind in the host root (scripts/deps.sh installs it)"; exit 1; }
 status=0
-for t in build/test/rxe/cm_ep build/test/rxe/cm_overlap build/test/rxe/cm_shared; do
+for t in build/test/device/cm_ep build/test/device/cm_overlap build/test/device/cm_shared; do
 	[ -x "$t" ] || { echo "FAIL: no $t: make tests"; exit 1; }
 	echo "== valgrind $t"
 	rc=0

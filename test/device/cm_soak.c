@@ -31,7 +31,7 @@
  * whatever the round count (a growth per connection shows in a long run).  Nothing lost: every message and echo
  * checked, every client's exit status the one its kind must have.
  *
- *   build/test/rxe/cm_soak                 VS_SOAK_ROUNDS (default 40): make check
+ *   build/test/device/cm_soak                 VS_SOAK_ROUNDS (default 40): make check
  *   VS_SOAK_ROUNDS=1000 ... (make soak)    the long run
  * Prints the cycles per second, RSS / fds at the warm-up's end and at
  * the end, and the heap's bytes in use (malloc's count: what of the RSS's
@@ -264,6 +264,7 @@ struct conn {
 	struct vs_mr *mr;
 	int round, got, recvs_posted, recvs_done, sends_posted, sends_done;
 	bool gone;
+	bool iwarp;
 };
 
 static void post_recv(struct conn *n)
@@ -282,6 +283,20 @@ static void take(struct conn *n, const struct vs_wc *wc, bool may_flush)
 			n->recvs_done++;
 		else
 			n->sends_done++;
+		return;
+	}
+	/*
+	 * siw's close window (test/common/vs_siw_window.h): the last echo,
+	 * delivered to the client inside this process's send call, can end
+	 * with a local QP operation error when the client's close (a full
+	 * one's disconnect once it checked the echo, a killed one's death
+	 * after it) comes before siw looked at the send's last segment.
+	 * The client checked those bytes: a full one exits 0 (reap).
+	 */
+	if (wc->status == IBV_WC_LOC_QP_OP_ERR && may_flush && n->iwarp &&
+	    wc->wr_id == 2 && n->sends_done + 1 == n->sends_posted &&
+	    n->got == n->sends_posted) {
+		n->sends_done++;
 		return;
 	}
 	if (wc->opcode != IBV_WC_RECV) {
@@ -390,7 +405,7 @@ static void serve_one(struct vs_cm_id *l, struct vs_pd *pd, int r,
 	enum kind kind = kind_of(r);
 	const void *pdata;
 	struct hello h;
-	struct conn n = { .round = r };
+	struct conn n = { .round = r, .iwarp = iwarp };
 	uint8_t len;
 	int ret;
 

@@ -251,7 +251,7 @@ int main(void)
 	ip = getenv("VS_RXE_IP");
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
-	vs_t_skip_on_iwarp("no UD QPs, no multicast (test/rxe/cm_ep and "
+	vs_t_skip_on_iwarp("no UD QPs, no multicast (test/device/cm_ep and "
 			   "link_kind check the refusal)");
 	test_rc_refusals();
 	test_ud_no_listener();

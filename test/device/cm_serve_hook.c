@@ -31,6 +31,8 @@ static const char *ip;
 static char port[16];
 /* on iWARP the burst waits for the serve's return: siw's accept window */
 static struct vs_t_accepted accepted;
+/* siw's close window: the client's completions before the server leaves */
+static struct vs_t_accepted completed;
 
 /* what the hook made for the server's connection */
 struct posted {
@@ -106,8 +108,10 @@ static void serve_burst(struct vs_cm_id *c, struct vs_mr *mr, int round)
 	/*
 	 * The server ends the connection once its echo is acked: a client
 	 * that left at its receive's completion could take the ack with it
-	 * (rxe acks after completing)
+	 * (rxe acks after completing); on iWARP once the client has its
+	 * completions (test/common/vs_siw_window.h: the close window)
 	 */
+	vs_t_completed_wait(&completed);
 	VS_OK(vs_cm_disconnect(c));
 	await_disconnect(c);
 }
@@ -154,6 +158,7 @@ static void client(int round)
 	vs_t_wait_ms(vs_cm_cq(id), wc, BURST + 1, WAIT_MS);
 	for (int k = 0; k <= BURST; k++)
 		VS_ASSERT_EQ(wc[k].status, IBV_WC_SUCCESS);
+	vs_t_completed_post(&completed);
 	vs_t_check(m + BURST * MSG, MSG, -round - 1);
 	await_disconnect(id);
 	VS_OK(vs_cm_disconnect(id));
@@ -273,6 +278,7 @@ int main(void)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	vs_t_accepted_init(&accepted);
+	vs_t_accepted_init(&completed);
 	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
 	test_misuse(l);

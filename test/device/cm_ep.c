@@ -117,7 +117,7 @@ static void test_rc(const char *name)
 	/*
 	 * The server disconnects once message 1 is in (its bytes checked
 	 * there); siw may then end this send, not yet completed on its side,
-	 * with a local QP operation error (as test/rxe/cm_rc.c allows too).
+	 * with a local QP operation error (as test/device/cm_rc.c allows too).
 	 */
 	if (iwarp && wc[0].status == IBV_WC_LOC_QP_OP_ERR)
 		VS_ASSERT_EQ(wc[0].wr_id, 1);

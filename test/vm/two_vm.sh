@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# Two guests over a qemu socket network (scripts/vm-stage.sh runs it in
+# each of a boot of test/boots.list with GUESTS 2):
+#
+#   test/vm/two_vm.sh server
+#   test/vm/two_vm.sh client SERVER_IP
+#
+# On rxe: rc_pingpong across the machines (the shim-linked example once it
+# is built, else the stock ibv_rc_pingpong, which proves the mechanism
+# only; VS_TWO_VM_PINGPONG, VS_TWO_VM_ITERS), then cm_echo by the other
+# guest's address (the typed connection manager: private data and bytes
+# checked both ways, 2 clients).  On iWARP, which connects only through
+# the CM, the CM echo only.  Exit 0 pass, 1 fail, 77 outside the VM.
+set -u
+# shellcheck source=lib/common.bash
+. "$(dirname "$0")/lib/common.bash"
+need_vm
+cd "$(dirname "$0")/../.." || exit 1
+role=${1:?usage: two_vm.sh server | client SERVER_IP}
+server=${2:-}
+
+# Client side: retry while the server VM cannot be reached yet.
+client() {
+	local try=0 deadline=$((SECONDS + 120)) rc log=/tmp/client.log
+	while :; do
+		try=$((try + 1))
+		rc=0
+		timeout 60 "$@" >"$log" 2>&1 || rc=$?
+		if [ $rc -eq 0 ] || [ $SECONDS -ge $deadline ] ||
+			! grep -qiE "couldn't connect|connection refused|unable to connect|no route|rejected|unreachable" "$log"; then
+			break
+		fi
+		sleep 1
+	done
+	echo "client $1 (attempt $try, exit $rc):"
+	cat "$log"
+	return $rc
+}
+
+# cm_echo by the other guest's address, 2 clients
+cm_echo() {
+	local ce=${VS_TWO_VM_CM_ECHO:-build/bin/cm_echo} a=(-p 7481 -n 200)
+	[ -x "$ce" ] || { echo "two-vm: $ce not built"; return 1; }
+	if [ "$role" = server ]; then
+		echo "two-vm: cm_echo server, 2 clients"
+		timeout 150 "$ce" "${a[@]}" -c 2
+		return
+	fi
+	client "$ce" "${a[@]}" "$server" && client "$ce" "${a[@]}" "$server"
+}
+
+if [ "${VS_PROVIDER:-rxe}" = siw ]; then
+	echo "two-vm: $VS_RXE_DEV is iWARP: the CM echo only"
+	cm_echo
+	exit
+fi
+pp=${VS_TWO_VM_PINGPONG:-build/bin/rc_pingpong}
+# Round trips: each one crosses two emulated machines.
+a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n "${VS_TWO_VM_ITERS:-1000}")
+if [ -x "$pp" ]; then
+	echo "two-vm: $role with $pp (linked with the shim)"
+else
+	echo "two-vm: $pp not built; $role with the stock ibv_rc_pingpong"
+	pp=ibv_rc_pingpong
+	a+=(-c)
+fi
+if [ "$role" = server ]; then
+	timeout 150 "$pp" "${a[@]}" || exit
+else
+	client "$pp" "${a[@]}" "$server" || exit
+fi
+cm_echo
