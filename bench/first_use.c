@@ -61,8 +61,11 @@ enum vs_bench_mode {
 
 static const char *const vs_bench_modes[VS_BENCH_NMODES] = { "raw", "shim",
 							     "fill", "probe" };
+/* every library of the loader (VS_LIB_COUNT): a missing name was a NULL argv */
 static const char *const vs_bench_libs[VS_LIB_COUNT] = { "ibverbs", "rdmacm",
-							 "efa" };
+							 "efa", "mlx5", "mlx4",
+							 "ibumad" };
+_Static_assert(VS_LIB_COUNT == 6, "a name for each library in vs_bench_libs");
 #define VS_BENCH_DESC(lib, ...) &vs__##lib##_desc,
 static const struct vs_lib_desc *const vs_bench_descs[VS_LIB_COUNT] = {
 	VS_LIBRARIES(VS_BENCH_DESC)
