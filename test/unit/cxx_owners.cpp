@@ -239,6 +239,14 @@ void errors()
 void failure_without_memory()
 {
 	nothrow_new_fails = true;
+	/* valgrind puts its own operator new in place of this program's */
+	if (void *p = ::operator new(1, std::nothrow)) {
+		nothrow_new_fails = false;
+		::operator delete(p);
+		printf("note: operator new is not this program's (valgrind?): "
+		       "the record's copy failing is not tried\n");
+		return;
+	}
 	auto r = vs::pd_alloc(nullptr);
 	nothrow_new_fails = false;
 	expect_fails(r, EINVAL, "vs_pd_alloc", "not kept: out of memory");
