@@ -61,11 +61,11 @@ enum vs_bench_mode {
 
 static const char *const vs_bench_modes[VS_BENCH_NMODES] = { "raw", "shim",
 							     "fill", "probe" };
-/* the libraries measured: the first three of VS_LIBRARIES (mlx5, mlx4
- * and ibumad are not on every test host) */
-#define VS_BENCH_NLIBS 3
-static const char *const vs_bench_libs[VS_BENCH_NLIBS] = { "ibverbs",
-							   "rdmacm", "efa" };
+/* every library of the loader (VS_LIB_COUNT): a missing name was a NULL argv */
+static const char *const vs_bench_libs[VS_LIB_COUNT] = { "ibverbs", "rdmacm",
+							 "efa", "mlx5", "mlx4",
+							 "ibumad" };
+_Static_assert(VS_LIB_COUNT == 6, "a name for each library in vs_bench_libs");
 #define VS_BENCH_DESC(lib, ...) &vs__##lib##_desc,
 static const struct vs_lib_desc *const vs_bench_descs[VS_LIB_COUNT] = {
 	VS_LIBRARIES(VS_BENCH_DESC)
@@ -214,8 +214,8 @@ static int vs_bench_cmp(const void *a, const void *b)
 
 static int vs_bench_driver(const char *self, unsigned int runs)
 {
-	static double ns[VS_BENCH_NLIBS][VS_BENCH_NMODES][VS_BENCH_MAX_RUNS];
-	int slots[VS_BENCH_NLIBS][VS_BENCH_NMODES];
+	static double ns[VS_LIB_COUNT][VS_BENCH_NMODES][VS_BENCH_MAX_RUNS];
+	int slots[VS_LIB_COUNT][VS_BENCH_NMODES];
 	unsigned int lib, mode, r;
 
 	/*
@@ -224,7 +224,7 @@ static int vs_bench_driver(const char *self, unsigned int runs)
 	 * them rather than falling on whichever ran last.
 	 */
 	for (r = 0; r < runs; r++)
-		for (lib = 0; lib < VS_BENCH_NLIBS; lib++)
+		for (lib = 0; lib < VS_LIB_COUNT; lib++)
 			for (mode = 0; mode < VS_BENCH_NMODES; mode++)
 				if (vs_bench_spawn(self, mode, lib,
 						   &ns[lib][mode][r],
@@ -235,7 +235,7 @@ static int vs_bench_driver(const char *self, unsigned int runs)
 						vs_bench_libs[lib]);
 					return 1;
 				}
-	for (lib = 0; lib < VS_BENCH_NLIBS; lib++)
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
 		for (mode = 0; mode < VS_BENCH_NMODES; mode++) {
 			double *v = ns[lib][mode];
 
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--child")) {
 		int mode = vs_bench_lookup(argv[2], vs_bench_modes,
 					   VS_BENCH_NMODES);
-		int lib = vs_bench_lookup(argv[3], vs_bench_libs, VS_BENCH_NLIBS);
+		int lib = vs_bench_lookup(argv[3], vs_bench_libs, VS_LIB_COUNT);
 
 		if (mode < 0 || lib < 0) {
 			fprintf(stderr, "first_use: bad --child %s %s\n",

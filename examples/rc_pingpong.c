@@ -22,11 +22,6 @@
 
 #include "common/ex_pingpong.h"
 
-static uint8_t pattern(int iter, size_t j, int side)
-{
-	return (uint8_t)(iter * 31 + (int)j * 7 + side * 101);
-}
-
 struct peer {
 	struct ex_cq cq;
 	struct vs_rc_qp *qp;
@@ -89,8 +84,7 @@ static void send_msg(struct peer *p, int iter, int side)
 	struct ibv_sge s = vs_mr_sge(p->mr, 0, (uint32_t)p->size);
 	struct vs_rc_batch b;
 
-	for (size_t j = 0; j < p->size; j++)
-		out[j] = pattern(iter, j, side);
+	ex_payload_fill(out, p->size, iter, side);
 	ex_check(vs_rc_batch_start(p->qp, &b), "vs_rc_batch_start");
 	ex_check(vs_rc_send(&b, 1, VS_WR_SIGNALED, &s, 1), "vs_rc_send");
 	ex_check(vs_rc_batch_submit(&b), "vs_rc_batch_submit");
@@ -98,16 +92,7 @@ static void send_msg(struct peer *p, int iter, int side)
 
 static int check_msg(struct peer *p, int iter, int side)
 {
-	const uint8_t *in = vs_mr_ptr(p->mr, p->size);
-
-	for (size_t j = 0; j < p->size; j++) {
-		if (in[j] != pattern(iter, j, side)) {
-			fprintf(stderr, "iteration %d: byte %zu is 0x%02x, expected "
-				"0x%02x\n", iter, j, in[j], pattern(iter, j, side));
-			return -1;
-		}
-	}
-	return 0;
+	return ex_payload_check(vs_mr_ptr(p->mr, p->size), p->size, iter, side);
 }
 
 int main(int argc, char **argv)

@@ -23,11 +23,6 @@
 
 #define EXIT_NOT_EFA 77
 
-static uint8_t pattern(int iter, size_t j, int side)
-{
-	return (uint8_t)(iter * 11 + (int)j * 5 + side * 91);
-}
-
 static void print_caps(const char *dev, const struct vs_efa_caps *c)
 {
 	printf("EFA device %s: sq %u WRs x %u SGEs, rq %u WRs x %u SGEs, "
@@ -102,7 +97,6 @@ int main(int argc, char **argv)
 		struct ibv_sge ss = vs_mr_sge(mr, 0, (uint32_t)size);
 		struct vs_recv_batch rb;
 		struct vs_srd_batch sb;
-		uint64_t deadline;
 		uint8_t a = 1, b;
 
 		ex_check(vs_srd_recv_start(qp, &rb), "vs_srd_recv_start");
@@ -111,48 +105,14 @@ int main(int argc, char **argv)
 		/* a receive must be posted before the peer sends (RNR) */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
 			return 1;
-		for (size_t j = 0; j < size; j++)
-			m[j] = pattern(i, j, side);
+		ex_payload_fill(m, size, i, side);
 		ex_check(vs_srd_batch_start(qp, &sb), "vs_srd_batch_start");
 		ex_check(vs_srd_send(&sb, 1, VS_WR_SIGNALED, &dest, &ss, 1),
 			 "vs_srd_send");
 		ex_check(vs_srd_batch_submit(&sb), "vs_srd_batch_submit");
-		deadline = ex_now_ns() + 10ull * 1000000000ull;
-		while (sends < (uint64_t)i + 1 || recvs < (uint64_t)i + 1) {
-			struct vs_wc wc[4];
-			int n = ex_cq_poll_or_wait(&cq, wc, 4);
-
-			for (int k = 0; k < n; k++) {
-				if (wc[k].status != IBV_WC_SUCCESS) {
-					fprintf(stderr, "iteration %d: completion %s\n",
-						i, ibv_wc_status_str(wc[k].status));
-					return 1;
-				}
-				if (wc[k].opcode != IBV_WC_RECV) {
-					sends++;
-					continue;
-				}
-				recvs++;
-				if (wc[k].byte_len != size || wc[k].src_qp != remote.qpn) {
-					fprintf(stderr, "iteration %d: %u bytes from qpn "
-						"0x%x, expected %zu from 0x%x\n", i,
-						wc[k].byte_len, wc[k].src_qp, size,
-						remote.qpn);
-					return 1;
-				}
-				for (size_t j = 0; j < size; j++)
-					if (m[size + j] != pattern(i, j, !side)) {
-						fprintf(stderr, "iteration %d: byte %zu is "
-							"0x%02x, expected 0x%02x\n", i, j,
-							m[size + j], pattern(i, j, !side));
-						return 1;
-					}
-			}
-			if (!n && ex_now_ns() > deadline) {
-				fprintf(stderr, "iteration %d: timed out\n", i);
-				return 1;
-			}
-		}
+		if (ex_dgram_wait(&cq, i, &sends, &recvs, (uint32_t)size,
+				  remote.qpn, m + size, size, !side))
+			return 1;
 	}
 	{
 		double us = (double)(ex_now_ns() - t0) / 1000.0;

@@ -14,11 +14,6 @@
 
 #include "common/ex_pingpong.h"
 
-static uint8_t pattern(int iter, size_t j, int side)
-{
-	return (uint8_t)(iter * 13 + (int)j * 3 + side * 77);
-}
-
 int main(int argc, char **argv)
 {
 	struct ex_pingpong_opts o;
@@ -69,7 +64,6 @@ int main(int argc, char **argv)
 		struct ibv_sge rs = vs_mr_sge(mr, size, (uint32_t)(size + VS_UD_GRH_BYTES));
 		struct ibv_sge ss = vs_mr_sge(mr, 0, (uint32_t)size);
 		struct vs_recv_batch rb;
-		uint64_t deadline;
 		uint8_t a = 1, b;
 
 		ex_check(vs_ud_recv_start(qp, &rb), "vs_ud_recv_start");
@@ -81,53 +75,16 @@ int main(int argc, char **argv)
 		{
 			struct vs_ud_batch ub;
 
-			for (size_t j = 0; j < size; j++)
-				m[j] = pattern(i, j, side);
+			ex_payload_fill(m, size, i, side);
 			ex_check(vs_ud_batch_start(qp, &ub), "vs_ud_batch_start");
 			ex_check(vs_ud_send(&ub, 1, VS_WR_SIGNALED, &dest, &ss, 1),
 				 "vs_ud_send");
 			ex_check(vs_ud_batch_submit(&ub), "vs_ud_batch_submit");
 		}
-		deadline = ex_now_ns() + 10ull * 1000000000ull;
-		while (sends < (uint64_t)i + 1 || recvs < (uint64_t)i + 1) {
-			struct vs_wc wc[4];
-			int n = ex_cq_poll_or_wait(&cq, wc, 4);
-
-			for (int k = 0; k < n; k++) {
-				if (wc[k].status != IBV_WC_SUCCESS) {
-					fprintf(stderr, "iteration %d: completion %s\n",
-						i, ibv_wc_status_str(wc[k].status));
-					return 1;
-				}
-				if (wc[k].opcode != IBV_WC_RECV) {
-					sends++;
-					continue;
-				}
-				recvs++;
-				if (wc[k].byte_len != size + VS_UD_GRH_BYTES ||
-				    wc[k].src_qp != remote.qpn) {
-					fprintf(stderr, "iteration %d: %u bytes from "
-						"qpn 0x%x, expected %zu from 0x%x\n", i,
-						wc[k].byte_len, wc[k].src_qp,
-						size + VS_UD_GRH_BYTES, remote.qpn);
-					return 1;
-				}
-				for (size_t j = 0; j < size; j++) {
-					uint8_t got = m[size + VS_UD_GRH_BYTES + j];
-
-					if (got != pattern(i, j, !side)) {
-						fprintf(stderr, "iteration %d: byte %zu "
-							"is 0x%02x, expected 0x%02x\n",
-							i, j, got, pattern(i, j, !side));
-						return 1;
-					}
-				}
-			}
-			if (!n && ex_now_ns() > deadline) {
-				fprintf(stderr, "iteration %d: timed out\n", i);
-				return 1;
-			}
-		}
+		if (ex_dgram_wait(&cq, i, &sends, &recvs,
+				  (uint32_t)(size + VS_UD_GRH_BYTES), remote.qpn,
+				  m + size + VS_UD_GRH_BYTES, size, !side))
+			return 1;
 	}
 	{
 		double us = (double)(ex_now_ns() - t0) / 1000.0;

@@ -10,8 +10,8 @@
  *    handle when it failed (the C rule: close it again to retry).
  *    vs::ud_dest and vs::srd_dest own a destination (its AH).
  *  - vs::result<T> (vs::status for no value): the value or a copy of the
- *    thread's error record (vs_last_error()) taken when the call failed;
- *    code() is its std::error_code.  Nothing throws unless asked:
+ *    thread's error record (vs_last_error()) taken when the call failed
+ *    (out of line: a status is two words); code() is its std::error_code.  Nothing throws unless asked:
  *    value() throws vs::error (a std::system_error whose what() is the
  *    record's line) when there is no value.
  *  - vs::rc_batch, uc_batch, ud_batch, srd_batch, recv_batch: a batch
@@ -36,8 +36,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <optional>
 #include <system_error>
 #include <type_traits>
@@ -49,19 +51,60 @@ namespace vs {
 
 /* ---- errors ------------------------------------------------------------ */
 
+namespace detail {
+/*
+ * A failure's copy of the error record, out of line: made on the failure
+ * path only, never changed after, shared by the failure's copies.
+ */
+struct failure_rec {
+	mutable std::atomic<unsigned int> refs;
+	vs_error rec;
+};
+} // namespace detail
+
+#if defined(__GNUC__)
+#define VS__CXX_COLD __attribute__((cold, noinline))
+#else
+#define VS__CXX_COLD
+#endif
+
 /*
  * A failed call: its error record (call, verb, errno, the sentences), or
- * nothing (ok()) after a success.
+ * nothing (ok()) after a success.  Two words, so that a result of the
+ * data path (a batch's add, a poll) stays small: the errno, and the
+ * record copied at the failure into a block of its own (copies of the
+ * failure share it).  What a failure reads is what the thread's record
+ * said when the call failed, whatever failed after.  If that block
+ * cannot be allocated (out of memory) the failure keeps the errno and the
+ * call only (see message()).
  */
 class failure {
 public:
-	failure() noexcept { clear(); }
-	failure(const failure &o) noexcept { copy(o); }
+	failure() noexcept : err_(0), kept_(false), p_(nullptr) {}
+	failure(const failure &o) noexcept : err_(o.err_), kept_(o.kept_), p_(o.p_)
+	{
+		if (kept_)
+			rec()->refs.fetch_add(1, std::memory_order_relaxed);
+	}
+	failure(failure &&o) noexcept : err_(o.err_), kept_(o.kept_), p_(o.p_)
+	{
+		o.forget();
+	}
 	failure &operator=(const failure &o) noexcept
 	{
-		copy(o);
+		failure c(o);
+
+		swap(c);
 		return *this;
 	}
+	failure &operator=(failure &&o) noexcept
+	{
+		failure c(std::move(o));
+
+		swap(c);
+		return *this;
+	}
+	~failure() { drop(); }
 
 	/*
 	 * The failure ret (a negative errno) of a call that recorded it: a
@@ -69,7 +112,7 @@ public:
 	 * errno (a call that does not record, as a timeout), one naming only
 	 * call and the errno.
 	 */
-	static failure last(int ret, const char *call) noexcept
+	VS__CXX_COLD static failure last(int ret, const char *call) noexcept
 	{
 		const vs_error *e = vs_last_error();
 
@@ -79,59 +122,119 @@ public:
 	}
 
 	/* A failure this layer finds itself (no C call made). */
-	static failure made(int err, const char *call, const char *message) noexcept
+	VS__CXX_COLD static failure made(int err, const char *call, const char *message) noexcept
 	{
-		failure f;
+		vs_error e;
 
-		f.rec_.call = call;
-		f.rec_.verb = nullptr;
-		f.rec_.err = err;
-		f.rec_.batch_posted = 0;
-		std::strncpy(f.rec_.message, message, sizeof(f.rec_.message) - 1);
-		f.rec_.message[sizeof(f.rec_.message) - 1] = 0;
-		return f;
+		e.call = call;
+		e.verb = nullptr;
+		e.err = err;
+		e.batch_posted = 0;
+		std::strncpy(e.message, message, sizeof(e.message) - 1);
+		e.message[sizeof(e.message) - 1] = 0;
+		return failure(e);
 	}
 
-	bool ok() const noexcept { return rec_.err == 0; }
+	bool ok() const noexcept { return err_ == 0; }
 	/* The errno, in std::generic_category(); empty when ok(). */
 	std::error_code code() const noexcept
 	{
-		return std::error_code(rec_.err, std::generic_category());
+		return std::error_code(err_, std::generic_category());
 	}
 	/* The vs_ call that failed, the provider function (or nullptr). */
-	const char *call() const noexcept { return ok() ? nullptr : rec_.call; }
-	const char *verb() const noexcept { return ok() ? nullptr : rec_.verb; }
-	/* The record's sentences ("" when ok(), or when none was recorded). */
-	const char *message() const noexcept { return ok() ? "" : rec_.message; }
-	/* After a failed submit: its first WRs that went out (vs_error). */
-	long batch_posted() const noexcept { return ok() ? 0 : rec_.batch_posted; }
-	/* The whole record, as vs_last_error() gave it (its message: only when !ok()). */
-	const vs_error &record() const noexcept { return rec_; }
+	const char *call() const noexcept { return kept_ ? rec()->rec.call : static_cast<const char *>(p_); }
+	const char *verb() const noexcept { return kept_ ? rec()->rec.verb : nullptr; }
+	/*
+	 * The record's sentences ("" when ok(), or when none was recorded;
+	 * without a copy of the record, out of memory: a sentence saying so).
+	 */
+	const char *message() const noexcept
+	{
+		if (kept_)
+			return rec()->rec.message;
+		return ok() ? "" : "(this failure's error record was not kept: out of memory)";
+	}
+	/*
+	 * After a failed submit: its first WRs that went out (vs_error); -1
+	 * ("the provider did not say") without a copy of the record.
+	 */
+	long batch_posted() const noexcept
+	{
+		if (kept_)
+			return rec()->rec.batch_posted;
+		return ok() ? 0 : -1;
+	}
+	/*
+	 * The whole record, as vs_last_error() gave it (its message: only
+	 * when !ok()).  Without a copy of the record (out of memory) one of
+	 * the thread's, remade from call(), code() and message() at each
+	 * call: valid until the thread's next record() of such a failure.
+	 */
+	const vs_error &record() const noexcept
+	{
+		static const vs_error none = vs_error();
+
+		if (kept_)
+			return rec()->rec;
+		if (ok())
+			return none;
+		return unkept();
+	}
 	/* One line: "call: verb: strerror: message" (vs_format_error). */
 	const char *format(char *buf, std::size_t len) const noexcept
 	{
-		return vs_format_error(ok() ? nullptr : &rec_, buf, len);
+		return vs_format_error(ok() ? nullptr : &record(), buf, len);
 	}
 
 private:
-	explicit failure(const vs_error &e) noexcept : rec_(e) {}
-	void copy(const failure &o) noexcept
+	/* the failure path: the record copied out of line */
+	explicit failure(const vs_error &e) noexcept : err_(e.err), kept_(false), p_(e.call)
 	{
-		/* an ok failure's message is never read, nor copied */
-		if (o.ok())
-			clear();
-		else
-			rec_ = o.rec_;
+		detail::failure_rec *r = new (std::nothrow) detail::failure_rec;
+
+		if (!r)
+			return;
+		r->refs.store(1, std::memory_order_relaxed);
+		r->rec = e;
+		kept_ = true;
+		p_ = r;
 	}
-	void clear() noexcept
+	VS__CXX_COLD const vs_error &unkept() const noexcept
 	{
-		rec_.call = nullptr;
-		rec_.verb = nullptr;
-		rec_.err = 0;
-		rec_.batch_posted = 0;
+		static thread_local vs_error scratch;
+
+		scratch.call = call();
+		scratch.verb = nullptr;
+		scratch.err = err_;
+		scratch.batch_posted = -1;
+		std::snprintf(scratch.message, sizeof(scratch.message), "%s", message());
+		return scratch;
+	}
+	void swap(failure &o) noexcept
+	{
+		std::swap(err_, o.err_);
+		std::swap(kept_, o.kept_);
+		std::swap(p_, o.p_);
+	}
+	void forget() noexcept
+	{
+		err_ = 0;
+		kept_ = false;
+		p_ = nullptr;
+	}
+	const detail::failure_rec *rec() const noexcept
+	{
+		return static_cast<const detail::failure_rec *>(p_);
+	}
+	void drop() noexcept
+	{
+		if (kept_ && rec()->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+			delete rec();
 	}
 
-	vs_error rec_;
+	int err_;       /* 0: ok */
+	bool kept_;     /* p_ is the copy of the record, else the call */
+	const void *p_;
 };
 
 /*
@@ -173,6 +276,7 @@ public:
 	}
 	result(const T &v) : val_(v) {}
 	result(const failure &f) noexcept : err_(f) {}
+	result(failure &&f) noexcept : err_(std::move(f)) {}
 
 	bool has_value() const noexcept { return val_.has_value(); }
 	explicit operator bool() const noexcept { return has_value(); }
@@ -215,6 +319,7 @@ template <> class [[nodiscard]] result<void> {
 public:
 	result() noexcept = default;
 	result(const failure &f) noexcept : err_(f) {}
+	result(failure &&f) noexcept : err_(std::move(f)) {}
 
 	bool has_value() const noexcept { return err_.ok(); }
 	explicit operator bool() const noexcept { return has_value(); }
@@ -298,12 +403,18 @@ using sges = span<const ibv_sge>;
 
 /* ---- owners ------------------------------------------------------------ */
 
-/* How each handle type is closed: the one place a close is named. */
+/*
+ * How each owned type is closed: the one place a close is named.  A
+ * handle is held by its pointer; a destination (vs_ud_dest, vs_srd_dest)
+ * by value, live while it has an AH, closed by its release.
+ */
 template <class H> struct closer;
 #define VS__CXX_CLOSER(H, CLOSE)                                              \
 	template <> struct closer<H> {                                        \
+		using value_type = H *;                                       \
 		static constexpr const char *name = #CLOSE;                   \
-		static int close(H *h) noexcept { return CLOSE(h); }          \
+		static bool live(H *h) noexcept { return h != nullptr; }      \
+		static int close(H **h) noexcept { return CLOSE(*h); }        \
 	};
 VS__CXX_CLOSER(vs_context, vs_device_close)
 VS__CXX_CLOSER(vs_pd, vs_pd_close)
@@ -319,33 +430,50 @@ VS__CXX_CLOSER(vs_srd_qp, vs_srd_qp_close)
 VS__CXX_CLOSER(vs_cm_id, vs_cm_close)
 VS__CXX_CLOSER(vs_cm_channel, vs_cm_channel_close)
 #undef VS__CXX_CLOSER
+template <> struct closer<vs_ud_dest> {
+	using value_type = vs_ud_dest;
+	static constexpr const char *name = "vs_ud_dest_release";
+	static bool live(const vs_ud_dest &d) noexcept { return d.ah != nullptr; }
+	static int close(vs_ud_dest *d) noexcept { return vs_ud_dest_release(d); }
+};
+template <> struct closer<vs_srd_dest> {
+	using value_type = vs_srd_dest;
+	static constexpr const char *name = "vs_srd_dest_release";
+	static bool live(const vs_srd_dest &d) noexcept { return d.base.ah != nullptr; }
+	static int close(vs_srd_dest *d) noexcept { return vs_srd_dest_release(d); }
+};
 
 /*
- * The owner of one handle: move-only, closed by its destructor (whose
- * error, if any, is left in vs_last_error()).
+ * The owner of one handle or destination: move-only, closed by its
+ * destructor (whose error, if any, is left in vs_last_error()).  get()
+ * gives the handle (H *), or the destination by reference.
  */
 template <class H> class owner {
+	using value = typename closer<H>::value_type;
+	using got = std::conditional_t<std::is_pointer<value>::value, value, const value &>;
+
 public:
 	using handle_type = H;
+	using dest_type = H; /* the name dest_owner<D> had */
 
-	constexpr owner() noexcept = default;
-	/* Adopts h (the caller gives up its close). */
-	explicit owner(H *h) noexcept : h_(h) {}
+	constexpr owner() noexcept : v_() {}
+	/* Adopts v (the caller gives up its close). */
+	explicit owner(const value &v) noexcept : v_(v) {}
 	owner(const owner &) = delete;
 	owner &operator=(const owner &) = delete;
-	owner(owner &&o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+	owner(owner &&o) noexcept : v_(std::exchange(o.v_, value())) {}
 	owner &operator=(owner &&o) noexcept
 	{
 		if (this != &o) {
 			reset();
-			h_ = std::exchange(o.h_, nullptr);
+			v_ = std::exchange(o.v_, value());
 		}
 		return *this;
 	}
 	~owner() { reset(); }
 
-	H *get() const noexcept { return h_; }
-	explicit operator bool() const noexcept { return h_ != nullptr; }
+	got get() const noexcept { return v_; }
+	explicit operator bool() const noexcept { return closer<H>::live(v_); }
 
 	/*
 	 * Closes now: ok, and empty after; on failure the handle is kept (the
@@ -356,26 +484,29 @@ public:
 	{
 		int ret;
 
-		if (!h_)
+		if (!*this)
 			return status();
-		ret = closer<H>::close(h_);
+		ret = closer<H>::close(&v_);
 		if (ret)
 			return failure::last(ret, closer<H>::name);
-		h_ = nullptr;
+		v_ = value();
 		return status();
 	}
 	/* Hands the handle back without closing it. */
-	[[nodiscard]] H *release() noexcept { return std::exchange(h_, nullptr); }
+	[[nodiscard]] value release() noexcept { return std::exchange(v_, value()); }
 
 private:
 	void reset() noexcept
 	{
-		if (h_)
-			(void)closer<H>::close(std::exchange(h_, nullptr));
+		if (*this)
+			(void)closer<H>::close(&v_);
+		v_ = value();
 	}
 
-	H *h_ = nullptr;
+	value v_;
 };
+/* The name a destination's owner had: the same template. */
+template <class D> using dest_owner = owner<D>;
 
 using context = owner<vs_context>;
 using pd = owner<vs_pd>;
@@ -406,65 +537,8 @@ private:
 	H *h_;
 };
 
-/* A destination's owner: its release (the AH's close) in the destructor. */
-template <class D> struct dest_traits;
-template <> struct dest_traits<vs_ud_dest> {
-	static constexpr const char *name = "vs_ud_dest_release";
-	static vs_ah *ah(const vs_ud_dest &d) noexcept { return d.ah; }
-	static int release(vs_ud_dest *d) noexcept { return vs_ud_dest_release(d); }
-};
-template <> struct dest_traits<vs_srd_dest> {
-	static constexpr const char *name = "vs_srd_dest_release";
-	static vs_ah *ah(const vs_srd_dest &d) noexcept { return d.base.ah; }
-	static int release(vs_srd_dest *d) noexcept { return vs_srd_dest_release(d); }
-};
-
-template <class D> class dest_owner {
-public:
-	using dest_type = D;
-
-	constexpr dest_owner() noexcept : d_() {}
-	/* Adopts d (the caller gives up its release). */
-	explicit dest_owner(const D &d) noexcept : d_(d) {}
-	dest_owner(const dest_owner &) = delete;
-	dest_owner &operator=(const dest_owner &) = delete;
-	dest_owner(dest_owner &&o) noexcept : d_(std::exchange(o.d_, D())) {}
-	dest_owner &operator=(dest_owner &&o) noexcept
-	{
-		if (this != &o) {
-			reset();
-			d_ = std::exchange(o.d_, D());
-		}
-		return *this;
-	}
-	~dest_owner() { reset(); }
-
-	const D &get() const noexcept { return d_; }
-	explicit operator bool() const noexcept { return dest_traits<D>::ah(d_) != nullptr; }
-	/* As owner::close(): kept on failure, so it can be retried. */
-	status close() noexcept
-	{
-		int ret;
-
-		if (!*this)
-			return status();
-		ret = dest_traits<D>::release(&d_);
-		if (ret)
-			return failure::last(ret, dest_traits<D>::name);
-		return status();
-	}
-
-private:
-	void reset() noexcept
-	{
-		if (*this)
-			(void)dest_traits<D>::release(&d_);
-	}
-
-	D d_;
-};
-using ud_dest = dest_owner<vs_ud_dest>;
-using srd_dest = dest_owner<vs_srd_dest>;
+using ud_dest = owner<vs_ud_dest>;
+using srd_dest = owner<vs_srd_dest>;
 
 namespace detail {
 /* A create: out is cleared by the C call; the owner adopts it on success. */
@@ -477,14 +551,14 @@ template <class O, class F> result<O> make(const char *call, F &&create) noexcep
 		return failure::last(ret, call);
 	return O(h);
 }
-template <class D, class F> result<dest_owner<D>> make_dest(const char *call, F &&fill) noexcept
+template <class D, class F> result<owner<D>> make_dest(const char *call, F &&fill) noexcept
 {
 	D d = D();
 	int ret = fill(&d);
 
 	if (ret)
 		return failure::last(ret, call);
-	return dest_owner<D>(d);
+	return owner<D>(d);
 }
 /*
  * A wait's failure: -EAGAIN (a timeout of 0 found nothing) is the one the
@@ -1088,5 +1162,7 @@ inline result<cm_event> cm_channel_next(ref<vs_cm_channel> ch, int timeout_ms) n
 }
 
 } // namespace vs
+
+#undef VS__CXX_COLD
 
 #endif /* VERBSHIM_HPP */

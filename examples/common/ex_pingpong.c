@@ -104,3 +104,66 @@ int ex_exchange_endpoints(const char *server_host, int tcp_port,
 	printf("remote: %s\n", vs_endpoint_to_str(remote, text, sizeof(text)));
 	return fd;
 }
+
+/* different per iteration, offset and side, so that a stale or crossed message shows */
+static uint8_t payload_byte(int iter, size_t j, int side)
+{
+	return (uint8_t)(iter * 31 + (int)j * 7 + side * 101);
+}
+
+void ex_payload_fill(uint8_t *buf, size_t size, int iter, int side)
+{
+	for (size_t j = 0; j < size; j++)
+		buf[j] = payload_byte(iter, j, side);
+}
+
+int ex_payload_check(const uint8_t *buf, size_t size, int iter, int side)
+{
+	for (size_t j = 0; j < size; j++) {
+		if (buf[j] != payload_byte(iter, j, side)) {
+			fprintf(stderr, "iteration %d: byte %zu is 0x%02x, expected "
+				"0x%02x\n", iter, j, buf[j], payload_byte(iter, j, side));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ex_dgram_wait(struct ex_cq *cq, int iter, uint64_t *sends, uint64_t *recvs,
+		  uint32_t byte_len, uint32_t src_qp, const uint8_t *payload,
+		  size_t size, int side)
+{
+	uint64_t deadline = ex_now_ns() + 10ull * 1000000000ull;
+
+	while (*sends < (uint64_t)iter + 1 || *recvs < (uint64_t)iter + 1) {
+		struct vs_wc wc[4];
+		int n = ex_cq_poll_or_wait(cq, wc, 4);
+
+		for (int k = 0; k < n; k++) {
+			if (wc[k].status != IBV_WC_SUCCESS) {
+				fprintf(stderr, "iteration %d: completion %s\n",
+					iter, ibv_wc_status_str(wc[k].status));
+				return -1;
+			}
+			if (wc[k].opcode != IBV_WC_RECV) {
+				(*sends)++;
+				continue;
+			}
+			(*recvs)++;
+			if (wc[k].byte_len != byte_len || wc[k].src_qp != src_qp) {
+				fprintf(stderr, "iteration %d: %u bytes from qpn "
+					"0x%x, expected %u from 0x%x\n", iter,
+					wc[k].byte_len, wc[k].src_qp, byte_len,
+					src_qp);
+				return -1;
+			}
+			if (ex_payload_check(payload, size, iter, side))
+				return -1;
+		}
+		if (!n && ex_now_ns() > deadline) {
+			fprintf(stderr, "iteration %d: timed out\n", iter);
+			return -1;
+		}
+	}
+	return 0;
+}

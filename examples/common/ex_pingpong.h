@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What rc_pingpong and ud_pingpong share: their command line, a CQ that
- * either busy-polls or sleeps on completion events, and the endpoint
- * exchange over TCP.
+ * What rc_pingpong, ud_pingpong and srd_pingpong share: their command
+ * line, a CQ that either busy-polls or sleeps on completion events, the
+ * endpoint exchange over TCP, the payload each side writes and checks,
+ * and the datagram exchanges' completion wait.
  */
 #ifndef EX_PINGPONG_H
 #define EX_PINGPONG_H
@@ -54,5 +55,20 @@ void ex_cq_close(struct ex_cq *c);
 int ex_exchange_endpoints(const char *server_host, int tcp_port,
 			  const struct vs_endpoint *local,
 			  struct vs_endpoint *remote);
+
+/* Fills buf with side's payload of iteration iter. */
+void ex_payload_fill(uint8_t *buf, size_t size, int iter, int side);
+/* 0 when buf holds side's payload of iteration iter, else -1 (said on stderr). */
+int ex_payload_check(const uint8_t *buf, size_t size, int iter, int side);
+
+/*
+ * A datagram ping-pong's wait for iteration iter (UD, SRD): until its
+ * send and its receive completed (*sends, *recvs count them over the
+ * run), each successful, the receive byte_len bytes from src_qp with the
+ * peer's payload (side) at payload.  Up to 10 s.  0, or -1 said on stderr.
+ */
+int ex_dgram_wait(struct ex_cq *cq, int iter, uint64_t *sends, uint64_t *recvs,
+		  uint32_t byte_len, uint32_t src_qp, const uint8_t *payload,
+		  size_t size, int side);
 
 #endif /* EX_PINGPONG_H */

@@ -133,61 +133,121 @@ VS_INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
 }
 
 /*
+ * private: one WR as its operation describes it.  vs__wr_prep() sets what
+ * every WR has and zeroes the rest; each operation then sets what it
+ * needs (vs__wr_remote, vs__wr_imm, vs__wr_atomic, vs__wr_dest), as
+ * liburing's io_uring_prep_* over io_uring_prep_rw.  It lives in the
+ * inline add and is never handed out of line, so its fields stay in
+ * registers and the ones an operation does not read cost nothing.
+ */
+struct vs__wr {
+	enum vs__op op;
+	unsigned int flags;
+	uint64_t wr_id;
+	const struct ibv_sge *sgl;
+	size_t num_sge;
+	uint64_t raddr;
+	uint32_t rkey;
+	uint32_t imm;            /* host byte order */
+	uint64_t compare_add;    /* CAS: the compare; FAA: the add */
+	uint64_t swap;
+	const struct vs_ud_dest *dest; /* UD and SRD */
+};
+
+VS__FORCE_INLINE void vs__wr_prep(struct vs__wr *w, enum vs__op op, uint64_t wr_id,
+			   unsigned int flags, const struct ibv_sge *sgl,
+			   size_t num_sge)
+{
+	w->op = op;
+	w->flags = flags;
+	w->wr_id = wr_id;
+	w->sgl = sgl;
+	w->num_sge = num_sge;
+	w->raddr = 0;
+	w->rkey = 0;
+	w->imm = 0;
+	w->compare_add = 0;
+	w->swap = 0;
+	w->dest = NULL;
+}
+
+VS__FORCE_INLINE void vs__wr_remote(struct vs__wr *w, struct vs_remote remote)
+{
+	w->raddr = remote.addr;
+	w->rkey = remote.rkey;
+}
+
+VS__FORCE_INLINE void vs__wr_imm(struct vs__wr *w, uint32_t imm)
+{
+	w->imm = imm;
+}
+
+VS__FORCE_INLINE void vs__wr_atomic(struct vs__wr *w, uint64_t compare_add,
+			     uint64_t swap)
+{
+	w->compare_add = compare_add;
+	w->swap = swap;
+}
+
+VS__FORCE_INLINE void vs__wr_dest(struct vs__wr *w, const struct vs_ud_dest *dest)
+{
+	w->dest = dest;
+}
+
+/*
  * private: the checks of an add; true when the WR may be added.  Only a
  * started batch has room (max_batch 0 otherwise), so b->qp is valid past
  * the first test.
  */
-VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
-				enum vs_transport t, enum vs__op op,
-				unsigned int flags, const struct ibv_sge *sgl,
-				size_t num_sge, uint64_t raddr,
-				const struct vs_ud_dest *dest)
+VS__FORCE_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
+				enum vs_transport t, const struct vs__wr *w)
 {
 	const struct vs_qp *qp = b->qp;
 
 	/* max_sge >= 1: written so that one SGE needs no load */
 	if (VS_UNLIKELY(b->count >= b->max_batch ||
-			(num_sge > 1 && num_sge > b->max_sge) ||
-			(flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
-			(num_sge && !sgl)))
+			(w->num_sge > 1 && w->num_sge > b->max_sge) ||
+			(w->flags & ~(unsigned int)VS_WR_FLAGS_ALL) ||
+			(w->num_sge && !w->sgl)))
 		return false;
-	for (size_t i = 0; i < num_sge; i++)
-		if (VS_UNLIKELY(vs__sge_poisoned(&sgl[i])))
+	for (size_t i = 0; i < w->num_sge; i++)
+		if (VS_UNLIKELY(vs__sge_poisoned(&w->sgl[i])))
 			return false;
-	if (VS_UNLIKELY(flags & VS_WR_INLINE)) {
+	if (VS_UNLIKELY(w->flags & VS_WR_INLINE)) {
 		size_t total = 0;
 
-		if (op == VS__READ || op == VS__CAS || op == VS__FAA)
+		if (w->op == VS__READ || w->op == VS__CAS || w->op == VS__FAA)
 			return false;
-		for (size_t i = 0; i < num_sge; i++)
-			total += sgl[i].length;
-		if (total > qp->caps.max_inline_data || num_sge > 16)
+		for (size_t i = 0; i < w->num_sge; i++)
+			total += w->sgl[i].length;
+		if (total > qp->caps.max_inline_data || w->num_sge > 16)
 			return false;
 	}
-	if ((op == VS__CAS || op == VS__FAA) &&
-	    VS_UNLIKELY(num_sge != 1 || sgl[0].length != 8 || (raddr & 7)))
+	if ((w->op == VS__CAS || w->op == VS__FAA) &&
+	    VS_UNLIKELY(w->num_sge != 1 || w->sgl[0].length != 8 || (w->raddr & 7)))
 		return false;
-	if (VS_UNLIKELY(num_sge > 1 && qp->bounce_slot_size &&
-			!(flags & VS_WR_INLINE))) {
+	if (VS_UNLIKELY(w->num_sge > 1 && qp->bounce_slot_size &&
+			!(w->flags & VS_WR_INLINE))) {
 		/* the provider's SGE lists are broken: gathers are copied */
 		size_t total = 0;
 
-		for (size_t i = 0; i < num_sge; i++)
-			total += sgl[i].length;
-		if (op == VS__READ || total > qp->bounce_slot_size)
+		for (size_t i = 0; i < w->num_sge; i++)
+			total += w->sgl[i].length;
+		if (w->op == VS__READ || total > qp->bounce_slot_size)
 			return false;
 	}
 	if (vs__t_by_ah(t) &&
-	    VS_UNLIKELY(!dest || !dest->ah || dest->ah->h.magic != VS_KIND_AH))
+	    VS_UNLIKELY(!w->dest || !w->dest->ah ||
+			w->dest->ah->h.magic != VS_KIND_AH))
 		return false;
 	/*
 	 * SRD: RDMA read and write exist only when the EFA device says so;
 	 * atomics only on a device that has them (not siw).  Both constant
 	 * folded: a send or write of another transport tests nothing.
 	 */
-	if ((t == VS_TRANSPORT_SRD || op == VS__CAS || op == VS__FAA) &&
-	    vs__op_send_flag(op) &&
-	    VS_UNLIKELY(!(qp->send_ops & vs__op_send_flag(op))))
+	if ((t == VS_TRANSPORT_SRD || w->op == VS__CAS || w->op == VS__FAA) &&
+	    vs__op_send_flag(w->op) &&
+	    VS_UNLIKELY(!(qp->send_ops & vs__op_send_flag(w->op))))
 		return false;
 	return true;
 }
@@ -197,44 +257,43 @@ VS_INLINE bool vs__batch_add_ok(const struct vs__send_batch *b,
  * QP, the chain builder of lib/core/legacy_sq.c on a legacy one.  The caller
  * counts it.
  */
-VS_INLINE void vs__batch_put(const struct vs__send_batch *b, enum vs_transport t,
-			     enum vs__op op, uint64_t wr_id, unsigned int flags,
-			     const struct ibv_sge *sgl, size_t num_sge,
-			     uint64_t raddr, uint32_t rkey, uint32_t imm,
-			     uint64_t compare_add, uint64_t swap,
-			     const struct vs_ud_dest *dest)
+VS__FORCE_INLINE void vs__batch_put(const struct vs__send_batch *b, enum vs_transport t,
+			     const struct vs__wr *w)
 {
 	struct ibv_qp_ex *x = b->ops;
+	const struct ibv_sge *sgl = w->sgl;
+	const size_t num_sge = w->num_sge;
 
-	x->wr_id = wr_id;
-	x->wr_flags = flags & ~(unsigned int)VS_WR_INLINE;
-	switch (op) {
+	x->wr_id = w->wr_id;
+	x->wr_flags = w->flags & ~(unsigned int)VS_WR_INLINE;
+	switch (w->op) {
 	case VS__SEND:
 		ibv_wr_send(x);
 		break;
 	case VS__SEND_IMM:
-		ibv_wr_send_imm(x, htonl(imm));
+		ibv_wr_send_imm(x, htonl(w->imm));
 		break;
 	case VS__WRITE:
-		ibv_wr_rdma_write(x, rkey, raddr);
+		ibv_wr_rdma_write(x, w->rkey, w->raddr);
 		break;
 	case VS__WRITE_IMM:
-		ibv_wr_rdma_write_imm(x, rkey, raddr, htonl(imm));
+		ibv_wr_rdma_write_imm(x, w->rkey, w->raddr, htonl(w->imm));
 		break;
 	case VS__READ:
-		ibv_wr_rdma_read(x, rkey, raddr);
+		ibv_wr_rdma_read(x, w->rkey, w->raddr);
 		break;
 	case VS__CAS:
-		ibv_wr_atomic_cmp_swp(x, rkey, raddr, compare_add, swap);
+		ibv_wr_atomic_cmp_swp(x, w->rkey, w->raddr, w->compare_add,
+				      w->swap);
 		break;
 	case VS__FAA:
-		ibv_wr_atomic_fetch_add(x, rkey, raddr, compare_add);
+		ibv_wr_atomic_fetch_add(x, w->rkey, w->raddr, w->compare_add);
 		break;
 	}
 	if (vs__t_by_ah(t))
-		ibv_wr_set_ud_addr(x, dest->ah->ah, dest->remote_qpn,
-				   dest->remote_qkey);
-	if (VS_UNLIKELY(flags & VS_WR_INLINE))
+		ibv_wr_set_ud_addr(x, w->dest->ah->ah, w->dest->remote_qpn,
+				   w->dest->remote_qkey);
+	if (VS_UNLIKELY(w->flags & VS_WR_INLINE))
 		vs__set_inline(b->qp, sgl, num_sge);
 	else if (VS_LIKELY(num_sge == 1))
 		ibv_wr_set_sge(x, sgl[0].lkey, sgl[0].addr, sgl[0].length);
@@ -244,26 +303,19 @@ VS_INLINE void vs__batch_put(const struct vs__send_batch *b, enum vs_transport t
 		ibv_wr_set_sge_list(x, num_sge, sgl);
 }
 
-/* One WR: checked, put, counted. */
-VS_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
-			    enum vs__op op,
-			    uint64_t wr_id, unsigned int flags,
-			    const struct ibv_sge *sgl, size_t num_sge,
-			    uint64_t raddr, uint32_t rkey, uint32_t imm,
-			    uint64_t compare_add, uint64_t swap,
-			    const struct vs_ud_dest *dest, const char *verb)
+/* One WR (vs__wr_prep and its operation's setters): checked, put, counted. */
+VS__FORCE_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t,
+			    const struct vs__wr *w, const char *verb)
 {
 	/* a batch not started has max_batch 0: the room check covers it */
-	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, op, flags, sgl, num_sge,
-						raddr, dest))) {
+	if (VS_UNLIKELY(!b || !vs__batch_add_ok(b, t, w))) {
 		if (!b || !b->qp)
 			return vs__neg(vs__not_started(verb));
-		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)op,
-						    flags, sgl, num_sge, raddr,
-						    dest, verb));
+		return vs__neg(vs__batch_add_failed(b->qp, b->count, (int)w->op,
+						    w->flags, w->sgl, w->num_sge,
+						    w->raddr, w->dest, verb));
 	}
-	vs__batch_put(b, t, op, wr_id, flags, sgl, num_sge, raddr, rkey, imm,
-		      compare_add, swap, dest);
+	vs__batch_put(b, t, w);
 	b->count++;
 	return 0;
 }

@@ -29,12 +29,26 @@
 #define VS_END_DECLS
 #endif
 
-/* The one macro the data path hides behind (liburing style). */
+/*
+ * The one macro the data path hides behind (liburing style): the FFI twin
+ * (lib/core/ffi.c) defines it empty to compile each inline out of line.
+ * VS__HOT marks the adds of a send batch, inlined whatever the compiler's
+ * size limits say (a call would cost more than their folded body); not in
+ * the twin, whose functions are not inline.
+ */
 #ifndef VS_INLINE
 #define VS_INLINE static inline
+#if defined(__GNUC__)
+#define VS__HOT __attribute__((always_inline))
+#endif
+#endif
+#ifndef VS__HOT
+#define VS__HOT
 #endif
 
 #if defined(__GNUC__)
+/* private: the pieces of one WR's add (see VS__HOT) */
+#define VS__FORCE_INLINE static inline __attribute__((always_inline))
 #define VS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define VS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define VS_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -44,6 +58,7 @@
 /* States an invariant the caller guarantees, so the compiler may use it. */
 #define VS_ASSUME(x) do { if (!(x)) __builtin_unreachable(); } while (0)
 #else
+#define VS__FORCE_INLINE static inline
 #define VS_ASSUME(x) do { } while (0)
 #define VS_LIKELY(x) (x)
 #define VS_UNLIKELY(x) (x)

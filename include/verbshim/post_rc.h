@@ -34,12 +34,13 @@ VS_INLINE int vs_rc_batch_start(struct vs_rc_qp *qp, struct vs_rc_batch *b)
  * Return: 0 or -errno: -EINVAL bad batch, flags, SGEs (NULL, count, range,
  * poisoned); -ENOSPC the batch is full. The batch is unchanged on failure.
  */
-VS_INLINE int vs_rc_send(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
-			 const struct ibv_sge *sgl, size_t num_sge)
+VS_INLINE VS__HOT int vs_rc_send(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+				 const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
-			     0, 0, 0, NULL, "vs_rc_send");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND, wr_id, flags, sgl, num_sge);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_send");
 }
 
 /**
@@ -55,13 +56,15 @@ VS_INLINE int vs_rc_send(struct vs_rc_batch *b, uint64_t wr_id, unsigned int fla
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_send_imm(struct vs_rc_batch *b, uint64_t wr_id,
-			     unsigned int flags, uint32_t imm,
-			     const struct ibv_sge *sgl, size_t num_sge)
+VS_INLINE VS__HOT int vs_rc_send_imm(struct vs_rc_batch *b, uint64_t wr_id,
+				     unsigned int flags, uint32_t imm,
+				     const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
-			     0, imm, 0, 0, NULL, "vs_rc_send_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_imm(&w, imm);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_send_imm");
 }
 
 /**
@@ -75,13 +78,15 @@ VS_INLINE int vs_rc_send_imm(struct vs_rc_batch *b, uint64_t wr_id,
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_write(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
-			  const struct ibv_sge *sgl, size_t num_sge,
-			  struct vs_remote remote)
+VS_INLINE VS__HOT int vs_rc_write(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+				  const struct ibv_sge *sgl, size_t num_sge,
+				  struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__WRITE, wr_id, flags, sgl, num_sge,
-			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_write");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_write");
 }
 
 /**
@@ -96,15 +101,17 @@ VS_INLINE int vs_rc_write(struct vs_rc_batch *b, uint64_t wr_id, unsigned int fl
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_write_imm(struct vs_rc_batch *b, uint64_t wr_id,
-			      unsigned int flags, uint32_t imm,
-			      const struct ibv_sge *sgl, size_t num_sge,
-			      struct vs_remote remote)
+VS_INLINE VS__HOT int vs_rc_write_imm(struct vs_rc_batch *b, uint64_t wr_id,
+				      unsigned int flags, uint32_t imm,
+				      const struct ibv_sge *sgl, size_t num_sge,
+				      struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
-			     remote.addr, remote.rkey, imm, 0, 0, NULL,
-			     "vs_rc_write_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	vs__wr_imm(&w, imm);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_write_imm");
 }
 
 /**
@@ -120,13 +127,15 @@ VS_INLINE int vs_rc_write_imm(struct vs_rc_batch *b, uint64_t wr_id,
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_read(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
-			 const struct ibv_sge *sgl, size_t num_sge,
-			 struct vs_remote remote)
+VS_INLINE VS__HOT int vs_rc_read(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+				 const struct ibv_sge *sgl, size_t num_sge,
+				 struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__READ, wr_id, flags, sgl, num_sge,
-			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_rc_read");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__READ, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_read");
 }
 
 /**
@@ -144,13 +153,16 @@ VS_INLINE int vs_rc_read(struct vs_rc_batch *b, uint64_t wr_id, unsigned int fla
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_cas(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
-			const struct ibv_sge *result, struct vs_remote remote,
-			uint64_t compare, uint64_t swap)
+VS_INLINE VS__HOT int vs_rc_cas(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+				const struct ibv_sge *result, struct vs_remote remote,
+				uint64_t compare, uint64_t swap)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__CAS, wr_id, flags, result, 1, remote.addr,
-			     remote.rkey, 0, compare, swap, NULL, "vs_rc_cas");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__CAS, wr_id, flags, result, 1);
+	vs__wr_remote(&w, remote);
+	vs__wr_atomic(&w, compare, swap);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_cas");
 }
 
 /**
@@ -166,13 +178,16 @@ VS_INLINE int vs_rc_cas(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flag
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
-			const struct ibv_sge *result, struct vs_remote remote,
-			uint64_t add)
+VS_INLINE VS__HOT int vs_rc_faa(struct vs_rc_batch *b, uint64_t wr_id, unsigned int flags,
+				const struct ibv_sge *result, struct vs_remote remote,
+				uint64_t add)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_RC,
-			     VS__FAA, wr_id, flags, result, 1, remote.addr,
-			     remote.rkey, 0, add, 0, NULL, "vs_rc_faa");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__FAA, wr_id, flags, result, 1);
+	vs__wr_remote(&w, remote);
+	vs__wr_atomic(&w, add, 0);
+	return vs__batch_add(&b->b, VS_TRANSPORT_RC, &w, "vs_rc_faa");
 }
 
 /**

@@ -41,13 +41,15 @@ VS_INLINE const struct vs_ud_dest *vs__srd_ud(const struct vs_srd_dest *dest)
  *
  * Return: as vs_ud_send().
  */
-VS_INLINE int vs_srd_send(struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags,
-			  const struct vs_srd_dest *dest, const struct ibv_sge *sgl,
-			  size_t num_sge)
+VS_INLINE VS__HOT int vs_srd_send(struct vs_srd_batch *b, uint64_t wr_id, unsigned int flags,
+				  const struct vs_srd_dest *dest, const struct ibv_sge *sgl,
+				  size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, VS__SEND, wr_id, flags,
-			     sgl, num_sge, 0, 0, 0, 0, 0, vs__srd_ud(dest),
-			     "vs_srd_send");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND, wr_id, flags, sgl, num_sge);
+	vs__wr_dest(&w, vs__srd_ud(dest));
+	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, &w, "vs_srd_send");
 }
 
 /**
@@ -62,14 +64,17 @@ VS_INLINE int vs_srd_send(struct vs_srd_batch *b, uint64_t wr_id, unsigned int f
  *
  * Return: as vs_ud_send().
  */
-VS_INLINE int vs_srd_send_imm(struct vs_srd_batch *b, uint64_t wr_id,
-			      unsigned int flags, const struct vs_srd_dest *dest,
-			      uint32_t imm, const struct ibv_sge *sgl,
-			      size_t num_sge)
+VS_INLINE VS__HOT int vs_srd_send_imm(struct vs_srd_batch *b, uint64_t wr_id,
+				      unsigned int flags, const struct vs_srd_dest *dest,
+				      uint32_t imm, const struct ibv_sge *sgl,
+				      size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, VS__SEND_IMM, wr_id, flags,
-			     sgl, num_sge, 0, 0, imm, 0, 0, vs__srd_ud(dest),
-			     "vs_srd_send_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_imm(&w, imm);
+	vs__wr_dest(&w, vs__srd_ud(dest));
+	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, &w, "vs_srd_send_imm");
 }
 
 /**
@@ -85,14 +90,17 @@ VS_INLINE int vs_srd_send_imm(struct vs_srd_batch *b, uint64_t wr_id,
  * Return: as vs_ud_send(), and -EOPNOTSUPP when the device does not
  * report RDMA write (VS_EFA_CAP_RDMA_WRITE).
  */
-VS_INLINE int vs_srd_write(struct vs_srd_batch *b, uint64_t wr_id,
-			   unsigned int flags, const struct vs_srd_dest *dest,
-			   const struct ibv_sge *sgl, size_t num_sge,
-			   struct vs_remote remote)
+VS_INLINE VS__HOT int vs_srd_write(struct vs_srd_batch *b, uint64_t wr_id,
+				   unsigned int flags, const struct vs_srd_dest *dest,
+				   const struct ibv_sge *sgl, size_t num_sge,
+				   struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, VS__WRITE, wr_id, flags,
-			     sgl, num_sge, remote.addr, remote.rkey, 0, 0, 0,
-			     vs__srd_ud(dest), "vs_srd_write");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	vs__wr_dest(&w, vs__srd_ud(dest));
+	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, &w, "vs_srd_write");
 }
 
 /**
@@ -108,14 +116,18 @@ VS_INLINE int vs_srd_write(struct vs_srd_batch *b, uint64_t wr_id,
  *
  * Return: as vs_srd_write().
  */
-VS_INLINE int vs_srd_write_imm(struct vs_srd_batch *b, uint64_t wr_id,
-			       unsigned int flags, const struct vs_srd_dest *dest,
-			       uint32_t imm, const struct ibv_sge *sgl,
-			       size_t num_sge, struct vs_remote remote)
+VS_INLINE VS__HOT int vs_srd_write_imm(struct vs_srd_batch *b, uint64_t wr_id,
+				       unsigned int flags, const struct vs_srd_dest *dest,
+				       uint32_t imm, const struct ibv_sge *sgl,
+				       size_t num_sge, struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, VS__WRITE_IMM, wr_id, flags,
-			     sgl, num_sge, remote.addr, remote.rkey, imm, 0, 0,
-			     vs__srd_ud(dest), "vs_srd_write_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	vs__wr_imm(&w, imm);
+	vs__wr_dest(&w, vs__srd_ud(dest));
+	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, &w, "vs_srd_write_imm");
 }
 
 /**
@@ -131,14 +143,17 @@ VS_INLINE int vs_srd_write_imm(struct vs_srd_batch *b, uint64_t wr_id,
  * Return: as vs_ud_send(), and -EOPNOTSUPP when the device does not
  * report RDMA read (VS_EFA_CAP_RDMA_READ).
  */
-VS_INLINE int vs_srd_read(struct vs_srd_batch *b, uint64_t wr_id,
-			  unsigned int flags, const struct vs_srd_dest *dest,
-			  const struct ibv_sge *sgl, size_t num_sge,
-			  struct vs_remote remote)
+VS_INLINE VS__HOT int vs_srd_read(struct vs_srd_batch *b, uint64_t wr_id,
+				  unsigned int flags, const struct vs_srd_dest *dest,
+				  const struct ibv_sge *sgl, size_t num_sge,
+				  struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, VS__READ, wr_id, flags,
-			     sgl, num_sge, remote.addr, remote.rkey, 0, 0, 0,
-			     vs__srd_ud(dest), "vs_srd_read");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__READ, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	vs__wr_dest(&w, vs__srd_ud(dest));
+	return vs__batch_add(&b->b, VS_TRANSPORT_SRD, &w, "vs_srd_read");
 }
 
 /**

@@ -32,12 +32,13 @@ VS_INLINE int vs_uc_batch_start(struct vs_uc_qp *qp, struct vs_uc_batch *b)
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_uc_send(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
-			 const struct ibv_sge *sgl, size_t num_sge)
+VS_INLINE VS__HOT int vs_uc_send(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
+				 const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
-			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
-			     0, 0, 0, NULL, "vs_uc_send");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND, wr_id, flags, sgl, num_sge);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC, &w, "vs_uc_send");
 }
 
 /**
@@ -51,13 +52,15 @@ VS_INLINE int vs_uc_send(struct vs_uc_batch *b, uint64_t wr_id, unsigned int fla
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_uc_send_imm(struct vs_uc_batch *b, uint64_t wr_id,
-			     unsigned int flags, uint32_t imm,
-			     const struct ibv_sge *sgl, size_t num_sge)
+VS_INLINE VS__HOT int vs_uc_send_imm(struct vs_uc_batch *b, uint64_t wr_id,
+				     unsigned int flags, uint32_t imm,
+				     const struct ibv_sge *sgl, size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
-			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
-			     0, imm, 0, 0, NULL, "vs_uc_send_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_imm(&w, imm);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC, &w, "vs_uc_send_imm");
 }
 
 /**
@@ -71,13 +74,15 @@ VS_INLINE int vs_uc_send_imm(struct vs_uc_batch *b, uint64_t wr_id,
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_uc_write(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
-			  const struct ibv_sge *sgl, size_t num_sge,
-			  struct vs_remote remote)
+VS_INLINE VS__HOT int vs_uc_write(struct vs_uc_batch *b, uint64_t wr_id, unsigned int flags,
+				  const struct ibv_sge *sgl, size_t num_sge,
+				  struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
-			     VS__WRITE, wr_id, flags, sgl, num_sge,
-			     remote.addr, remote.rkey, 0, 0, 0, NULL, "vs_uc_write");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC, &w, "vs_uc_write");
 }
 
 /**
@@ -92,15 +97,17 @@ VS_INLINE int vs_uc_write(struct vs_uc_batch *b, uint64_t wr_id, unsigned int fl
  *
  * Return: as vs_rc_send().
  */
-VS_INLINE int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
-			      unsigned int flags, uint32_t imm,
-			      const struct ibv_sge *sgl, size_t num_sge,
-			      struct vs_remote remote)
+VS_INLINE VS__HOT int vs_uc_write_imm(struct vs_uc_batch *b, uint64_t wr_id,
+				      unsigned int flags, uint32_t imm,
+				      const struct ibv_sge *sgl, size_t num_sge,
+				      struct vs_remote remote)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UC,
-			     VS__WRITE_IMM, wr_id, flags, sgl, num_sge,
-			     remote.addr, remote.rkey, imm, 0, 0, NULL,
-			     "vs_uc_write_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__WRITE_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_remote(&w, remote);
+	vs__wr_imm(&w, imm);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UC, &w, "vs_uc_write_imm");
 }
 
 /**

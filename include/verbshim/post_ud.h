@@ -33,13 +33,15 @@ VS_INLINE int vs_ud_batch_start(struct vs_ud_qp *qp, struct vs_ud_batch *b)
  *
  * Return: as vs_rc_send(), and -EINVAL for a NULL or released destination.
  */
-VS_INLINE int vs_ud_send(struct vs_ud_batch *b, uint64_t wr_id, unsigned int flags,
-			 const struct vs_ud_dest *dest, const struct ibv_sge *sgl,
-			 size_t num_sge)
+VS_INLINE VS__HOT int vs_ud_send(struct vs_ud_batch *b, uint64_t wr_id, unsigned int flags,
+				 const struct vs_ud_dest *dest, const struct ibv_sge *sgl,
+				 size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UD,
-			     VS__SEND, wr_id, flags, sgl, num_sge, 0, 0,
-			     0, 0, 0, dest, "vs_ud_send");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND, wr_id, flags, sgl, num_sge);
+	vs__wr_dest(&w, dest);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UD, &w, "vs_ud_send");
 }
 
 /**
@@ -54,14 +56,17 @@ VS_INLINE int vs_ud_send(struct vs_ud_batch *b, uint64_t wr_id, unsigned int fla
  *
  * Return: as vs_ud_send().
  */
-VS_INLINE int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
-			     unsigned int flags, const struct vs_ud_dest *dest,
-			     uint32_t imm, const struct ibv_sge *sgl,
-			     size_t num_sge)
+VS_INLINE VS__HOT int vs_ud_send_imm(struct vs_ud_batch *b, uint64_t wr_id,
+				     unsigned int flags, const struct vs_ud_dest *dest,
+				     uint32_t imm, const struct ibv_sge *sgl,
+				     size_t num_sge)
 {
-	return vs__batch_add(&b->b, VS_TRANSPORT_UD,
-			     VS__SEND_IMM, wr_id, flags, sgl, num_sge, 0,
-			     0, imm, 0, 0, dest, "vs_ud_send_imm");
+	struct vs__wr w;
+
+	vs__wr_prep(&w, VS__SEND_IMM, wr_id, flags, sgl, num_sge);
+	vs__wr_imm(&w, imm);
+	vs__wr_dest(&w, dest);
+	return vs__batch_add(&b->b, VS_TRANSPORT_UD, &w, "vs_ud_send_imm");
 }
 
 /**

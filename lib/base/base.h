@@ -51,6 +51,14 @@ int vs__verb_error(const char *call, const char *verb, int err,
 		   const char *fmt, ...) VS_PRINTF(4, 5);
 int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
 	       va_list ap);
+/* -EINVAL, recorded as call's "out is NULL": every out parameter's refusal. */
+int vs__out_null(const char *call) VS_COLD;
+/*
+ * The *out rule of a create (docs/API.md): out refused when NULL, else
+ * cleared before any other check, so that a failed create leaves NULL.
+ * 0 or -EINVAL.
+ */
+#define vs__out_clear(out, call) ((out) ? (*(out) = NULL, 0) : vs__out_null(call))
 /*
  * When library lib (enum vs_library) did not load: "libibverbs did not
  * load: <the loader's reason, with the path>" into buf, returned; else NULL.

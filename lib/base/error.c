@@ -59,6 +59,11 @@ int vs__set_error(const char *call, int err, const char *fmt, ...)
 	return ret;
 }
 
+int vs__out_null(const char *call)
+{
+	return vs__set_error(call, EINVAL, "out is NULL");
+}
+
 int vs__verb_error(const char *call, const char *verb, int err,
 		   const char *fmt, ...)
 {

@@ -105,6 +105,27 @@ static int need_qp(struct vs_cm_id *id, const char *call)
 	return 0;
 }
 
+/*
+ * What a connect and an accept check alike once the id's state is right:
+ * the config (its private data within max, the most what carries), the
+ * QP, the timeout.
+ */
+static int conn_prologue(struct vs_cm_id *id,
+			 const struct vs_cm_conn_config *cfg, unsigned int max,
+			 const char *what, const char *call)
+{
+	int ret = conn_check(cfg, max, what, call);
+
+	if (!ret)
+		ret = need_qp(id, call);
+	if (ret)
+		return ret;
+	if (cfg && cfg->timeout_ms < -1)
+		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
+				     "default, -1: for ever)", cfg->timeout_ms);
+	return 0;
+}
+
 int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 {
 	const char *call = "vs_cm_connect";
@@ -123,10 +144,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     "the CM id is %s: connect needs a RESOLVED "
 				     "id (vs_cm_resolve) that never connected",
 				     vs_cm_state_name(id->state));
-	ret = vs__cm_conn_check(cfg, id->kind->connect_max,
-				id->kind->connect_what, call);
-	if (!ret)
-		ret = need_qp(id, call);
+	ret = conn_prologue(id, cfg, id->kind->connect_max,
+			    id->kind->connect_what, call);
 	if (ret)
 		return ret;
 	/* refused before the request leaves, not after */
@@ -177,9 +196,9 @@ int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
 
 	if (ret)
 		return ret;
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (l->state != VS_CM_LISTENING)
 		return vs__set_error(call, EINVAL,
 				     "the CM id is %s, not a listener (vs_cm_listen)",
@@ -272,10 +291,8 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     id->state == VS_CM_ACCEPTING ||
 				     id->state == VS_CM_CONNECTED ?
 				     " (it was already accepted)" : "");
-	ret = vs__cm_conn_check(cfg, id->kind->accept_max,
-				id->kind->accept_what, call);
-	if (!ret)
-		ret = need_qp(id, call);
+	ret = conn_prologue(id, cfg, id->kind->accept_max,
+			    id->kind->accept_what, call);
 	if (ret)
 		return ret;
 	/* UD's accept never waits; RC's waits unless no_wait */

@@ -55,9 +55,9 @@ int vs_cm_create_ep(const char *host, const char *port,
 	bool passive;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (!port)
 		return vs__set_error(call, EINVAL, "port is NULL");
 	ret = vs__cm_config_check(cfg, call);

@@ -45,9 +45,9 @@ int vs_cm_channel_create(struct vs_cm_channel **out)
 	struct vs_cm_channel *ch;
 	int ret = 0;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	ch = vs__handle_alloc(sizeof(*ch));
 	if (!ch)
 		return vs__set_error(call, ENOMEM, "out of memory");

@@ -177,9 +177,9 @@ int vs_cm_resolve(const char *host, const char *port,
 	struct rdma_addrinfo *dst = NULL, *src = NULL;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (!host || !port)
 		return vs__set_error(call, EINVAL, "%s is NULL", host ? "port" : "host");
 	ret = vs__cm_config_check(cfg, call);
@@ -207,9 +207,9 @@ int vs_cm_resolve_addr(const struct sockaddr *dst,
 	struct rdma_addrinfo *src = NULL;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (!dst)
 		return vs__set_error(call, EINVAL, "dst is NULL");
 	if (dst->sa_family != AF_INET && dst->sa_family != AF_INET6)
@@ -274,9 +274,9 @@ int vs_cm_listen(const char *host, const char *port,
 	struct rdma_addrinfo *res = NULL;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (!port)
 		return vs__set_error(call, EINVAL, "port is NULL");
 	ret = vs__cm_config_check(cfg, call);

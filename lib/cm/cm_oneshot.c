@@ -96,9 +96,9 @@ int vs_cm_rc_client(const char *host, const char *port,
 	struct vs_cm_id *id;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (cfg && cfg->transport && cfg->transport != VS_TRANSPORT_RC)
 		return vs__set_error(call, EINVAL, "cfg->transport is %s: this "
 				     "call connects RC", vs_transport_name(cfg->transport));
@@ -174,9 +174,9 @@ int vs_cm_rc_serve(struct vs_cm_id *l, const struct vs_cm_conn_config *conn,
 
 	if (ret)
 		return ret;
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	if (l->transport != VS_TRANSPORT_RC)
 		return vs__set_error(call, EINVAL, "the listener is for UD: this "
 				     "call accepts RC");

@@ -117,9 +117,9 @@ int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 	struct vs_qp *qp;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	ret = qp_begin(id, pd, VS_TRANSPORT_RC, NULL, call);
 	if (ret)
 		return ret;
@@ -162,9 +162,9 @@ int vs_cm_ud_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
 	uint32_t qkey = 0;
 	int ret;
 
-	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, call);
+	if (ret)
+		return ret;
 	ret = qp_begin(id, pd, VS_TRANSPORT_UD, &qkey, call);
 	if (ret)
 		return ret;

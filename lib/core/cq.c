@@ -16,10 +16,9 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 	uint32_t depth;
 	int ret;
 
-	/* the one *out rule (docs/API.md): cleared before any check */
-	if (!out)
-		return vs__set_error("vs_cq_create", EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, "vs_cq_create");
+	if (ret)
+		return ret;
 	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_cq_create", "ctx");
 	if (ret)
 		return ret;

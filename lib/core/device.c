@@ -60,9 +60,9 @@ int vs_device_open(const char *name, struct vs_context **out)
 	size_t used = 0;
 	int n = 0, ret;
 
-	if (!out)
-		return vs__set_error("vs_device_open", EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, "vs_device_open");
+	if (ret)
+		return ret;
 	ret = device_list(&list, &n, "vs_device_open");
 	if (ret)
 		return ret;
@@ -200,7 +200,7 @@ int vs_device_attr(const struct vs_context *c, struct ibv_device_attr_ex *out)
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error("vs_device_attr", EINVAL, "out is NULL");
+		return vs__out_null("vs_device_attr");
 	*out = c->attr;
 	return 0;
 }
@@ -238,7 +238,7 @@ int vs__port_info(const struct vs_context *c, uint8_t port,
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
+		return vs__out_null(call);
 	if (port < 1 || port > c->attr.orig_attr.phys_port_cnt)
 		return vs__set_error(call, EINVAL,
 				     "port %u does not exist on %s (ports 1..%u)",

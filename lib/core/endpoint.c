@@ -126,7 +126,7 @@ int vs_endpoint_to_bytes(const struct vs_endpoint *ep,
 	int ret;
 
 	if (!out)
-		return vs__set_error("vs_endpoint_to_bytes", EINVAL, "out is NULL");
+		return vs__out_null("vs_endpoint_to_bytes");
 	ret = vs__endpoint_check(ep, "vs_endpoint_to_bytes", "ep");
 	if (ret)
 		return ret;
@@ -241,7 +241,7 @@ int vs__qp_endpoint(const struct vs_qp *qp, uint32_t kind, const char *verb,
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(verb, EINVAL, "out is NULL");
+		return vs__out_null(verb);
 	/* a CM id's QP on iWARP: nothing a peer could connect to by bytes */
 	ret = vs__iwarp_cm_only(qp->pd->ctx, verb);
 	if (ret)

@@ -319,7 +319,7 @@ int vs__gid_pick(struct vs_context *c, uint8_t port, struct vs_gid_info *out,
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
+		return vs__out_null(call);
 	ret = collect(c, port, &tmp, &n, &ll, call);
 	if (ret)
 		return ret;

@@ -65,10 +65,9 @@ static int precheck(struct vs_pd *pd, size_t length, unsigned int access,
 {
 	int ret;
 
-	/* the one *out rule (docs/API.md): cleared before any check */
-	if (!out)
-		return vs__set_error(verb, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, verb);
+	if (ret)
+		return ret;
 	ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
 	if (ret)
 		return ret;

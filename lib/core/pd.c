@@ -9,10 +9,9 @@ int vs_pd_alloc(struct vs_context *c, struct vs_pd **out)
 	struct vs_pd *pd;
 	int ret;
 
-	/* the one *out rule (docs/API.md): cleared before any check */
-	if (!out)
-		return vs__set_error("vs_pd_alloc", EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, "vs_pd_alloc");
+	if (ret)
+		return ret;
 	ret = vs__check_handle(c, VS_KIND_CONTEXT, "vs_pd_alloc", "ctx");
 	if (ret)
 		return ret;

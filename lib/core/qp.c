@@ -391,9 +391,9 @@ int vs__qp_create_now(struct vs_pd *pd, enum vs_transport t, const void *cfg,
 	if (!tr)
 		return vs__set_error(verb, EINVAL, "transport %d is not RC, UC, UD "
 				     "or SRD", (int)t);
-	if (!out)
-		return vs__set_error(verb, EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, verb);
+	if (ret)
+		return ret;
 	ret = vs__check_handle(pd, VS_KIND_PD, verb, "pd");
 	if (ret)
 		return ret;

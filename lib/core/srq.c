@@ -13,10 +13,9 @@ int vs_srq_create(struct vs_pd *pd, const struct vs_srq_config *cfg,
 	struct vs_srq *srq;
 	int ret;
 
-	/* the one *out rule (docs/API.md): cleared before any check */
-	if (!out)
-		return vs__set_error("vs_srq_create", EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, "vs_srq_create");
+	if (ret)
+		return ret;
 	ret = vs__check_handle(pd, VS_KIND_PD, "vs_srq_create", "pd");
 	if (ret)
 		return ret;

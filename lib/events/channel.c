@@ -59,9 +59,9 @@ int vs_channel_create(struct vs_context *ctx, struct vs_channel **out)
 
 	if (ret)
 		return ret;
-	if (!out)
-		return vs__set_error("vs_channel_create", EINVAL, "out is NULL");
-	*out = NULL;
+	ret = vs__out_clear(out, "vs_channel_create");
+	if (ret)
+		return ret;
 	ch = vs__handle_alloc(sizeof(*ch));
 	if (!ch)
 		return vs__set_error("vs_channel_create", ENOMEM, "out of memory");

@@ -23,7 +23,7 @@ int vs_efa_query_caps(struct vs_context *ctx, struct vs_efa_caps *out)
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
+		return vs__out_null(call);
 	ret = no_request(out->comp_mask, call);
 	return ret ? ret : vs__efa_caps(ctx, out, call);
 }
@@ -43,7 +43,7 @@ int vs_srd_dest_query(const struct vs_srd_dest *dest, struct vs_efa_ah_info *out
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
+		return vs__out_null(call);
 	ret = no_request(out->comp_mask, call);
 	return ret ? ret : vs__efa_ah(dest->base.ah->ah, out, call);
 }
@@ -57,7 +57,7 @@ int vs_srd_qp_query_wqs(const struct vs_srd_qp *sqp, struct vs_efa_wqs *out)
 	if (ret)
 		return ret;
 	if (!out)
-		return vs__set_error(call, EINVAL, "out is NULL");
+		return vs__out_null(call);
 	ret = no_request(out->comp_mask, call);
 	return ret ? ret : vs__efa_wqs(qp->qp, out, call);
 }

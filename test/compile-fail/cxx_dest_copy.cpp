@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A destination owns its AH: no copy. */
-/* expect-g++: use of deleted function 'vs::dest_owner<D>::dest_owner(const vs::dest_owner<D>&) [with D = vs_ud_dest]' */
+/* expect-g++: use of deleted function 'vs::owner<H>::owner(const vs::owner<H>&) [with H = vs_ud_dest]' */
 /* expect-clang++: call to deleted constructor of 'vs::ud_dest' */
 #include <verbshim.hpp>
 

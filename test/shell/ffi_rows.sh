@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The FFI twin is complete: every public VS_INLINE function of
-# include/verbshim/*.h (the QP accessors VS__QP_ACCESSORS makes, in any
-# header, included)
-# has its row in include/verbshim/ffi.h, and the archive defines
-# vs_ffi_NAME for each row, and test/unit/ffi_twin.c calls each.
+# The FFI twin is complete: the rows of include/verbshim/ffi.h are what
+# scripts/ffi-gen.sh writes from the headers (no row kept by hand); every
+# public VS_INLINE function of include/verbshim/*.h (the QP accessors
+# VS__QP_ACCESSORS makes, in any header, included), found here by its
+# text, has its row; the archive defines vs_ffi_NAME for each row, and
+# test/unit/ffi_twin.c calls each.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 archive=${1:-lib/libverbshim.a}
+scripts/ffi-gen.sh --check
 # shellcheck disable=SC2013 # one word per line: names
 inlines=$( {
 	grep -hoE '^VS_INLINE [^(]*[ *]vs_[a-z][a-z0-9_]*\(' include/verbshim/*.h |

@@ -13,6 +13,7 @@
  */
 #include <array>
 #include <dlfcn.h>
+#include <new>
 #include <libgen.h>
 #include <limits.h>
 #include <string>
@@ -22,6 +23,45 @@
 #include <verbshim.hpp>
 
 #include "../common/vs_test.h"
+
+/*
+ * The allocations of this program, malloc's, so that the failure copy's
+ * nothrow new can be made to fail (failure_without_memory()).
+ */
+static bool nothrow_new_fails;
+void *operator new(std::size_t n)
+{
+	void *p = std::malloc(n ? n : 1);
+
+	if (!p)
+		throw std::bad_alloc();
+	return p;
+}
+void *operator new(std::size_t n, const std::nothrow_t &) noexcept
+{
+	return nothrow_new_fails ? nullptr : std::malloc(n ? n : 1);
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { std::free(p); }
+
+/*
+ * Small where it is hot: a status is two words (the errno, the record's
+ * out-of-line copy), returned by every add of a batch.
+ */
+static_assert(sizeof(vs::failure) <= 2 * sizeof(void *), "vs::failure is two words");
+static_assert(sizeof(vs::status) == sizeof(vs::failure), "vs::status is a failure");
+static_assert(sizeof(vs::result<int>) <= 3 * sizeof(void *), "a poll's result is three words");
+static_assert(sizeof(vs::result<vs::rc_qp>) <= 4 * sizeof(void *), "a create's result is four words");
+static_assert(sizeof(vs::rc_qp) == sizeof(void *), "a handle's owner is its pointer");
+static_assert(sizeof(vs::ud_dest) == sizeof(vs_ud_dest), "a destination's owner is the destination");
+/* one owner template for handles and destinations */
+static_assert(std::is_same<vs::ud_dest, vs::owner<vs_ud_dest>>::value, "");
+static_assert(std::is_same<vs::dest_owner<vs_srd_dest>, vs::srd_dest>::value, "");
+static_assert(std::is_same<decltype(vs::rc_qp().get()), vs_rc_qp *>::value, "");
+static_assert(std::is_same<decltype(vs::ud_dest().get()), const vs_ud_dest &>::value, "");
+static_assert(!std::is_copy_constructible<vs::ud_dest>::value, "");
+static_assert(std::is_nothrow_move_constructible<vs::ud_dest>::value, "");
 
 namespace {
 
@@ -158,6 +198,66 @@ void errors()
 	ok.value();
 	char buf[64];
 	VS_ASSERT_STREQ(ok.error().format(buf, sizeof(buf)), "no error");
+	VS_ASSERT(ok.error().call() == nullptr && ok.error().verb() == nullptr);
+	VS_ASSERT_STREQ(ok.error().message(), "");
+	VS_ASSERT(ok.error().record().call == nullptr && ok.error().record().err == 0);
+
+	/*
+	 * Copies share the record's copy and outlive each other, moves leave
+	 * an ok failure, assignments over a failure drop its copy (ASan and
+	 * valgrind: no leak, no use after free).
+	 */
+	vs::failure a = vs::pd_alloc(nullptr).error();
+	{
+		vs::failure b = a, c;
+		c = b;
+		vs::failure &same = c;
+		c = same; /* self-assignment keeps the copy */
+		vs::failure d(std::move(b));
+		VS_ASSERT(b.ok() && b.call() == nullptr);
+		expect_failure(d, EINVAL, "vs_pd_alloc", "is NULL");
+		d = f;
+		expect_failure(d, ENODEV, "vs_device_open", "nosuchdev");
+		c = std::move(d);
+		expect_failure(c, ENODEV, "vs_device_open", "nosuchdev");
+		VS_ASSERT(d.ok());
+	}
+	expect_failure(a, EINVAL, "vs_pd_alloc", "is NULL");
+	VS_ASSERT(&a.record() != vs_last_error());
+	VS_ASSERT_STREQ(a.record().message, a.message());
+	/* a failure made here: its own sentence, no C record */
+	vs::status busy = vs::failure::made(EBUSY, "vs_x", "made here");
+	expect_fails(busy, EBUSY, "vs_x", "made here");
+	VS_ASSERT_EQ(busy.error().batch_posted(), 0);
+}
+
+/*
+ * Without memory for the record's copy: the errno and the call stay, the
+ * message says the record was not kept, batch_posted() is -1 (unknown),
+ * record() and format() are made from them.
+ */
+void failure_without_memory()
+{
+	nothrow_new_fails = true;
+	/* valgrind puts its own operator new in place of this program's */
+	if (void *p = ::operator new(1, std::nothrow)) {
+		nothrow_new_fails = false;
+		::operator delete(p);
+		printf("note: operator new is not this program's (valgrind?): "
+		       "the record's copy failing is not tried\n");
+		return;
+	}
+	auto r = vs::pd_alloc(nullptr);
+	nothrow_new_fails = false;
+	expect_fails(r, EINVAL, "vs_pd_alloc", "not kept: out of memory");
+	VS_ASSERT(r.error().verb() == nullptr);
+	VS_ASSERT_EQ(r.error().batch_posted(), -1);
+	VS_ASSERT_STREQ(r.error().record().call, "vs_pd_alloc");
+	VS_ASSERT_EQ(r.error().record().err, EINVAL);
+	char buf[256];
+	VS_ASSERT(strstr(r.error().format(buf, sizeof(buf)), "vs_pd_alloc: ") == buf);
+	vs::failure copy = r.error();
+	expect_failure(copy, EINVAL, "vs_pd_alloc", "out of memory");
 }
 
 /* Every verbs owner: create, move, destructor, close, close failures. */
@@ -461,6 +561,7 @@ int main()
 {
 	use_fake();
 	errors();
+	failure_without_memory();
 	owners();
 	batches();
 	datagrams();
