@@ -107,23 +107,16 @@ static int need_qp(struct vs_cm_id *id, const char *call)
 
 /*
  * What a connect and an accept check alike once the id's state is right:
- * the config (its private data within max, the most what carries), the
- * QP, the timeout.
+ * the config (its private data within max, the most what carries, and
+ * its timeout), then the QP.
  */
 static int conn_prologue(struct vs_cm_id *id,
 			 const struct vs_cm_conn_config *cfg, unsigned int max,
 			 const char *what, const char *call)
 {
-	int ret = conn_check(cfg, max, what, call);
+	int ret = vs__cm_conn_check(cfg, max, what, call);
 
-	if (!ret)
-		ret = need_qp(id, call);
-	if (ret)
-		return ret;
-	if (cfg && cfg->timeout_ms < -1)
-		return vs__set_error(call, EINVAL, "timeout_ms %d (0: the "
-				     "default, -1: for ever)", cfg->timeout_ms);
-	return 0;
+	return ret ? ret : need_qp(id, call);
 }
 
 int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
