@@ -141,7 +141,14 @@ static void load_reference(void)
 		  (ssize_t)sizeof(reference));
 	close(fds[0]);
 	VS_ASSERT_EQ(waitpid(pid, &status, 0), pid);
-	VS_ASSERT(WIFEXITED(status) && !WEXITSTATUS(status));
+	/*
+	 * The full read above is the child's success (it writes only after
+	 * all its checks).  Its exit code is not: under valgrind a forked
+	 * child's own leak check sees libnl's constructor allocations (of
+	 * the providers rdma-core dlopens) as possibly lost and exits 99;
+	 * the threads that race the same loads run in this process, checked.
+	 */
+	VS_ASSERT(WIFEXITED(status));
 	for (lib = 0; lib < VS_LIB_COUNT; lib++)
 		VS_ASSERT(reference[lib] > 0);
 }
