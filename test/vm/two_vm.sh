@@ -47,8 +47,10 @@ client() {
 		t=$((deadline - SECONDS))
 		[ $t -ge 60 ] || t=60
 		timeout $t "$@" >"$log" 2>&1 || rc=$?
+		# (RDMA_CM_EVENT_ADDR_ERROR: the CM's resolve found no one at the
+		# server's address yet, as the TCP connect's "no route")
 		if [ $rc -eq 0 ] || [ $SECONDS -ge $deadline ] ||
-			! grep -qiE "couldn't connect|connection refused|unable to connect|no route|rejected|unreachable" "$log"; then
+			! grep -qiE "couldn't connect|connection refused|unable to connect|no route|rejected|unreachable|RDMA_CM_EVENT_ADDR_ERROR" "$log"; then
 			break
 		fi
 		sleep 1
