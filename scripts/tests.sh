@@ -97,7 +97,11 @@ check() {
 	while read -r label _ arch _ prov _ guests sets; do
 		case $label in '' | '#'*) continue ;; esac
 		[ -n "$sets" ] || { echo "$boots: $label: fewer than 8 columns"; bad=1; continue; }
-		case $arch in x86_64 | arm64) ;; *) echo "$boots: $label: ARCH is x86_64 or arm64, not $arch"; bad=1 ;; esac
+		case $arch/$guests in
+		x86_64/* | arm64/*) ;;
+		arm64+x86_64/2 | x86_64+arm64/2) ;;
+		*) echo "$boots: $label: ARCH is x86_64 or arm64 (SERVER+CLIENT, as arm64+x86_64, for GUESTS 2), not $arch"; bad=1 ;;
+		esac
 		case $prov in rxe | siw | -) ;; *) echo "$boots: $label: unknown provider $prov"; bad=1 ;; esac
 		case $guests in 0 | 1 | 2) ;; *) echo "$boots: $label: GUESTS is 0, 1 or 2, not $guests"; bad=1 ;; esac
 		for w in ${sets//,/ }; do

@@ -55,10 +55,11 @@ prep() {
 	scripts/deps.sh --vm || return 1
 	for b in "${boots[@]}"; do
 		read -r label arch kernel prov root guests sets <<<"$b"
-		if [ "$arch" = arm64 ]; then
-			prep_arm64 "$kernel" "$root" || return 1
-			continue
+		# (a mixed pair, arm64+x86_64, needs both)
+		if [[ $arch == *arm64* ]]; then
+			prep_arm64 "$kernel" "$prov" "$root" || return 1
 		fi
+		[[ $arch == *x86_64* ]] || continue
 		all_sets+="$sets,"
 		[ "$kernel" = - ] && continue
 		if [[ $done_ != *" $kernel "* ]]; then
@@ -85,10 +86,11 @@ prep() {
 	done
 }
 
-# prep_arm64 KERNEL ROOT: the arm64 kernel, root and build of one boot.
-# Their products are the x86-64 host's (none runs in an arm64 boot).
+# prep_arm64 KERNEL PROVIDER ROOT: the arm64 kernel, siw.ko (cross-built),
+# root and build of one boot.  Their products are the x86-64 host's (none
+# runs in an arm64 boot).
 prep_arm64() {
-	local kernel=$1 root=$2 b
+	local kernel=$1 prov=$2 root=$3 b
 	b=$(arm64_build "$root")
 	[ "$root" = host ] && root=$ARM64_HOST_ROOT
 	if [[ $done_ != *" arm64 "* ]]; then
@@ -104,6 +106,10 @@ prep_arm64() {
 	if [[ $done_ != *" arm64-$kernel "* ]]; then
 		scripts/kernel-fetch.sh --arch arm64 "$kernel" >/dev/null || return 1
 		done_+="arm64-$kernel "
+	fi
+	if [ "$prov" = siw ] && [[ $done_ != *" arm64-siw-$kernel "* ]]; then
+		scripts/siw-build.sh --arch arm64 "$kernel" >/dev/null || return 1
+		done_+="arm64-siw-$kernel "
 	fi
 	if [[ $done_ != *" arm64-root-$root "* ]]; then
 		scripts/rdma-core-root.sh --arch arm64 "$root" >/dev/null || return 1
@@ -126,7 +132,7 @@ keep=" "
 ex_bins=build/bin
 for b in "${boots[@]}"; do
 	read -r _ arch _ _ root _ <<<"$b"
-	[ "$arch" = arm64 ] && ex_bins+=" $(arm64_build "$root")/bin"
+	[[ $arch == *arm64* ]] && ex_bins+=" $(arm64_build "$root")/bin"
 done
 while read -r id name mode args; do
 	case $id in '' | '#'*) continue ;; esac
@@ -199,11 +205,20 @@ one_guest() {
 
 # Two guests over a qemu socket network on 127.0.0.1, for each test of the
 # boot's sets: TEST server in one, TEST client 10.77.0.1 in the other.
+# ARCH SERVER+CLIENT (arm64+x86_64) gives each guest its own; an arm64
+# guest runs build/arm64 in the arm64 44.0 root (test/vm/two_vm.sh picks
+# the build by the machine), and a pair with one boots in minutes under
+# TCG: its peer waits VS_TWO_VM_WAIT s for it (default 600 there).
 two_guests() {
 	local label=$1 arch=$2 kernel=$3 prov=$4 root=$5 sets=$6 t spid cpid src crc p1 p2
-	local net1 net2 mode=${VS_TWO_VM_NET:-udp} passed=0 failed=0 opts
+	local net1 net2 mode=${VS_TWO_VM_NET:-udp} passed=0 failed=0 opts1 opts2 a1 a2 common
+	a1=${arch%%+*} a2=${arch##*+}
+	common=(--smp "${VS_TWO_VM_SMP:-1}")
+	[[ $arch == *arm64* ]] && common+=(--env "VS_TWO_VM_WAIT=${VS_TWO_VM_WAIT:-600}")
 	# shellcheck disable=SC2207
-	opts=(--timeout "$(boot_timeout "$arch" 1200)" --smp "${VS_TWO_VM_SMP:-1}" $(vm_opts "$arch" "$kernel" "$prov" "$root"))
+	opts1=(--timeout "$(boot_timeout "$a1" 1200)" "${common[@]}" $(vm_opts "$a1" "$kernel" "$prov" "$root"))
+	# shellcheck disable=SC2207
+	opts2=(--timeout "$(boot_timeout "$a2" 1200)" "${common[@]}" $(vm_opts "$a2" "$kernel" "$prov" "$root"))
 	for t in $(scripts/tests.sh list "$sets"); do
 		echo "   $t: qemu socket network ($mode) on 127.0.0.1"
 		# Free loopback ports for the socket netdev.
@@ -220,7 +235,7 @@ two_guests() {
 			net1=udp:$p1:$p2 net2=udp:$p2:$p1
 		fi
 		src=0 crc=0
-		scripts/vm-run.sh "${opts[@]}" --name vm1 --netdev-socket "$net1" --ip 10.77.0.1/24 \
+		scripts/vm-run.sh "${opts1[@]}" --name vm1 --netdev-socket "$net1" --ip 10.77.0.1/24 \
 			-- "$t" server &
 		spid=$!
 		if [ "$mode" = tcp ]; then
@@ -231,7 +246,7 @@ two_guests() {
 				sleep 0.1
 			done
 		fi
-		scripts/vm-run.sh "${opts[@]}" --name vm2 --netdev-socket "$net2" --ip 10.77.0.2/24 \
+		scripts/vm-run.sh "${opts2[@]}" --name vm2 --netdev-socket "$net2" --ip 10.77.0.2/24 \
 			-- "$t" client 10.77.0.1 &
 		cpid=$!
 		wait "$cpid" || crc=$?
