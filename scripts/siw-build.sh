@@ -11,7 +11,9 @@
 # with the host's toolchain: linux-headers-KVER (and the -common, kbuild
 # and compiler packages it depends on) and linux-source-X.Y, whose
 # drivers/infiniband/sw/siw is all that is taken out of the tarball.
-# vermagic is checked against the kernel.
+# vermagic is checked against the kernel.  Cached in
+# ${VERBSHIM_CACHE:-.cache}/siw/KVER/RECIPE/siw.ko, RECIPE a hash of this
+# script.
 #
 # --arch arm64 (bookworm: the arm64 guest's 6.1): a cross build, the way
 # Debian's headers provide for one.  linux-headers-KVER-arm64 is the
@@ -20,8 +22,7 @@
 # host's (amd64) package of the same version serves it (modpost, fixdep:
 # both ELF64 little-endian, one devicetable layout).  The compiler is
 # bookworm's amd64-hosted gcc-12-aarch64-linux-gnu, run in the same kind
-# of throw-away amd64 root.  Cached in
-# ${VERBSHIM_CACHE:-.cache}/siw/KVER/siw.ko, keyed by this script.
+# of throw-away amd64 root.
 # Building needs root (chroot, mount namespace); a cached module does not.
 set -euo pipefail
 
@@ -74,12 +75,17 @@ fi
 
 kdir=$("$repo/scripts/kernel-fetch.sh" "${karch[@]}" "$suite") || die "cannot fetch the $suite${karch:+ arm64} kernel"
 kver=$(cat "$kdir/version")
-out=$cache/siw/$kver
 recipe=$(cat "$0" "$repo/scripts/lib/root.bash" | sha256sum | cut -c1-16)
-mkdir -p "$cache/siw"
-exec 9>"$cache/siw/.lock-$kver"
+# One module per recipe: checkouts of different versions of this script
+# sharing a cache keep their own instead of rebuilding over each other's.
+out=$cache/siw/$kver/$recipe
+mkdir -p "$cache/siw/$kver"
+exec 9>"$cache/siw/$kver/.lock-$recipe"
 flock 9
+# Other recipes' modules: stale once unused for a day.
+find "$cache/siw/$kver" -mindepth 1 -maxdepth 1 -type d ! -name "$recipe" -mmin +1440 -exec rm -rf {} + 2>/dev/null || true
 if [ $rebuild -eq 0 ] && [ -s "$out/siw.ko" ] && [ "$(cat "$out/recipe" 2>/dev/null)" = "$recipe" ]; then
+	touch "$out"
 	echo "$out/siw.ko"
 	exit 0
 fi
