@@ -144,6 +144,7 @@ while read -r id name mode args; do
 		case $mode in
 		single) echo "exec build/bin/$name $args" ;;
 		pair) echo "pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
+		pair-ready) echo "VS_PAIR_READY=1 pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
 		*) echo "echo 'examples.list: unknown mode $mode'; exit 1" ;;
 		esac
 	} >"$w.$$"
