@@ -22,7 +22,7 @@
 #          (the demo's two programs and a few device tests), build/arm64
 #          in the 44.0 root
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
 stages=${*:-unit floor vm}
 mkdir -p build/arm64

@@ -150,6 +150,7 @@ while read -r id name mode args; do
 		case $mode in
 		single) echo "exec build/bin/$name $args" ;;
 		pair) echo "pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
+		pair-ready) echo "VS_PAIR_READY=1 pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
 		*) echo "echo 'examples.list: unknown mode $mode'; exit 1" ;;
 		esac
 	} >"$w.$$"
@@ -274,7 +275,9 @@ no_guest() {
 for b in "${boots[@]}"; do
 	read -r label arch kernel prov root guests sets <<<"$b"
 	t0=$SECONDS
-	echo "== VM: $label ($arch, kernel $kernel, $prov, rdma-core $root, $guests guest(s): $sets)"
+	what="rdma-core $root"
+	[ "$arch" = arm64 ] && what="$(arm64_build "$root") in the arm64 rdma-core $([ "$root" = host ] && echo "$ARM64_HOST_ROOT" || echo "$root") root"
+	echo "== VM: $label ($arch, kernel $kernel, $prov, $what, $guests guest(s): $sets)"
 	case $guests in
 	0) no_guest "$label" "$sets" ;;
 	1) one_guest "$label" "$arch" "$kernel" "$prov" "$root" ;;
