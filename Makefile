@@ -45,11 +45,6 @@ ifeq ($(origin AR),default)
 AR := $(CROSS_COMPILE)ar
 endif
 BUILD ?= build/arm64
-# The cross compiler does not look in /usr/include, where rdma-core's
-# headers are (they are the same on every architecture): a copy of them
-# alone, so nothing else of the build machine's /usr/include leaks in.
-RDMA_CORE_INCLUDE ?= $(BUILD)/rdma-include
-RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
 # Programs run at build time (the stubs' gen_map) are the build machine's.
 HOSTCC ?= gcc
 else ifneq ($(ARCH),x86_64)
@@ -70,6 +65,16 @@ endif
 endif
 else ifeq ($(RDMA_CORE_INCLUDE),system)
 override RDMA_CORE_INCLUDE :=
+endif
+ifeq ($(ARCH),arm64)
+# The pinned set is the same on every architecture.  With =system: the
+# cross compiler does not look in /usr/include, where the machine's
+# rdma-core headers are: a copy of them alone, so nothing else of the
+# build machine's /usr/include leaks in.
+ifeq ($(RDMA_CORE_INCLUDE),)
+override RDMA_CORE_INCLUDE := $(BUILD)/rdma-include
+endif
+RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
 endif
 # The set make install ships with the library: the pinned one (DIR/include
 # beside its COPYING and VERSION), wherever it came from (build-root.sh

@@ -13,11 +13,14 @@
 #          cross gcc) the same way in the arm64 33.2 root (glibc 2.31)
 #   floor  test/shell/glibc_floor.sh on both arm64 archives, with the
 #          cross toolchain (floor GLIBC_2.17 on aarch64)
-#   vm     the arm64 guest (scripts/vm-stage-arm64.sh's arm64 configuration):
-#          device tests, examples (the demo's two among them) and tool
-#          tests on rxe0, build/arm64 in the 44.0 root, build/arm64/oldest
-#          in the 33.2 and 65.0 roots (VS_ARM64_MATRIX)
-#   smoke  the demo's two programs and a few device tests, one boot (44.0)
+#   vm     the boots of test/boots.list in group check-arm64
+#          (scripts/vm-stage.sh): the tests of WHERE vm (device tests,
+#          examples, the demo's two among them, tool tests) on rxe0 in the
+#          arm64 guest, build/arm64 in the 44.0 root, build/arm64/oldest in
+#          the 33.2 and 65.0 roots
+#   smoke  group arm64-smoke: one boot, the tests of WHERE arm64-smoke
+#          (the demo's two programs and a few device tests), build/arm64
+#          in the 44.0 root
 set -u
 cd "$(dirname "$0")/.."
 export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
@@ -56,8 +59,8 @@ for s in $stages; do
 		VS_GLIBC_FLOOR_ARCHIVES="build/arm64/libverbshim.a build/arm64/oldest/libverbshim.a" \
 			test/run.sh --results "$results" --stage arm64-floor test/shell/glibc_floor.sh || status=1
 		;;
-	vm) VS_VM_CONFIGS=arm64 scripts/vm-stage-arm64.sh "$results" || status=1 ;;
-	smoke) VS_VM_CONFIGS=arm64-smoke scripts/vm-stage-arm64.sh "$results" || status=1 ;;
+	vm) VS_VM_CONFIGS=check-arm64 scripts/vm-stage.sh "$results" || status=1 ;;
+	smoke) VS_VM_CONFIGS=arm64-smoke scripts/vm-stage.sh "$results" || status=1 ;;
 	*) echo "usage: $0 [unit] [floor] [vm] [smoke]" >&2; exit 2 ;;
 	esac
 done
