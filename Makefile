@@ -156,6 +156,10 @@ BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
+# The FFI twins' prototypes and lib/core/ffi.c's renames, written from the
+# public headers at each build (scripts/ffi-gen.sh), never stored.
+FFI_GEN := $(BUILD)/gen/ffi.stamp
+FFI_H := $(BUILD)/gen/verbshim/ffi_twins.h
 
 # Stub rdma-core libraries for the loader tests (test/stubs/): one per
 # emulated release, with that release's version nodes and provider ABI,
@@ -210,16 +214,20 @@ $(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/sy
 	$(call say,CONFIG,$@)
 	$(Q)scripts/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
 	  { rm -f $@.tmp $@; exit 1; }
+$(FFI_GEN): scripts/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
+	$(call say,GEN,$(FFI_H))
+	$(Q)CC='$(CC)' scripts/ffi-gen.sh $(BUILD)/gen $(filter-out -I$(BUILD)/gen,$(CPPFLAGS_ALL)) && touch $@
+$(FFI_H) $(BUILD)/gen/ffi_names.h: $(FFI_GEN) ;
 # Phony: under .SECONDARY a missing plain FORCE would not force anything.
 .PHONY: FORCE
 
 $(BUILD)/obj/shim/%.o $(BUILD)/obj/lib/%.o: private CFLAGS_USE = $(LIB_CFLAGS)
-$(BUILD)/obj/%.o: %.c $(CONFIG_H)
+$(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.cpp $(CONFIG_H)
+$(BUILD)/obj/%.o: %.cpp $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CXX,$@)
 	$(Q)$(CXX) $(CPPFLAGS_ALL) $(CXXFLAGS_ALL) -MMD -MP -c -o $@ $<
@@ -457,7 +465,7 @@ $(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
 install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
-	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
+	install -m 644 include/verbshim/*.h $(FFI_H) $(DESTDIR)$(PREFIX)/include/verbshim/
 	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
