@@ -45,11 +45,6 @@ ifeq ($(origin AR),default)
 AR := $(CROSS_COMPILE)ar
 endif
 BUILD ?= build/arm64
-# The cross compiler does not look in /usr/include, where rdma-core's
-# headers are (they are the same on every architecture): a copy of them
-# alone, so nothing else of the build machine's /usr/include leaks in.
-RDMA_CORE_INCLUDE ?= $(BUILD)/rdma-include
-RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
 # Programs run at build time (the stubs' gen_map) are the build machine's.
 HOSTCC ?= gcc
 else ifneq ($(ARCH),x86_64)
@@ -69,7 +64,15 @@ $(error the pinned rdma-core headers (scripts/rdma-headers.pin) are not there (s
 endif
 endif
 else ifeq ($(RDMA_CORE_INCLUDE),system)
+ifeq ($(ARCH),arm64)
+# The cross compiler does not look in /usr/include, where the build
+# machine's rdma-core headers are (the same on every architecture): a copy
+# of them alone, so nothing else of its /usr/include leaks in.
+override RDMA_CORE_INCLUDE := $(BUILD)/rdma-include
+RDMA_STAGE := $(BUILD)/rdma-include/.stamp
+else
 override RDMA_CORE_INCLUDE :=
+endif
 endif
 # The set make install ships with the library: the pinned one (DIR/include
 # beside its COPYING and VERSION), wherever it came from (build-root.sh
@@ -227,7 +230,7 @@ $(BUILD)/stubs/gen_map: test/stubs/gen_map.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(Q)$(HOSTCC) $(CPPFLAGS_ALL) $(CSTD) $(WARN) -O2 -o $@ $<
 
-# rdma-core's own headers of the build machine (see RDMA_CORE_INCLUDE).
+# The build machine's rdma-core headers (RDMA_CORE_INCLUDE=system).
 $(BUILD)/rdma-include/.stamp:
 	$(call say,HEADERS,$(@D))
 	$(Q)rm -rf $(@D) && mkdir -p $(@D)/rdma && cp -a /usr/include/infiniband $(@D)/ && \
