@@ -112,8 +112,9 @@ for s in $stages; do
 			ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
 			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 			VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-asan \
-				--timeout 900 --jobs 2 "${t[@]}" \
-				--wrap "qemu-aarch64 -L $root -E LD_LIBRARY_PATH=$PWD/build/arm64/asan/sanlib" || status=1
+				--timeout 900 --jobs 2 \
+				--wrap "qemu-aarch64 -L $root -E LD_LIBRARY_PATH=$PWD/build/arm64/asan/sanlib" \
+				"${t[@]}" || status=1
 		else
 			status=1
 		fi
