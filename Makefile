@@ -157,7 +157,8 @@ README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
 # The FFI twins' prototypes and lib/core/ffi.c's renames, written from the
-# public headers at each build (scripts/ffi-gen.sh), never stored.
+# public headers at each build (scripts/ffi-gen.sh), never stored; after
+# vs_config.h, whose feature-config.sh says first what the headers lack.
 FFI_GEN := $(BUILD)/gen/ffi.stamp
 FFI_H := $(BUILD)/gen/verbshim/ffi_twins.h
 
@@ -214,7 +215,7 @@ $(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/sy
 	$(call say,CONFIG,$@)
 	$(Q)scripts/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
 	  { rm -f $@.tmp $@; exit 1; }
-$(FFI_GEN): scripts/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
+$(FFI_GEN): $(CONFIG_H) scripts/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
 	$(call say,GEN,$(FFI_H))
 	$(Q)CC='$(CC)' scripts/ffi-gen.sh $(BUILD)/gen $(filter-out -I$(BUILD)/gen,$(CPPFLAGS_ALL)) && touch $@
 $(FFI_H) $(BUILD)/gen/ffi_names.h: $(FFI_GEN) ;
