@@ -53,16 +53,16 @@ void post_send(vs::ref<vs_rc_qp> qp, const vs::ref<vs_mr> mr, std::uint64_t off)
 }
 
 /*
- * Counts completions off until want receives are there and no send is
- * outstanding (one CQ takes both queues: each completion is counted as
+ * Counts completions off until want receives are there and (sends_too) no
+ * send is outstanding (one CQ takes both queues: each completion is counted as
  * what it is).
  */
-void settle(vs::ref<vs_cq> cq, int &recvs, int want, int &sends)
+void settle(vs::ref<vs_cq> cq, int &recvs, int want, int &sends, bool sends_too = true)
 {
 	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
 	vs_wc wc;
 
-	while (recvs < want || sends) {
+	while (recvs < want || (sends_too && sends)) {
 		if (vs::cq_poll(cq, wc).value() == 0) {
 			if (std::chrono::steady_clock::now() > deadline) {
 				std::fprintf(stderr, "cm_echo_cxx: no completion within 5 s (%d of %d "
@@ -99,35 +99,13 @@ void await_disconnect(vs::ref<vs_cm_id> id)
  */
 void settle_last(vs::ref<vs_cm_id> id, vs::ref<vs_cq> cq, int &recvs, int &sends)
 {
-	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-	vs_wc wc;
-
-	while (recvs < 1) {
-		if (vs::cq_poll(cq, wc).value() == 0) {
-			if (std::chrono::steady_clock::now() > deadline) {
-				std::fprintf(stderr, "cm_echo_cxx: no completion within 5 s (0 of 1 "
-					     "receives there, %d sends outstanding)\n", sends);
-				std::exit(1);
-			}
-			sched_yield();
-			continue;
-		}
-		if (wc.status != IBV_WC_SUCCESS) {
-			std::fprintf(stderr, "cm_echo_cxx: %s completion status %s\n",
-				     wc.opcode == IBV_WC_RECV ? "receive" : "send",
-				     ibv_wc_status_str(wc.status));
-			std::exit(1);
-		}
-		if (wc.opcode == IBV_WC_RECV)
-			++recvs;
-		else
-			--sends;
-	}
+	settle(cq, recvs, 1, sends, false);
 	await_disconnect(id);
 	vs::cm_disconnect(id).value();
 	if (!sends)
 		return;
-	deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+	auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+	vs_wc wc;
 	while (vs::cq_poll(cq, wc).value() == 0) {
 		if (std::chrono::steady_clock::now() > deadline) {
 			std::printf("cm_echo_cxx: the last send had no completion by the close; "
