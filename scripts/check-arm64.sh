@@ -41,6 +41,8 @@
 # build/arm64/valgrind (scripts/apt-fetch.sh --arch arm64).
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/lib/checked-runs.bash
+. scripts/lib/checked-runs.bash
 export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
 stages=${*:-unit floor vm asan}
 mkdir -p build/arm64
@@ -113,7 +115,7 @@ for s in $stages; do
 			# ASAN_OPTIONS in qemu's own environment: the runtime
 			# reads /proc/self/environ, which qemu-user does not fake
 			ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
-			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			UBSAN_OPTIONS=$UBSAN_CHECKED \
 			VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-asan \
 				--timeout 900 --jobs 2 \
 				--wrap "qemu-aarch64 -L $root -E LD_LIBRARY_PATH=$PWD/build/arm64/asan/sanlib" \
@@ -128,7 +130,7 @@ for s in $stages; do
 		if asan_build arm64-asan-vm; then
 			guest arm64-asan-vm "${VS_ARM64_TIMEOUT:-3600}" env \
 				ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-				UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+				UBSAN_OPTIONS=$UBSAN_CHECKED \
 				VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --stage arm64-asan-vm \
 				--results build/arm64/arm64-asan-vm.results --timeout 1800 --jobs 2 \
 				--wrap "env LD_LIBRARY_PATH=$PWD/build/arm64/asan/sanlib" "${t[@]}" || status=1
@@ -146,7 +148,7 @@ for s in $stages; do
 				VALGRIND_LIB="$PWD/$vg/usr/libexec/valgrind" VS_RACE_PROCESSES=6 \
 				VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --stage arm64-valgrind \
 				--results build/arm64/arm64-valgrind.results --timeout 1800 --jobs 2 \
-				--wrap "$PWD/$vg/usr/bin/valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
+				--wrap "$PWD/$vg/usr/bin/valgrind $VALGRIND_FLAGS" \
 				"${t[@]}" || status=1
 		else
 			echo "arm64-valgrind 0 1 0" >>"$results"; status=1

@@ -13,6 +13,8 @@
 # stages, the make targets their entries need are built (CHECK_JOBS jobs).
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/lib/checked-runs.bash
+. scripts/lib/checked-runs.bash
 what=${1:-all}
 MAKE=${MAKE:-make}
 mkdir -p build
@@ -73,7 +75,7 @@ host_stages() {
 	echo "== building the ASan+UBSan variant"
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		UBSAN_OPTIONS=$UBSAN_CHECKED \
 			run --stage asan --jobs "$jobs" "${asan[@]}"
 	else
 		cat build/asan.log; echo "asan: build failed"
@@ -81,7 +83,7 @@ host_stages() {
 	fi
 
 	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 --jobs "$jobs" \
-		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
+		--wrap "valgrind $VALGRIND_FLAGS" \
 		"${valgrind[@]}"
 
 	echo "== building the TSan variant"
