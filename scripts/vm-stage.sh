@@ -45,6 +45,8 @@ mapfile -t boots < <(awk '{print $1, $3, $4, $5, $6, $7, $8}' <<<"$selected")
 
 # arm64_build ROOT: the arm64 build a boot of that root runs
 arm64_build() { if [ "$1" = host ]; then echo build/arm64; else echo build/arm64/oldest; fi; }
+# arm64_release ROOT: the arm64 rdma-core root a boot of that root runs in
+arm64_release() { if [ "$1" = host ]; then echo "$ARM64_HOST_ROOT"; else echo "$1"; fi; }
 
 # Fetch and build everything up front: a network problem shows here, once,
 # clearly; and what the selected boots' tests need (a product of a shell
@@ -92,7 +94,7 @@ prep() {
 prep_arm64() {
 	local kernel=$1 prov=$2 root=$3 b
 	b=$(arm64_build "$root")
-	[ "$root" = host ] && root=$ARM64_HOST_ROOT
+	root=$(arm64_release "$root")
 	if [[ $done_ != *" arm64 "* ]]; then
 		scripts/deps.sh --arm64 || return 1
 		# what vm-guest.sh prints of the binaries (make oldest writes its own)
@@ -166,8 +168,7 @@ done
 vm_opts() {
 	echo "--kernel $2 --provider $3"
 	if [ "$1" = arm64 ]; then
-		echo "--arch arm64 --rdma-core"
-		if [ "$4" = host ]; then echo "$ARM64_HOST_ROOT"; else echo "$4"; fi
+		echo "--arch arm64 --rdma-core $(arm64_release "$4")"
 	elif [ "$4" != host ]; then
 		echo "--rdma-core $4"
 	fi
@@ -276,7 +277,7 @@ for b in "${boots[@]}"; do
 	read -r label arch kernel prov root guests sets <<<"$b"
 	t0=$SECONDS
 	what="rdma-core $root"
-	[ "$arch" = arm64 ] && what="$(arm64_build "$root") in the arm64 rdma-core $([ "$root" = host ] && echo "$ARM64_HOST_ROOT" || echo "$root") root"
+	[ "$arch" = arm64 ] && what="$(arm64_build "$root") in the arm64 rdma-core $(arm64_release "$root") root"
 	echo "== VM: $label ($arch, kernel $kernel, $prov, $what, $guests guest(s): $sets)"
 	case $guests in
 	0) no_guest "$label" "$sets" ;;
