@@ -55,8 +55,9 @@ pair() {
 		if ! kill -0 "$spid" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
 			break
 		fi
-		# Retry only while the server is not up yet.
-		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|connect error|rdma_connect" "$out/client" || break
+		# Retry only while the server is not up yet (UNREACHABLE: a UD
+		# client's SIDR request that no listener answered).
+		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect" "$out/client" || break
 	done
 	echo "client (attempt $try): ${cli[*]}"
 	sed 's/^/  client| /' "$out/client"
