@@ -3,8 +3,8 @@
 # make oldest ARCH=arm64: build/arm64/oldest) proven the way the x86-64 one
 # is; ends with "N passed, N failed, N skipped".
 #
-#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]
-#                                     (default: unit floor vm asan)
+#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind]
+#                                     (default: unit floor vm shell asan)
 #
 #   unit   the host unit tests under qemu-user, with Debian 12's arm64
 #          rdma-core 44.0 and glibc as their root (qemu-aarch64 -L; the
@@ -22,6 +22,11 @@
 #   smoke  group arm64-smoke: one boot, the tests of WHERE arm64-smoke
 #          (the demo's two programs and a few device tests), build/arm64
 #          in the 44.0 root
+#   shell  the shell tests of WHERE check-arm64, one at a time on the
+#          host: each cross-builds what it needs and boots the arm64 guest
+#          itself (test/shell/dropin_arm64.sh: rdma-core's examples and
+#          perftest built on build/arm64's archive, beside stock rdma-core's
+#          in the 44.0 root)
 #   asan   test/tests.list's asan entries built with ASan+UBSan
 #          (build/arm64/asan), under qemu-user in the arm64 44.0 root, two
 #          at a time; no leak check (LeakSanitizer stops the world with
@@ -44,7 +49,7 @@ cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib/checked-runs.bash
 . scripts/lib/checked-runs.bash
 export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
-stages=${*:-unit floor vm asan}
+stages=${*:-unit floor vm shell asan}
 mkdir -p build/arm64
 results=$(mktemp build/arm64/test-results.XXXXXX)
 trap 'rm -f "$results"' EXIT
@@ -156,7 +161,14 @@ for s in $stages; do
 		;;
 	vm) VS_VM_CONFIGS=check-arm64 scripts/vm-stage.sh "$results" || status=1 ;;
 	smoke) VS_VM_CONFIGS=arm64-smoke scripts/vm-stage.sh "$results" || status=1 ;;
-	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
+	shell)
+		echo "== arm64 shell tests on the host (they boot the arm64 guest themselves)"
+		mapfile -t t < <(scripts/tests.sh list check-arm64)
+		# a boot under TCG and its runs: VS_ARM64_TIMEOUT for the boot
+		VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-shell \
+			--timeout $((${VS_ARM64_TIMEOUT:-3600} + 900)) "${t[@]}" || status=1
+		;;
+	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
 	esac
 done
 
