@@ -13,7 +13,8 @@
 #   make ARCH=arm64 ...  the same for arm64 (cross-built into build/arm64;
 #                        make demo ARCH=arm64 boots the arm64 guest)
 #   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
-#                        floor, device tests in the arm64 guest
+#                        floor, device tests in the arm64 guest, the drop-in
+#                        (rdma-core's examples, perftest) against stock
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
@@ -423,7 +424,8 @@ check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
-# unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage.
+# unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,
+# the shell tests of WHERE check-arm64 (the drop-in on arm64).
 check-arm64:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) ARCH=arm64 all tests
 	$(Q)$(MAKE) ARCH=arm64 oldest
