@@ -417,8 +417,8 @@ check-rxe:
 	$(Q)$(CHECK_ENV) scripts/check.sh rxe
 
 # The VM stage on soft-iWARP (siw0): the boots of test/boots.list that
-# check-siw runs (kernel 6.1 with the host root, 33.2 and 65.0 and two
-# guests, as in make check, and kernel 6.12 with 56.1).
+# check-siw runs (kernel 6.1 with the host root and two guests, as in
+# make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 
