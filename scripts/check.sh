@@ -106,6 +106,11 @@ host_stages() {
 }
 
 vm_stage() {
+	if [ -n "$fetch_pid" ]; then
+		wait "$fetch_pid" || { echo "== the VM stage's early fetch failed (build/vm-fetch.log):"; cat build/vm-fetch.log; }
+		fetch_pid=
+		phase "vm fetch (waited)"
+	fi
 	scripts/vm-stage.sh "$results" || status=1
 	phase vm
 }
@@ -122,6 +127,17 @@ needs) needs "${2:?usage: $0 needs all|unit|rxe}"; exit ;;
 *) echo "usage: $0 all|unit|rxe|needs WHAT" >&2; exit 2 ;;
 esac
 targets=$(needs "$what") || exit 1
+# The VM stage's downloads (kernels, release roots) and siw.ko, beside
+# the build and the host stages: on a cold cache they are minutes of
+# network that cost no CPU.  Locked per item, so the host stage's own
+# fetches (build_root.sh, header_sets.sh) wait rather than collide; the
+# VM stage's own preparation then finds them done, or says what failed.
+fetch_pid=
+if [ "$what" = all ]; then
+	scripts/vm-stage.sh --fetch >build/vm-fetch.log 2>&1 &
+	fetch_pid=$!
+	trap 'rm -f "$results"; [ -z "$fetch_pid" ] || kill "$fetch_pid" 2>/dev/null' EXIT
+fi
 echo "== building what the tests need: $targets"
 # shellcheck disable=SC2086
 $MAKE -s -j"${CHECK_JOBS:-$(nproc)}" $targets || exit 1
