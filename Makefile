@@ -188,7 +188,9 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw check-arm64 soak demo \
+# stubs: what the unit tests load besides themselves (a sanitizer variant
+# builds the tests it runs and these, not the whole of tests).
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -199,6 +201,7 @@ lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
 tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+stubs: $(STUBS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
