@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The compat directory `make install` puts in PREFIX/lib/verbshim/compat:
+# The compat directory `make install` puts in LIBDIR/verbshim/compat
+# (LIBDIR: PREFIX/lib, or make deb's multiarch PREFIX/lib/TRIPLET):
 # for every library the drop-in replaces (libibverbs, librdmacm, libefa,
 # libmlx5, libmlx4, libibumad) a lib*.a and a lib*.pc that resolve to the
 # shim, so a build system that says -libverbs, -lmlx5 or -libumad
@@ -7,7 +8,7 @@
 # unmodified: point LIBRARY_PATH / -L / CMAKE_LIBRARY_PATH or
 # PKG_CONFIG_PATH at the directory.
 #
-#   scripts/compat-dir.sh PREFIX VS_CONFIG_H OUTDIR [rdma-core]
+#   scripts/compat-dir.sh [--libdir LIBDIR] PREFIX VS_CONFIG_H OUTDIR [rdma-core]
 #
 # rdma-core: make install ships the pinned rdma-core headers in
 # PREFIX/include/verbshim/rdma-core; the .pc files' Cflags name them, and
@@ -21,8 +22,19 @@
 # write it: the soname's major, then the node's minor (IBVERBS_1.14 is
 # 1.14, IBUMAD_1.2 of libibumad.so.3 is 3.2), without rdma-core's release.
 set -euo pipefail
-[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: compat-dir.sh PREFIX VS_CONFIG_H OUTDIR [rdma-core]" >&2; exit 2; }
+libdir=
+if [ "${1:-}" = --libdir ]; then
+	libdir=${2:-}
+	shift 2 || true
+fi
+[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: compat-dir.sh [--libdir LIBDIR] PREFIX VS_CONFIG_H OUTDIR [rdma-core]" >&2; exit 2; }
 prefix=$1 config=$2 out=$3 cflags=
+libdir=${libdir:-$prefix/lib}
+case $libdir in
+"$prefix"/*) ;;
+*) echo "compat-dir.sh: --libdir $libdir is not under $prefix" >&2; exit 2 ;;
+esac
+librel=${libdir#"$prefix"/}
 [ "${4:-}" = rdma-core ] && cflags="-I$prefix/include/verbshim/rdma-core"
 [ -r "$config" ] || { echo "compat-dir.sh: no $config (build first)" >&2; exit 1; }
 mkdir -p "$out"
@@ -43,11 +55,11 @@ for row in ibverbs:IBVERBS:11:1 rdmacm:RDMACM:3:1 efa:EFA:1:1 mlx5:MLX5:17:1 mlx
 	cat >"$out/lib$lib.a" <<EOF
 /* verbshim compat: -l$lib links the shim (libverbshim.a), not rdma-core.
    A GNU ld linker script; see docs/shipping.md in verbshim. */
-INPUT($prefix/lib/libverbshim.a -ldl -lpthread)
+INPUT($libdir/libverbshim.a -ldl -lpthread)
 EOF
 	cat >"$out/lib$lib.pc" <<EOF
 prefix=$prefix
-libdir=\${prefix}/lib/verbshim/compat
+libdir=\${prefix}/$librel/verbshim/compat
 
 Name: lib$lib
 Description: verbshim in place of rdma-core's lib$lib: no link-time rdma-core dependency
@@ -59,5 +71,6 @@ EOF
 done
 if [ -n "$cflags" ]; then
 	rm -f "$out/include"
-	ln -s ../../../include/verbshim/rdma-core "$out/include"
+	# from LIBDIR/verbshim/compat up to PREFIX
+	ln -s "$(realpath -ms --relative-to="$libdir/verbshim/compat" "$prefix/include/verbshim/rdma-core")" "$out/include"
 fi

@@ -25,7 +25,7 @@ boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
 VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths"
-SLOW_WHERE="soak check-deb"
+SLOW_WHERE="soak check-deb check-arm64"
 MAKE_NEEDS="all tests oldest man pc"
 
 files=() wheres=() needs=() lines=()
