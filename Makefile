@@ -50,11 +50,6 @@ ifeq ($(origin AR),default)
 AR := $(CROSS_COMPILE)ar
 endif
 BUILD ?= build/arm64
-# The cross compiler does not look in /usr/include, where rdma-core's
-# headers are (they are the same on every architecture): a copy of them
-# alone, so nothing else of the build machine's /usr/include leaks in.
-RDMA_CORE_INCLUDE ?= $(BUILD)/rdma-include
-RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
 # Programs run at build time (the stubs' gen_map) are the build machine's.
 HOSTCC ?= gcc
 else ifneq ($(ARCH),x86_64)
@@ -75,6 +70,16 @@ endif
 endif
 else ifeq ($(RDMA_CORE_INCLUDE),system)
 override RDMA_CORE_INCLUDE :=
+endif
+ifeq ($(ARCH),arm64)
+# The pinned set is the same on every architecture.  With =system: the
+# cross compiler does not look in /usr/include, where the machine's
+# rdma-core headers are: a copy of them alone, so nothing else of the
+# build machine's /usr/include leaks in.
+ifeq ($(RDMA_CORE_INCLUDE),)
+override RDMA_CORE_INCLUDE := $(BUILD)/rdma-include
+endif
+RDMA_STAGE := $(if $(filter $(BUILD)/rdma-include,$(RDMA_CORE_INCLUDE)),$(BUILD)/rdma-include/.stamp)
 endif
 # The set make install ships with the library: the pinned one (DIR/include
 # beside its COPYING and VERSION), wherever it came from (build-root.sh
@@ -156,6 +161,11 @@ BENCHES      := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
+# The FFI twins' prototypes and lib/core/ffi.c's renames, written from the
+# public headers at each build (scripts/ffi-gen.sh), never stored; after
+# vs_config.h, whose feature-config.sh says first what the headers lack.
+FFI_GEN := $(BUILD)/gen/ffi.stamp
+FFI_H := $(BUILD)/gen/verbshim/ffi_twins.h
 
 # Stub rdma-core libraries for the loader tests (test/stubs/): one per
 # emulated release, with that release's version nodes and provider ABI,
@@ -210,16 +220,20 @@ $(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/sy
 	$(call say,CONFIG,$@)
 	$(Q)scripts/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
 	  { rm -f $@.tmp $@; exit 1; }
+$(FFI_GEN): $(CONFIG_H) scripts/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
+	$(call say,GEN,$(FFI_H))
+	$(Q)CC='$(CC)' scripts/ffi-gen.sh $(BUILD)/gen $(filter-out -I$(BUILD)/gen,$(CPPFLAGS_ALL)) && touch $@
+$(FFI_H) $(BUILD)/gen/ffi_names.h: $(FFI_GEN) ;
 # Phony: under .SECONDARY a missing plain FORCE would not force anything.
 .PHONY: FORCE
 
 $(BUILD)/obj/shim/%.o $(BUILD)/obj/lib/%.o: private CFLAGS_USE = $(LIB_CFLAGS)
-$(BUILD)/obj/%.o: %.c $(CONFIG_H)
+$(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.cpp $(CONFIG_H)
+$(BUILD)/obj/%.o: %.cpp $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CXX,$@)
 	$(Q)$(CXX) $(CPPFLAGS_ALL) $(CXXFLAGS_ALL) -MMD -MP -c -o $@ $<
@@ -459,7 +473,7 @@ LIBDIR_REL = $(if $(filter $(PREFIX)/%,$(LIBDIR)),$(patsubst $(PREFIX)/%,%,$(LIB
 install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
-	install -m 644 include/verbshim/*.h $(DESTDIR)$(PREFIX)/include/verbshim/
+	install -m 644 include/verbshim/*.h $(FFI_H) $(DESTDIR)$(PREFIX)/include/verbshim/
 	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/

@@ -14,6 +14,17 @@
 #
 #   bench/perftest.sh            boots the VM (scripts/vm-run.sh)
 #   VS_BENCH_REPS=N              A B rounds per row (default 3)
+#   VS_BENCH_CLOCK=icount|real   the guest's clock (default icount, as
+#                                bench/cm_setup.sh): qemu's icount mode, one
+#                                vCPU, 1 ns of guest time per instruction
+#                                executed, idle skipped, so the figures count
+#                                work and not the host's load; real: the
+#                                host's clock under TCG, two vCPUs
+#   VS_BENCH_TESTS="ib_write_bw ..."  the perftest programs (default: the
+#                                two bandwidths under icount, where with one
+#                                vCPU a latency round trip is the 4 ms
+#                                scheduler tick, measured 2026-11-26; all
+#                                four with real)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$PWD/build/perftest
@@ -23,8 +34,16 @@ for side in shim stock; do
 		exit 1
 	}
 done
+clock=${VS_BENCH_CLOCK:-icount}
 if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
-	exec scripts/vm-run.sh --timeout 1500 -- bench/perftest.sh
+	vm=(--timeout 2400 --env "VS_BENCH_CLOCK=$clock" --env "VS_BENCH_TESTS=${VS_BENCH_TESTS:-}"
+		--env "VS_BENCH_REPS=${VS_BENCH_REPS:-3}")
+	case $clock in
+	icount) vm+=(--icount 0 --smp 1) ;;
+	real) ;;
+	*) echo "VS_BENCH_CLOCK=$clock: icount or real"; exit 2 ;;
+	esac
+	exec scripts/vm-run.sh "${vm[@]}" -- bench/perftest.sh
 fi
 
 # shellcheck source=../test/vm/lib/common.bash
@@ -51,7 +70,9 @@ stats() {	# VALUES... -> "mean min max"
 
 echo "| test | size | metric | shim (A) mean (min..max) | stock (B) mean (min..max) | A vs B |"
 echo "|---|---:|---|---:|---:|---:|"
-for t in ib_write_bw ib_send_bw ib_write_lat ib_send_lat; do
+tests="ib_write_bw ib_send_bw ib_write_lat ib_send_lat"
+[ "$clock" = icount ] && tests="ib_write_bw ib_send_bw"
+for t in ${VS_BENCH_TESTS:-$tests}; do
 	for size in 8 4096 65536; do
 		declare -A v=()
 		for ((r = 0; r < reps; r++)); do
@@ -87,4 +108,8 @@ for t in ib_write_bw ib_send_bw ib_write_lat ib_send_lat; do
 done
 rm -rf "$tmp"
 echo
-echo "$reps rounds A B per row, rxe under qemu TCG; $(uname -r)"
+case $clock in
+icount) how="qemu's icount clock (1 ns per guest instruction, one vCPU)" ;;
+*) how="qemu TCG, the host's clock, $(nproc) vCPUs" ;;
+esac
+echo "$reps rounds A B per row, rxe, $how; $(uname -r)"

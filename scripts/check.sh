@@ -13,6 +13,8 @@
 # stages, the make targets their entries need are built (CHECK_JOBS jobs).
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=scripts/lib/checked-runs.bash
+. scripts/lib/checked-runs.bash
 what=${1:-all}
 MAKE=${MAKE:-make}
 mkdir -p build
@@ -23,15 +25,17 @@ status=0
 
 HOST_WHERE=host,beside,asan,valgrind,tsan
 # needs WHAT: the make targets what's entries need; the release roots'
-# boots need make oldest's build
+# boots need make oldest's build.  The arm64 boots' builds are make
+# check-arm64's (make ARCH=arm64 all tests oldest), not counted here.
 needs() {
 	local w='' sel='' oldest=''
 	case $1 in all | unit) w=$HOST_WHERE ;; esac
 	case $1 in all | rxe)
 		# shellcheck disable=SC2086
 		sel=$(scripts/tests.sh boots ${VS_VM_CONFIGS:-check}) || return 1
-		w+=,$(awk '{printf "%s,", $7}' <<<"$sel")
-		oldest=$(awk '$5 != "host" && $5 != "-" {print "oldest"; exit}' <<<"$sel") ;;
+		sel=$(awk '$3 == "x86_64"' <<<"$sel")
+		w+=,$(awk '{printf "%s,", $8}' <<<"$sel")
+		oldest=$(awk 'NF && $6 != "host" && $6 != "-" {print "oldest"; exit}' <<<"$sel") ;;
 	esac
 	w=$(scripts/tests.sh needs "${w#,}") || return 1
 	[[ " $w " == *" oldest "* ]] && oldest=
@@ -71,7 +75,7 @@ host_stages() {
 	echo "== building the ASan+UBSan variant"
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		UBSAN_OPTIONS=$UBSAN_CHECKED \
 			run --stage asan --jobs "$jobs" "${asan[@]}"
 	else
 		cat build/asan.log; echo "asan: build failed"
@@ -79,7 +83,7 @@ host_stages() {
 	fi
 
 	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 --jobs "$jobs" \
-		--wrap "valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible" \
+		--wrap "valgrind $VALGRIND_FLAGS" \
 		"${valgrind[@]}"
 
 	echo "== building the TSan variant"

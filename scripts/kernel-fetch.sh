@@ -33,86 +33,35 @@ bookworm | trixie | sid) ;;
 *) echo "usage: $me [--refresh] [--arch amd64|arm64] bookworm|trixie" >&2; exit 2 ;;
 esac
 case $arch in
-amd64) ;;
-arm64)
-	mkdir -p "$cache/kernels"
-	exec 9>"$cache/kernels/.lock-$suite-arm64"
-	flock 9
-	dir=$cache/kernels/$suite-arm64
-	if [ $refresh -eq 0 ] && [ -s "$dir/Image" ] && [ -s "$dir/package" ]; then
-		echo "$dir"
-		exit 0
-	fi
-	fetch=("$repo/scripts/apt-fetch.sh" --arch arm64 "$suite")
-	meta=$("${fetch[@]}" linux-image-arm64)
-	pkg=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
-		sed -n 's/^ *\(linux-image-[0-9][^ ]*-arm64\).*/\1/p' | head -n 1)
-	[ -n "$pkg" ] || die "cannot find the kernel package in $(basename "$meta")'s Depends"
-	if [ -s "$dir/Image" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$pkg" ]; then
-		echo "$dir"
-		exit 0
-	fi
-	deb=$("${fetch[@]}" "$pkg")
-	echo "$me: unpacking $(basename "$deb")" >&2
-	rm -rf "$dir.tmp"
-	mkdir -p "$dir.tmp/tree"
-	dpkg-deb -x "$deb" "$dir.tmp/tree"
-	if [ ! -d "$dir.tmp/tree/lib/modules" ] && [ -d "$dir.tmp/tree/usr/lib/modules" ]; then
-		ln -s usr/lib "$dir.tmp/tree/lib"
-	fi
-	ver=$(find "$dir.tmp/tree/lib/modules" -mindepth 1 -maxdepth 1 -printf "%f\n" | head -n 1)
-	[ -n "$ver" ] || die "no lib/modules/VERSION in $pkg"
-	vmlinuz=$dir.tmp/tree/boot/vmlinuz-$ver
-	[ -f "$vmlinuz" ] || vmlinuz=$dir.tmp/tree/usr/boot/vmlinuz-$ver
-	[ -f "$vmlinuz" ] || die "no boot/vmlinuz-$ver in $pkg"
-	depmod -b "$dir.tmp/tree" "$ver" || die "depmod failed on $ver"
-	# Debian's arm64 vmlinuz is the plain Image ("ARM\x64" at 0x38); a
-	# gzipped one is unpacked (qemu's -kernel takes either, the plain
-	# one loads faster).
-	if [ "$(head -c 2 "$vmlinuz" | od -A n -t x1 | tr -d ' ')" = 1f8b ]; then
-		gzip -dc <"$vmlinuz" >"$dir.tmp/Image"
-	else
-		cp "$vmlinuz" "$dir.tmp/Image"
-	fi
-	[ "$(tail -c +57 "$dir.tmp/Image" | head -c 4)" = $'ARM\x64' ] ||
-		die "$vmlinuz is not an arm64 kernel Image"
-	cp "$vmlinuz" "$dir.tmp/vmlinuz"
-	echo "$ver" >"$dir.tmp/version"
-	echo "$pkg" >"$dir.tmp/package"
-	rm -rf "$dir"
-	mv "$dir.tmp" "$dir"
-	echo "$me: $pkg ($ver, arm64) ready" >&2
-	echo "$dir"
-	exit 0
-	;;
+amd64) boot=vmlinux fetch=("$repo/scripts/apt-fetch.sh") dir=$cache/kernels/$suite ;;
+arm64) boot=Image fetch=("$repo/scripts/apt-fetch.sh" --arch arm64) dir=$cache/kernels/$suite-arm64 ;;
 *) die "--arch $arch: amd64 or arm64" ;;
 esac
 for t in dpkg-deb depmod xz od grep; do
 	command -v "$t" >/dev/null || die "$t not found (apt-get install dpkg kmod xz-utils coreutils)"
 done
 
-dir=$cache/kernels/$suite
 mkdir -p "$cache/kernels"
-exec 9>"$cache/kernels/.lock-$suite"
+exec 9>"$cache/kernels/.lock-${dir##*/}"
 flock 9
 
-if [ $refresh -eq 0 ] && [ -s "$dir/vmlinux" ] && [ -s "$dir/package" ]; then
+if [ $refresh -eq 0 ] && [ -s "$dir/$boot" ] && [ -s "$dir/package" ]; then
 	echo "$dir"
 	exit 0
 fi
 
-# The metapackage names the current ABI package: linux-image-6.1.0-N-amd64.
-meta=$("$repo/scripts/apt-fetch.sh" "$suite" linux-image-amd64)
+# The metapackage names the current ABI package: linux-image-6.1.0-N-ARCH.
+meta=$("${fetch[@]}" "$suite" "linux-image-$arch")
 pkg=$(dpkg-deb -f "$meta" Depends | tr ',' '\n' |
-	sed -n 's/^ *\(linux-image-[0-9][^ ]*-amd64\).*/\1/p' | head -n 1)
+	sed -n "s/^ *\(linux-image-[0-9][^ ]*-$arch\).*/\1/p" | head -n 1)
 [ -n "$pkg" ] || die "cannot find the kernel package in $(basename "$meta")'s Depends"
 
-if [ -s "$dir/vmlinux" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$pkg" ]; then
+if [ -s "$dir/$boot" ] && [ "$(cat "$dir/package" 2>/dev/null)" = "$pkg" ]; then
 	echo "$dir"
 	exit 0
 fi
 
-deb=$("$repo/scripts/apt-fetch.sh" "$suite" "$pkg")
+deb=$("${fetch[@]}" "$suite" "$pkg")
 echo "$me: unpacking $(basename "$deb")" >&2
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/tree"
@@ -132,26 +81,40 @@ vmlinuz=$dir.tmp/tree/boot/vmlinuz-$ver
 # The package ships no modules.dep.
 depmod -b "$dir.tmp/tree" "$ver" || die "depmod failed on $ver"
 
-# The vmlinux is the compressed stream inside the bzImage: xz in bookworm
-# (magic FD 37 7A 58 5A 00), zstd from trixie on (28 B5 2F FD).  Find the
-# magic and decompress from there; the decoder stops at the stream end.
-magic_at() { LC_ALL=C grep -obUaP "$1" "$vmlinuz" | head -n 1 | cut -d: -f1 || true; }
-off=$(magic_at '\xFD7zXZ\x00')
-if [ -n "$off" ]; then
-	tail -c +$((off + 1)) "$vmlinuz" | xz -dc -q 2>/dev/null >"$dir.tmp/vmlinux" || true
+if [ "$arch" = arm64 ]; then
+	# Debian's arm64 vmlinuz is the plain Image ("ARM\x64" at 0x38); a
+	# gzipped one is unpacked (qemu's -kernel takes either, the plain
+	# one loads faster).
+	if [ "$(head -c 2 "$vmlinuz" | od -A n -t x1 | tr -d ' ')" = 1f8b ]; then
+		gzip -dc <"$vmlinuz" >"$dir.tmp/Image"
+	else
+		cp "$vmlinuz" "$dir.tmp/Image"
+	fi
+	[ "$(tail -c +57 "$dir.tmp/Image" | head -c 4)" = $'ARM\x64' ] ||
+		die "$vmlinuz is not an arm64 kernel Image"
 else
-	off=$(magic_at '\x28\xB5\x2F\xFD')
-	[ -n "$off" ] || die "no xz or zstd stream in $vmlinuz"
-	command -v zstd >/dev/null || die "zstd not found (apt-get install zstd)"
-	tail -c +$((off + 1)) "$vmlinuz" | zstd -dcq 2>/dev/null >"$dir.tmp/vmlinux" || true
+	# The vmlinux is the compressed stream inside the bzImage: xz in
+	# bookworm (magic FD 37 7A 58 5A 00), zstd from trixie on (28 B5 2F
+	# FD).  Find the magic and decompress from there; the decoder stops at
+	# the stream end.
+	magic_at() { LC_ALL=C grep -obUaP "$1" "$vmlinuz" | head -n 1 | cut -d: -f1 || true; }
+	off=$(magic_at '\xFD7zXZ\x00')
+	if [ -n "$off" ]; then
+		tail -c +$((off + 1)) "$vmlinuz" | xz -dc -q 2>/dev/null >"$dir.tmp/vmlinux" || true
+	else
+		off=$(magic_at '\x28\xB5\x2F\xFD')
+		[ -n "$off" ] || die "no xz or zstd stream in $vmlinuz"
+		command -v zstd >/dev/null || die "zstd not found (apt-get install zstd)"
+		tail -c +$((off + 1)) "$vmlinuz" | zstd -dcq 2>/dev/null >"$dir.tmp/vmlinux" || true
+	fi
+	head -c 4 "$dir.tmp/vmlinux" | od -A n -t x1 | grep -q '7f 45 4c 46' ||
+		die "decompressed vmlinux is not an ELF file"
 fi
-head -c 4 "$dir.tmp/vmlinux" | od -A n -t x1 | grep -q '7f 45 4c 46' ||
-	die "decompressed vmlinux is not an ELF file"
 
 cp "$vmlinuz" "$dir.tmp/vmlinuz"
 echo "$ver" >"$dir.tmp/version"
 echo "$pkg" >"$dir.tmp/package"
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"
-echo "$me: $pkg ($ver) ready" >&2
+echo "$me: $pkg ($ver, $arch) ready" >&2
 echo "$dir"

@@ -24,7 +24,7 @@ registry=test/tests.list
 boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
-VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths"
+VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
 SLOW_WHERE="soak check-deb check-arm64"
 MAKE_NEEDS="all tests oldest man pc"
 
@@ -93,10 +93,15 @@ check() {
 		bad=1
 	done < <(find test -type f -print0 | sort -z)
 	# The boots: known words, and every VM WHERE run by some boot.
-	local label prov guests sets ran=" "
-	while read -r label _ _ prov _ guests sets; do
+	local label arch prov guests sets ran=" "
+	while read -r label _ arch _ prov _ guests sets; do
 		case $label in '' | '#'*) continue ;; esac
-		[ -n "$sets" ] || { echo "$boots: $label: fewer than 7 columns"; bad=1; continue; }
+		[ -n "$sets" ] || { echo "$boots: $label: fewer than 8 columns"; bad=1; continue; }
+		case $arch/$guests in
+		x86_64/* | arm64/*) ;;
+		arm64+x86_64/2 | x86_64+arm64/2) ;;
+		*) echo "$boots: $label: ARCH is x86_64 or arm64 (SERVER+CLIENT, as arm64+x86_64, for GUESTS 2), not $arch"; bad=1 ;;
+		esac
 		case $prov in rxe | siw | -) ;; *) echo "$boots: $label: unknown provider $prov"; bad=1 ;; esac
 		case $guests in 0 | 1 | 2) ;; *) echo "$boots: $label: GUESTS is 0, 1 or 2, not $guests"; bad=1 ;; esac
 		for w in ${sets//,/ }; do

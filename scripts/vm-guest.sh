@@ -10,31 +10,38 @@ cd "$(dirname "$0")/.."
 label=${1:?usage: $me LABEL OUT}
 out=${2:?usage: $me LABEL OUT}
 vmdir=build/vm
-# The release roots' binaries, and the build/ directories they stand in for.
-OLDEST=build/oldest
+# The build/ directories a release root's binaries stand in for.
 OLDEST_DIRS="bin test dropin stubs"
 
-read -r _ _ _ provider root _ sets < <(scripts/tests.sh boots "$label") ||
+read -r _ _ arch _ provider root _ sets < <(scripts/tests.sh boots "$label") ||
 	{ echo "$label 0 1 0" >>"$out"; exit 1; }
 
-# The release roots run the Debian 11 build (build/oldest) at build/'s
-# paths (guest-only bind mounts): the tests and the example wrappers run
-# them unchanged.
-if [ "$root" != host ]; then
+# The binaries: the host root on x86-64 runs build/ as it is; a release
+# root the Debian 11 build (build/oldest); an arm64 guest build/arm64 (its
+# host root) or build/arm64/oldest.  Each at build/'s paths (guest-only
+# bind mounts): the tests and the example wrappers run them unchanged.
+bin=build triplet=x86_64-linux-gnu
+if [ "$arch" = arm64 ]; then
+	bin=build/arm64 triplet=aarch64-linux-gnu
+	[ "$root" = host ] || bin=build/arm64/oldest
+elif [ "$root" != host ]; then
+	bin=build/oldest
+fi
+if [ "$bin" != build ]; then
 	bind_ok=1
-	[ -s "$OLDEST/toolchain" ] || { echo "$me: no $OLDEST/toolchain: run make oldest"; bind_ok=0; }
+	[ -s "$bin/toolchain" ] || { echo "$me: no $bin/toolchain: run make oldest"; bind_ok=0; }
 	for d in $OLDEST_DIRS; do
 		[ $bind_ok -eq 1 ] || break
-		mount --bind "$OLDEST/$d" "build/$d" || { echo "$me: cannot bind $OLDEST/$d over build/$d"; bind_ok=0; }
+		mount --bind "$bin/$d" "build/$d" || { echo "$me: cannot bind $bin/$d over build/$d"; bind_ok=0; }
 	done
 	[ $bind_ok -eq 1 ] || { echo "$label 0 1 0" >>"$out"; exit 1; }
-	echo "binaries: $OLDEST ($(cat "$OLDEST/toolchain")); libc here: $(/lib/x86_64-linux-gnu/libc.so.6 | head -n 1)"
+	echo "binaries: $bin ($(cat "$bin/toolchain")); libc here: $(/lib/$triplet/libc.so.6 | head -n 1)"
 fi
 
 # typed_events' lost-wake-up race runs its 100000 messages on the host
-# root on rxe; the other boots differ in library or kernel, not in that
-# race: a tenth there
-{ [ "$root" = host ] && [ "$provider" = rxe ]; } ||
+# root on rxe (x86-64); the other boots differ in library, kernel or
+# architecture, not in that race: a tenth there
+{ [ "$root" = host ] && [ "$provider" = rxe ] && [ "$arch" = x86_64 ]; } ||
 	export VS_EVENTS_MESSAGES=${VS_EVENTS_MESSAGES:-10000}
 
 # The examples' wrappers (scripts/vm-stage.sh made them from
@@ -68,4 +75,6 @@ done < <(scripts/tests.sh list "$sets")
 # naming it.
 opts=(--stage "$label" --no-skip --results "$out")
 [ "$provider" = siw ] && opts+=(--skip-ok iWARP)
+# TCG emulating aarch64: many times slower than the x86-64 guest's 120 s
+[ "$arch" = arm64 ] && opts+=(--timeout "${VS_ARM64_TEST_TIMEOUT:-900}")
 test/run.sh "${opts[@]}" "${tests[@]}"

@@ -9,7 +9,8 @@
 #                              qemu-system-aarch64 (-M virt -cpu max, TCG),
 #                              always in an arm64 release root
 #                              (--rdma-core, default 44.0: the host root's
-#                              release), rxe only
+#                              release); bookworm only with siw (a
+#                              cross-built siw.ko)
 #   --provider rxe|siw|both    the RDMA device(s) (default $VS_VM_PROVIDER,
 #                              else rxe): SoftRoCE rxe0, soft-iWARP siw0
 #                              (scripts/siw-build.sh), or both (siw0 on
@@ -91,7 +92,8 @@ arm64 | aarch64)
 	# The host's / holds x86-64 programs: an arm64 guest runs in an arm64
 	# release root, 44.0 (bookworm, the host root's release) unless told.
 	[ -n "$rdma_core" ] || rdma_core=44.0
-	[ "$provider" = rxe ] || die "--arch arm64: rxe only (siw.ko is not built for the arm64 kernel)"
+	# siw.ko is cross-built for the arm64 6.1 only (scripts/siw-build.sh)
+	[ "$provider" = rxe ] || [ "$kernel" = bookworm ] || die "--arch arm64 --provider $provider: bookworm only (siw.ko is cross-built for the arm64 6.1 kernel, not $kernel's)"
 	# TCG emulating another architecture: 94-130 s to /init's ready with
 	# the host at load ~20 (once more than 180 s)
 	boot_timeout=${VS_BOOT_TIMEOUT:-420}
@@ -168,7 +170,7 @@ modules="virtio_pci virtio_net dummy bonding crc32_generic rdma_rxe rdma_ucm 9pn
 # soft-iWARP: Debian builds none; ours needs libcrc32c, which needs crc32c.
 siw_ko=
 if [ "$provider" != rxe ]; then
-	siw_ko=$("$repo/scripts/siw-build.sh" "$kernel") || die "cannot build siw.ko for $kver"
+	siw_ko=$("$repo/scripts/siw-build.sh" "${rootopt[@]}" "$kernel") || die "cannot build siw.ko for $kver"
 	modules+=" crc32c_generic libcrc32c"
 fi
 # The arm64 guest's rdma(8) (the x86-64 guest takes the host's through its

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The VM stage of `make check`: everything that needs an RDMA device, run
-# on SoftRoCE (rxe) and soft-iWARP (siw) in qemu (scripts/vm-run.sh), one
-# boot per line of test/boots.list; in each, the tests of test/tests.list
-# whose WHERE is one of the boot's sets (scripts/vm-guest.sh in the guest).
+# The VM stage of `make check` (and of make check-siw, check-arm64):
+# everything that needs an RDMA device, run on SoftRoCE (rxe) and
+# soft-iWARP (siw) in qemu (scripts/vm-run.sh), x86-64 and arm64 guests,
+# one boot per line of test/boots.list; in each, the tests of
+# test/tests.list whose WHERE is one of the boot's sets
+# (scripts/vm-guest.sh in the guest).
 #
 #   scripts/vm-stage.sh RESULTS_FILE
 #
@@ -11,7 +13,9 @@
 # check, make check's).  Two builds: the host root runs today's
 # toolchain's binaries (build/); the release roots, each on its own
 # distribution's glibc, all run the one set built on the oldest supported
-# distribution (`make oldest`: build/oldest).
+# distribution (`make oldest`: build/oldest).  The arm64 boots the same
+# with build/arm64 and build/arm64/oldest (make ARCH=arm64 all tests
+# oldest); their host root is the arm64 44.0 root (ARM64_HOST_ROOT).
 set -euo pipefail
 
 me=vm-stage.sh
@@ -23,28 +27,41 @@ touch "$results"
 vmdir=build/vm
 OLDEST=build/oldest
 OLDEST_DIRS="bin test dropin stubs"
+# arm64: the host's / holds x86-64 programs, so ROOT host is this arm64
+# release root (Debian 12's, the host root's release) with build/arm64
+ARM64_HOST_ROOT=44.0
 mkdir -p "$vmdir"
 status=0
 summary=()
 t_all=$SECONDS
 
-# label kernel provider root guests sets, one boot a line
+# label arch kernel provider root guests sets, one boot a line
 # shellcheck disable=SC2086
 selected=$(scripts/tests.sh boots ${VS_VM_CONFIGS:-check}) || {
 	echo "vm-setup 0 1 0" >>"$results"
 	exit 1
 }
-mapfile -t boots < <(awk '{print $1, $3, $4, $5, $6, $7}' <<<"$selected")
+mapfile -t boots < <(awk '{print $1, $3, $4, $5, $6, $7, $8}' <<<"$selected")
+
+# arm64_build ROOT: the arm64 build a boot of that root runs
+arm64_build() { if [ "$1" = host ]; then echo build/arm64; else echo build/arm64/oldest; fi; }
+# arm64_release ROOT: the arm64 rdma-core root a boot of that root runs in
+arm64_release() { if [ "$1" = host ]; then echo "$ARM64_HOST_ROOT"; else echo "$1"; fi; }
 
 # Fetch and build everything up front: a network problem shows here, once,
 # clearly; and what the selected boots' tests need (a product of a shell
 # test, as the compat binaries under make check-rxe alone) is made now.
 prep() {
-	local b label kernel prov root guests sets all_sets='' p d done_=" "
+	local b label arch kernel prov root guests sets all_sets='' p d done_=" "
 	echo "== VM stage: preparing kernels, modules, rdma-core roots"
 	scripts/deps.sh --vm || return 1
 	for b in "${boots[@]}"; do
-		read -r label kernel prov root guests sets <<<"$b"
+		read -r label arch kernel prov root guests sets <<<"$b"
+		# (a mixed pair, arm64+x86_64, needs both)
+		if [[ $arch == *arm64* ]]; then
+			prep_arm64 "$kernel" "$prov" "$root" || return 1
+		fi
+		[[ $arch == *x86_64* ]] || continue
 		all_sets+="$sets,"
 		[ "$kernel" = - ] && continue
 		if [[ $done_ != *" $kernel "* ]]; then
@@ -64,10 +81,44 @@ prep() {
 			done
 		fi
 	done
+	[ -n "$all_sets" ] || return 0
 	for p in $(scripts/tests.sh products "${all_sets%,}"); do
 		scripts/deps.sh || return 1
 		scripts/tests.sh make-product "$p" || return 1
 	done
+}
+
+# prep_arm64 KERNEL PROVIDER ROOT: the arm64 kernel, siw.ko (cross-built),
+# root and build of one boot.  Their products are the x86-64 host's (none
+# runs in an arm64 boot).
+prep_arm64() {
+	local kernel=$1 prov=$2 root=$3 b
+	b=$(arm64_build "$root")
+	root=$(arm64_release "$root")
+	if [[ $done_ != *" arm64 "* ]]; then
+		scripts/deps.sh --arm64 || return 1
+		# what vm-guest.sh prints of the binaries (make oldest writes its own)
+		mkdir -p build/arm64
+		printf '%s; %s\n' "$(aarch64-linux-gnu-gcc --version | head -n 1)" \
+			"$(qemu-aarch64 -L /usr/aarch64-linux-gnu /usr/aarch64-linux-gnu/lib/libc.so.6 | head -n 1)" >build/arm64/toolchain
+		# the guest binds the arm64 build over these
+		for d in $OLDEST_DIRS; do mkdir -p "build/$d"; done
+		done_+="arm64 "
+	fi
+	if [[ $done_ != *" arm64-$kernel "* ]]; then
+		scripts/kernel-fetch.sh --arch arm64 "$kernel" >/dev/null || return 1
+		done_+="arm64-$kernel "
+	fi
+	if [ "$prov" = siw ] && [[ $done_ != *" arm64-siw-$kernel "* ]]; then
+		scripts/siw-build.sh --arch arm64 "$kernel" >/dev/null || return 1
+		done_+="arm64-siw-$kernel "
+	fi
+	if [[ $done_ != *" arm64-root-$root "* ]]; then
+		scripts/rdma-core-root.sh --arch arm64 "$root" >/dev/null || return 1
+		done_+="arm64-root-$root "
+	fi
+	{ [ -x "$b/bin/loopback" ] && [ -d "$b/test/device" ] && [ -s "$b/toolchain" ]; } ||
+		{ echo "$me: error: no $b/bin/loopback: run make ARCH=arm64 all tests oldest" >&2; return 1; }
 }
 if ! prep; then
 	echo "$me: error: cannot prepare the test bed (see above)" >&2
@@ -77,11 +128,18 @@ fi
 
 # Wrappers for the examples of test/vm/examples.list that are built.
 # Rewritten in place (another checkout user's stage may be running them).
+# The wrappers run build/bin/NAME: in an arm64 guest, the arm64 build's.
 mkdir -p "$vmdir/examples"
 keep=" "
+ex_bins=build/bin
+for b in "${boots[@]}"; do
+	read -r _ arch _ _ root _ <<<"$b"
+	[[ $arch == *arm64* ]] && ex_bins+=" $(arm64_build "$root")/bin"
+done
 while read -r id name mode args; do
 	case $id in '' | '#'*) continue ;; esac
-	[ -x "build/bin/$name" ] || continue
+	for d in $ex_bins; do [ -x "$d/$name" ] && break; done
+	[ -x "$d/$name" ] || continue
 	w=$vmdir/examples/$id
 	keep+="$id "
 	{
@@ -94,6 +152,7 @@ while read -r id name mode args; do
 		case $mode in
 		single) echo "exec build/bin/$name $args" ;;
 		pair) echo "pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
+		pair-ready) echo "VS_PAIR_READY=1 pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;
 		*) echo "echo 'examples.list: unknown mode $mode'; exit 1" ;;
 		esac
 	} >"$w.$$"
@@ -105,19 +164,33 @@ for w in "$vmdir"/examples/*; do
 	case $keep in *" ${w##*/} "*) ;; *) rm -f "$w" ;; esac
 done
 
-# vm_opts KERNEL PROVIDER ROOT: scripts/vm-run.sh's options for a boot
+# vm_opts ARCH KERNEL PROVIDER ROOT: scripts/vm-run.sh's options for a boot
 vm_opts() {
-	echo "--kernel $1 --provider $2"
-	[ "$3" = host ] || echo "--rdma-core $3"
+	echo "--kernel $2 --provider $3"
+	if [ "$1" = arm64 ]; then
+		echo "--arch arm64 --rdma-core $(arm64_release "$4")"
+	elif [ "$4" != host ]; then
+		echo "--rdma-core $4"
+	fi
+}
+
+# boot_timeout ARCH X86_DEFAULT: the whole boot's limit.  TCG emulating
+# aarch64 runs the same tests many times slower (measured: 14 device tests
+# in ~800 s at load ~20; docs/testbed.md).
+boot_timeout() {
+	if [ "$1" = arm64 ]; then echo "${VS_ARM64_TIMEOUT:-7200}"; else echo "${VS_VM_TIMEOUT:-$2}"; fi
 }
 
 # One guest: its tests report to a results file of their own.
 one_guest() {
-	local label=$1 kernel=$2 prov=$3 root=$4 out rc=0
+	local label=$1 arch=$2 kernel=$3 prov=$4 root=$5 out rc=0
 	out=$vmdir/results-$label.$$
 	: >"$out"
+	# The whole boot's limit guards against a hung guest only (each test
+	# has its own in vm-guest.sh): a boot of ~5 minutes on a quiet host
+	# took over 15 with the host's two cores loaded (load 15-19).
 	# shellcheck disable=SC2046
-	scripts/vm-run.sh --timeout "${VS_VM_TIMEOUT:-900}" $(vm_opts "$kernel" "$prov" "$root") \
+	scripts/vm-run.sh --timeout "$(boot_timeout "$arch" 2400)" $(vm_opts "$arch" "$kernel" "$prov" "$root") \
 		-- scripts/vm-guest.sh "$label" "$out" || rc=$?
 	if [ ! -s "$out" ]; then
 		# The VM never got to run the tests: count it as one failure.
@@ -134,11 +207,20 @@ one_guest() {
 
 # Two guests over a qemu socket network on 127.0.0.1, for each test of the
 # boot's sets: TEST server in one, TEST client 10.77.0.1 in the other.
+# ARCH SERVER+CLIENT (arm64+x86_64) gives each guest its own; an arm64
+# guest runs build/arm64 in the arm64 44.0 root (test/vm/two_vm.sh picks
+# the build by the machine), and a pair with one boots in minutes under
+# TCG: its peer waits VS_TWO_VM_WAIT s for it (default 600 there).
 two_guests() {
-	local label=$1 kernel=$2 prov=$3 root=$4 sets=$5 t spid cpid src crc p1 p2
-	local net1 net2 mode=${VS_TWO_VM_NET:-udp} passed=0 failed=0 opts
+	local label=$1 arch=$2 kernel=$3 prov=$4 root=$5 sets=$6 t spid cpid src crc p1 p2
+	local net1 net2 mode=${VS_TWO_VM_NET:-udp} passed=0 failed=0 opts1 opts2 a1 a2 common
+	a1=${arch%%+*} a2=${arch##*+}
+	common=(--smp "${VS_TWO_VM_SMP:-1}")
+	[[ $arch == *arm64* ]] && common+=(--env "VS_TWO_VM_WAIT=${VS_TWO_VM_WAIT:-600}")
 	# shellcheck disable=SC2207
-	opts=(--timeout "${VS_VM_TIMEOUT:-600}" --smp "${VS_TWO_VM_SMP:-1}" $(vm_opts "$kernel" "$prov" "$root"))
+	opts1=(--timeout "$(boot_timeout "$a1" 1200)" "${common[@]}" $(vm_opts "$a1" "$kernel" "$prov" "$root"))
+	# shellcheck disable=SC2207
+	opts2=(--timeout "$(boot_timeout "$a2" 1200)" "${common[@]}" $(vm_opts "$a2" "$kernel" "$prov" "$root"))
 	for t in $(scripts/tests.sh list "$sets"); do
 		echo "   $t: qemu socket network ($mode) on 127.0.0.1"
 		# Free loopback ports for the socket netdev.
@@ -155,7 +237,7 @@ two_guests() {
 			net1=udp:$p1:$p2 net2=udp:$p2:$p1
 		fi
 		src=0 crc=0
-		scripts/vm-run.sh "${opts[@]}" --name vm1 --netdev-socket "$net1" --ip 10.77.0.1/24 \
+		scripts/vm-run.sh "${opts1[@]}" --name vm1 --netdev-socket "$net1" --ip 10.77.0.1/24 \
 			-- "$t" server &
 		spid=$!
 		if [ "$mode" = tcp ]; then
@@ -166,7 +248,7 @@ two_guests() {
 				sleep 0.1
 			done
 		fi
-		scripts/vm-run.sh "${opts[@]}" --name vm2 --netdev-socket "$net2" --ip 10.77.0.2/24 \
+		scripts/vm-run.sh "${opts2[@]}" --name vm2 --netdev-socket "$net2" --ip 10.77.0.2/24 \
 			-- "$t" client 10.77.0.1 &
 		cpid=$!
 		wait "$cpid" || crc=$?
@@ -192,13 +274,15 @@ no_guest() {
 }
 
 for b in "${boots[@]}"; do
-	read -r label kernel prov root guests sets <<<"$b"
+	read -r label arch kernel prov root guests sets <<<"$b"
 	t0=$SECONDS
-	echo "== VM: $label (kernel $kernel, $prov, rdma-core $root, $guests guest(s): $sets)"
+	what="rdma-core $root"
+	[ "$arch" = arm64 ] && what="$(arm64_build "$root") in the arm64 rdma-core $(arm64_release "$root") root"
+	echo "== VM: $label ($arch, kernel $kernel, $prov, $what, $guests guest(s): $sets)"
 	case $guests in
 	0) no_guest "$label" "$sets" ;;
-	1) one_guest "$label" "$kernel" "$prov" "$root" ;;
-	2) two_guests "$label" "$kernel" "$prov" "$root" "$sets" ;;
+	1) one_guest "$label" "$arch" "$kernel" "$prov" "$root" ;;
+	2) two_guests "$label" "$arch" "$kernel" "$prov" "$root" "$sets" ;;
 	esac
 done
 

@@ -34,6 +34,13 @@
 #if defined(__x86_64__) && !defined(__ILP32__)
 #define VS_GLIBC_PIN(sym, node) __asm__(".symver " #sym "," #sym "@" node)
 #define VS_GLIBC_BASE "GLIBC_2.2.5"
+#elif defined(__aarch64__) && !defined(__ILP32__) && \
+	(defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__))
+/* No pins in sanitizer builds on aarch64 (never shipped): binutils 2.40's
+ * aarch64 ld, given memcpy@GLIBC_2.17 while libasan.so defines memcpy
+ * unversioned, leaves an R_AARCH64_NONE in .rela.plt and a zeroed PLT
+ * entry: lazy binding stops at "unexpected PLT reloc type 0x00", eager
+ * binding runs into SIGILL at the first call (vs__errorv's memcpy). */
 #elif defined(__aarch64__) && !defined(__ILP32__)
 /* GLIBC_2.17 is aarch64's first node: every pin is that. */
 #define VS_GLIBC_PIN(sym, node) __asm__(".symver " #sym "," #sym "@GLIBC_2.17")

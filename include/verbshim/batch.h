@@ -54,13 +54,13 @@ enum vs__op {
 };
 
 /* private: t addresses each WR by an address handle, QPN and Q_Key */
-VS_INLINE bool vs__t_by_ah(enum vs_transport t)
+VS__INLINE bool vs__t_by_ah(enum vs_transport t)
 {
 	return t == VS_TRANSPORT_UD || t == VS_TRANSPORT_SRD;
 }
 
 /* private: the IBV_QP_EX_WITH_* flag a QP needs for op (0: every QP has it) */
-VS_INLINE uint64_t vs__op_send_flag(enum vs__op op)
+VS__INLINE uint64_t vs__op_send_flag(enum vs__op op)
 {
 	switch (op) {
 	case VS__WRITE: return IBV_QP_EX_WITH_RDMA_WRITE;
@@ -84,7 +84,7 @@ int vs__batch_submit_failed(struct vs_qp *qp, int err, const char *verb) VS_COLD
 void vs__set_inline(struct vs_qp *qp, const struct ibv_sge *sgl,
 		    size_t num_sge);
 
-VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
+VS__INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
 			      uint32_t kind, const char *verb)
 {
 	/*
@@ -124,7 +124,7 @@ VS_INLINE int vs__batch_start(struct vs__send_batch *b, struct vs_qp *qp,
  * private: s is the poisoned entry of a failed vs_mr_sge (length and lkey
  * both 0: one 8-byte compare).
  */
-VS_INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
+VS__INLINE bool vs__sge_poisoned(const struct ibv_sge *s)
 {
 	uint64_t w;
 
@@ -325,7 +325,7 @@ VS__FORCE_INLINE int vs__batch_add(struct vs__send_batch *b, enum vs_transport t
  * batch blocks state changes, so its gate reopens to its kind; the batch
  * is left "not started" (max_batch 0, see vs__batch_add_ok).
  */
-VS_INLINE struct vs_qp *vs__batch_close(struct vs__send_batch *b,
+VS__INLINE struct vs_qp *vs__batch_close(struct vs__send_batch *b,
 					uint32_t kind)
 {
 	struct vs_qp *qp = b->qp;
@@ -336,7 +336,7 @@ VS_INLINE struct vs_qp *vs__batch_close(struct vs__send_batch *b,
 	return qp;
 }
 
-VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
+VS__INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 			       const char *verb)
 {
 	struct vs_qp *qp;
@@ -356,7 +356,7 @@ VS_INLINE int vs__batch_submit(struct vs__send_batch *b, uint32_t kind,
 }
 
 /* Drops the WRs added so far; nothing is posted. */
-VS_INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
+VS__INLINE void vs__batch_abort(struct vs__send_batch *b, uint32_t kind)
 {
 	if (!b || !b->qp)
 		return;

@@ -30,11 +30,14 @@
 #endif
 
 /*
- * The one macro the data path hides behind (liburing style): the FFI twin
- * (lib/core/ffi.c) defines it empty to compile each inline out of line.
- * VS__HOT marks the adds of a send batch, inlined whatever the compiler's
- * size limits say (a call would cost more than their folded body); not in
- * the twin, whose functions are not inline.
+ * The one macro every public inline is defined behind (liburing's
+ * IOURINGINLINE): the FFI twin, lib/core/ffi.c, defines it empty and
+ * includes these headers, so each public inline is compiled there once more
+ * as an external definition, renamed vs_ffi_NAME (include/verbshim/ffi.h).
+ * VS__INLINE is the private helpers' (vs__NAME), never twinned.  VS__HOT
+ * marks the adds of a send batch, inlined whatever the compiler's size
+ * limits say (a call would cost more than their folded body); not in the
+ * twin, whose functions are not inline.
  */
 #ifndef VS_INLINE
 #define VS_INLINE static inline
@@ -45,6 +48,7 @@
 #ifndef VS__HOT
 #define VS__HOT
 #endif
+#define VS__INLINE static inline
 
 #if defined(__GNUC__)
 /* private: the pieces of one WR's add (see VS__HOT) */

@@ -135,7 +135,7 @@ struct vs_wc {
 };
 
 /* private */
-VS_INLINE uint64_t vs__cycles_to_ns(uint64_t cycles, uint64_t khz)
+VS__INLINE uint64_t vs__cycles_to_ns(uint64_t cycles, uint64_t khz)
 {
 	if (!khz)
 		return 0;
@@ -143,7 +143,7 @@ VS_INLINE uint64_t vs__cycles_to_ns(uint64_t cycles, uint64_t khz)
 }
 
 /* private: the current completion of a start/next poll */
-VS_INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
+VS__INLINE void vs__wc_read(const struct vs_cq *cq, struct ibv_cq_ex *x,
 			   struct vs_wc *wc)
 {
 	wc->wr_id = x->wr_id;
@@ -204,7 +204,7 @@ extern struct vs_cq vs__cq_idle; /* only its gate is ever written (0) */
  * ibv_end_poll), so iterations of several threads keep it right; a close
  * of the CQ in the middle of one is refused with -EBUSY.
  */
-VS_INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
+VS__INLINE void vs__cq_iterating(struct vs_cq *cq, uint32_t on)
 {
 	__atomic_store_n(&cq->h.gate, on, __ATOMIC_RELAXED);
 }

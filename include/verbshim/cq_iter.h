@@ -31,7 +31,7 @@ struct vs_cq_iter {
 };
 
 /* private */
-VS_INLINE void vs__cq_iter_idle(struct vs_cq_iter *it)
+VS__INLINE void vs__cq_iter_idle(struct vs_cq_iter *it)
 {
 	it->ops = (struct ibv_cq_ex *)&vs__cq_idle_ops;
 	it->cq = &vs__cq_idle;

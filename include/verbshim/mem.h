@@ -158,7 +158,7 @@ struct ibv_sge vs__mr_sge_bad(const struct vs_mr *mr, size_t offset,
 			      uint32_t length) VS_COLD;
 
 /* private: mr is an open MR and [offset, offset+length) lies inside it */
-VS_INLINE bool vs__mr_range_ok(const struct vs_mr *mr, size_t offset,
+VS__INLINE bool vs__mr_range_ok(const struct vs_mr *mr, size_t offset,
 			       size_t length)
 {
 	return mr && mr->h.magic == VS_KIND_MR && offset <= mr->length &&

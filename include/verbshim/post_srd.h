@@ -25,7 +25,7 @@ VS_INLINE int vs_srd_batch_start(struct vs_srd_qp *qp, struct vs_srd_batch *b)
 }
 
 /* private: the UD destination inside an SRD one (its first member) */
-VS_INLINE const struct vs_ud_dest *vs__srd_ud(const struct vs_srd_dest *dest)
+VS__INLINE const struct vs_ud_dest *vs__srd_ud(const struct vs_srd_dest *dest)
 {
 	return (const struct vs_ud_dest *)(const void *)dest;
 }

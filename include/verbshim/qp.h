@@ -234,7 +234,7 @@ VS_INLINE int vs_ud_qp_modify(struct vs_ud_qp *qp, struct ibv_qp_attr *attr, int
 }
 
 /* private: qp when it is an open QP of the kind, else NULL */
-VS_INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
+VS__INLINE const struct vs_qp *vs__qp_open(const void *qp, uint32_t kind)
 {
 	const struct vs_qp *q = (const struct vs_qp *)qp;
 

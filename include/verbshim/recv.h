@@ -34,7 +34,7 @@ int vs__recv_failed(struct vs_recv_batch *rb, int err, size_t num_sge,
  * opens it here; anything else goes to vs__recv_start (lib/core/post.c), which
  * checks again and records what is wrong.
  */
-VS_INLINE int vs__recv_start_qp(struct vs_recv_batch *rb, struct vs_qp *qp,
+VS__INLINE int vs__recv_start_qp(struct vs_recv_batch *rb, struct vs_qp *qp,
 				uint32_t kind, const char *verb)
 {
 	if (VS_LIKELY(rb && qp &&
@@ -51,7 +51,7 @@ VS_INLINE int vs__recv_start_qp(struct vs_recv_batch *rb, struct vs_qp *qp,
 	return vs__recv_start(rb, qp, kind, verb);
 }
 
-VS_INLINE int vs__recv_start_srq(struct vs_recv_batch *rb, struct vs_srq *srq,
+VS__INLINE int vs__recv_start_srq(struct vs_recv_batch *rb, struct vs_srq *srq,
 				 const char *verb)
 {
 	if (VS_LIKELY(rb && srq &&

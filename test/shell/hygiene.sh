@@ -52,7 +52,7 @@ others=$(comm -23 <(echo "$defined") <(echo "$dropins") | grep -v '^vs__' || tru
 	echo '#include <verbshim.h>'
 	for s in $others; do echo "__typeof__($s) *vs_hygiene_$s = &$s;"; done
 } >"$tmp/public.c"
-if ! $cc -std=c11 -D_GNU_SOURCE -Iinclude -c -o "$tmp/public.o" "$tmp/public.c" 2>"$tmp/public.err"; then
+if ! $cc -std=c11 -D_GNU_SOURCE -Iinclude -Ibuild/gen -c -o "$tmp/public.o" "$tmp/public.c" 2>"$tmp/public.err"; then
 	undeclared=$(grep -o "‘[A-Za-z0-9_]*’ undeclared\|'[A-Za-z0-9_]*' undeclared" "$tmp/public.err" |
 		tr -d "‘’'" | awk '{print $1}' | sort -u)
 	[ -n "$undeclared" ] || cat "$tmp/public.err"

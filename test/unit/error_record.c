@@ -30,6 +30,9 @@
  *   a bad handle;
  *   vs_cq_is_extended vs_rc_qp_is_extended vs_uc_qp_is_extended
  *   vs_ud_qp_is_extended vs_srd_qp_is_extended: false for a bad handle;
+ *   vs_rc_qp_num vs_uc_qp_num vs_ud_qp_num vs_srd_qp_num: 0, and
+ *   vs_rc_qp_caps vs_uc_qp_caps vs_ud_qp_caps vs_srd_qp_caps: NULL for a bad
+ *   handle;
  *   vs_cq_iter_* accessors, vs_cq_iter_read, vs_cq_iter_end, vs_*_batch_abort,
  *   vs_recv_abort: void, valid only inside a started iteration or batch;
  *   vs_force_legacy vs_set_force_legacy: a knob;

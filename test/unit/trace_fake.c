@@ -49,9 +49,22 @@ static pid_t run(const char *name, const char *const *env)
 		for (; *env; env++)
 			putenv((char *)*env);
 		execl(self, "trace_fake", "case", name, (char *)NULL);
-		_exit(121);
+		_exit(errno == ENOEXEC ? 126 : 121);
 	}
 	VS_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	/* An arm64 build under qemu-user (make check-arm64) cannot exec
+	 * itself unless binfmt_misc knows qemu-aarch64: every case is a run
+	 * of its own, so nothing here can be tested there. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 126) {
+		char rm[sizeof(dir) + 16];
+
+		snprintf(rm, sizeof(rm), "rm -rf %s", dir);
+		if (system(rm)) {
+		}
+		VS_SKIP("every case re-executes %s, which this kernel cannot run "
+			"(ENOEXEC: another architecture, qemu-user without binfmt_misc)",
+			self);
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char cmd[PATH_MAX + 16];
 

@@ -33,6 +33,18 @@ pair() {
 	echo "server: ${srv[*]}"
 	"${srv[@]}" >"$out/server" 2>&1 &
 	spid=$!
+	# VS_PAIR_READY=1: the server's first line says it is ready (listening,
+	# joined): the client starts after it.  Under TCG (the arm64 guest) a
+	# cm_* server takes 4-10 s to listen, and a client whose connects
+	# overlap (cm_time -P) then fails in part, rejected where nobody
+	# listens yet; its exit fails the connections the server did accept,
+	# the server exits, and no retry can follow.
+	if [ "${VS_PAIR_READY:-0}" = 1 ]; then
+		deadline=$((SECONDS + ${VS_PAIR_WAIT:-60}))
+		while [ ! -s "$out/server" ] && [ $SECONDS -lt $deadline ] && kill -0 "$spid" 2>/dev/null; do
+			sleep 0.1
+		done
+	fi
 	deadline=$((SECONDS + ${VS_PAIR_WAIT:-60}))
 	while :; do
 		try=$((try + 1))
