@@ -5,6 +5,12 @@
 # Debian 11 build root with bullseye's aarch64 toolchain (dpkg-buildpackage
 # -a arm64); their library files are under the multiarch directory
 # /usr/lib/aarch64-linux-gnu.  Then:
+#   - lintian (the host's) reports no error on either;
+#   - Multi-Arch: same: libverbshim-dev of amd64 (`make deb`, built here
+#     too) and of arm64 ship the same files outside their /usr/lib/TRIPLET
+#     (headers, man pages, docs), byte for byte, and dpkg installs both
+#     side by side in an empty root (dpkg refuses a shared file that
+#     differs between the two);
 #   - in a copy of the arm64 rdma-core 44.0 root (Debian 12's, the arm64
 #     guest's default) with bookworm's arm64 libibverbs-dev, librdmacm-dev,
 #     libc6-dev and linux-libc-dev, the host's dpkg --root -i installs both
@@ -14,10 +20,12 @@
 #     loopback through pkg-config (verbshim.pc), cxx_loopback (C++17)
 #     through find_package(verbshim 1.0) with a cross toolchain file,
 #     verbs_loopback through the compat directory; none needs rdma-core;
-#   - under qemu-user in that root (qemu-aarch64 -L: no device) each prints
-#     the shim's verdict and exits 77;
+#   - under qemu-user in that root (qemu-aarch64 -L: rdma-core 44.0, no
+#     device) the packaged verbshim-info names the libibverbs it loaded
+#     from the root, and each program prints the shim's verdict, exit 77;
 #   - one arm64 VM boot (scripts/vm-run.sh --arch arm64) runs, in the root
-#     copy on rxe0, the packaged verbshim-info and the three programs.
+#     copy on rxe0, the packaged verbshim-info and the three programs
+#     (the loopbacks check the bytes that arrived).
 # As root (the build root).
 #   test/shell/deb_arm64.sh           all of it
 #   test/shell/deb_arm64.sh --runs    the runs on rxe0 (inside the VM)
@@ -47,7 +55,7 @@ fi
 
 [ "$(id -u)" -eq 0 ] || { echo "skip: building in the build root needs root (chroot, mount namespace)"; exit 77; }
 scripts/deps.sh --arm64 >/dev/null || { echo "FAIL: scripts/deps.sh --arm64"; exit 1; }
-for t in cmake pkg-config dpkg-deb; do
+for t in cmake pkg-config dpkg-deb lintian; do
 	command -v $t >/dev/null || { echo "$t not installed (scripts/deps.sh installs it)"; exit 1; }
 done
 rm -rf "$out"
@@ -94,7 +102,66 @@ grep -qx "INPUT(/usr/lib/$triplet/libverbshim.a -ldl -lpthread)" "$out/x/usr/lib
 [ $status -eq 0 ] || exit 1
 echo "ok   $(basename "$dev") ($(grep -c . <<<"$list") entries; $(dpkg-deb -f "$dev" Architecture), Multi-Arch: $(dpkg-deb -f "$dev" Multi-Arch)), $(basename "$tools"): Depends: $(dpkg-deb -f "$tools" Depends)"
 
-# 2. installed into a copy of the arm64 44.0 root, with its headers and libc6-dev
+# 2. lintian: no error (warnings are listed; the one override is deb.sh's)
+lintian --tag-display-limit 0 --show-overrides "$dev" "$tools" >"$out/lintian.log" 2>&1 || true
+if grep -q '^E: ' "$out/lintian.log"; then
+	grep '^E: ' "$out/lintian.log"
+	echo "FAIL: lintian reports errors on the arm64 packages"
+	exit 1
+fi
+echo "ok   lintian $(lintian --version | awk '{print $2}'): no error; $(grep -c '^O: ' "$out/lintian.log" || true) overridden;" \
+	"$(grep -c '^W: ' "$out/lintian.log" || true) warnings:$(grep '^W: ' "$out/lintian.log" | sed 's/^W: [^ ]* / /' | sort -u | tr '\n' ';')"
+
+# 3. Multi-Arch: same.  dpkg lets libverbshim-dev:amd64 and :arm64 share
+# a path only when the file is the same in both, so every path outside
+# /usr/lib/TRIPLET must be in both packages, with the same bytes (a
+# symlink: the same target), or the second install fails.
+make -s deb DEB_DIR="$out/deb-amd64" >"$out/make-deb-amd64.log" 2>&1 ||
+	{ tail -n 40 "$out/make-deb-amd64.log"; echo "FAIL: make deb (amd64)"; exit 1; }
+dev64=$out/deb-amd64/libverbshim-dev_${version}_amd64.deb
+[ -s "$dev64" ] || { echo "FAIL: make deb made no $dev64"; exit 1; }
+[ "$(dpkg-deb -f "$dev64" Multi-Arch)" = same ] || { echo "FAIL: libverbshim-dev (amd64) is not Multi-Arch: same"; exit 1; }
+mkdir -p "$out/ma/amd64" "$out/ma/arm64"
+dpkg-deb -x "$dev64" "$out/ma/amd64"
+dpkg-deb -x "$dev" "$out/ma/arm64"
+# shared A: the paths outside usr/lib/TRIPLET, "TYPE PATH" (f, l, d)
+shared() { (cd "$out/ma/$1" && find . -path "./usr/lib/$2" -prune -o -printf '%y %p\n' | grep -vx "d ./usr/lib/$2" | LC_ALL=C sort); }
+shared amd64 x86_64-linux-gnu >"$out/ma/amd64.list"
+shared arm64 $triplet >"$out/ma/arm64.list"
+if ! diff "$out/ma/amd64.list" "$out/ma/arm64.list" >"$out/ma/list.diff"; then
+	cat "$out/ma/list.diff"
+	echo "FAIL: libverbshim-dev amd64 and arm64 ship different paths outside /usr/lib/TRIPLET (<: amd64, >: arm64)"
+	status=1
+fi
+nsame=0
+while read -r type path; do
+	a=$out/ma/amd64/$path b=$out/ma/arm64/$path
+	case $type in
+	f) cmp -s "$a" "$b" || { echo "FAIL: $path differs between amd64 and arm64 (Multi-Arch: same)"; status=1; continue; } ;;
+	l) [ "$(readlink "$a")" = "$(readlink "$b")" ] || { echo "FAIL: symlink $path: $(readlink "$a") (amd64), $(readlink "$b") (arm64)"; status=1; continue; } ;;
+	*) continue ;;
+	esac
+	nsame=$((nsame + 1))
+done < <(comm -12 "$out/ma/amd64.list" "$out/ma/arm64.list")
+[ $status -eq 0 ] || exit 1
+# and dpkg's own verdict: both in one (empty) root, amd64 its native
+# architecture, arm64 added (dependencies left out: the files are the point)
+ma=$out/ma/root
+mkdir -p "$ma/var/lib/dpkg/info" "$ma/var/lib/dpkg/updates"
+: >"$ma/var/lib/dpkg/status"
+dpkg --root="$ma" --add-architecture arm64
+if dpkg --root="$ma" --force-depends --force-bad-path -i "$dev64" "$dev" >"$out/ma/dpkg.log" 2>&1 &&
+	[ "$(dpkg-query --root="$ma" -W -f '${Package}:${Architecture} ${Status}\n' libverbshim-dev | LC_ALL=C sort | tr '\n' ';')" = \
+		"libverbshim-dev:amd64 install ok installed;libverbshim-dev:arm64 install ok installed;" ]; then
+	echo "ok   Multi-Arch: same: $nsame shared files identical in libverbshim-dev amd64 and arm64;" \
+		"dpkg installs both side by side ($(dpkg-query --root="$ma" -W -f '${Package}:${Architecture}\n' libverbshim-dev | LC_ALL=C sort | paste -sd ' '))"
+else
+	cat "$out/ma/dpkg.log"
+	echo "FAIL: dpkg -i libverbshim-dev amd64 and arm64 side by side"
+	exit 1
+fi
+
+# 4. installed into a copy of the arm64 44.0 root, with its headers and libc6-dev
 # shellcheck source=../../scripts/lib/dpkg-status.bash
 . scripts/lib/dpkg-status.bash
 cache=${VERBSHIM_CACHE:-$repo/.cache}
@@ -108,7 +175,11 @@ mapfile -t rdebs < <(sed '1d;$d' "$src/.verbshim-root" | while read -r f; do
 hdrs=($(scripts/apt-fetch.sh --arch arm64 "$suite" libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev \
 	libc6-dev linux-libc-dev libcrypt-dev libcrypt1))
 [ ${#hdrs[@]} -eq 8 ] || { echo "FAIL: fetching $suite's arm64 rdma-core headers and libc6-dev"; exit 1; }
-for d in "${hdrs[@]}"; do dpkg-deb -x "$d" "$root"; done
+# unpacked through the root's merged-/usr symlinks (lib -> usr/lib...):
+# dpkg-deb -x would put a directory in the place of /lib, and the root's
+# loader (/lib/ld-linux-aarch64.so.1) would be gone
+for d in "${hdrs[@]}"; do dpkg-deb --fsys-tarfile "$d" | tar -x --keep-directory-symlink -C "$root"; done
+[ -L "$root/lib" ] || { echo "FAIL: $root/lib is no longer the merged-/usr symlink"; exit 1; }
 root_dpkg_status "$root" "${rdebs[@]}" "${hdrs[@]}"
 dpkg --root="$root" --add-architecture arm64
 if dpkg --root="$root" --force-bad-path -i "$dev" "$tools" >"$out/dpkg.log" 2>&1; then
@@ -120,7 +191,7 @@ else
 	exit 1
 fi
 
-# 3. built against the installed files, the root as sysroot
+# 5. built against the installed files, the root as sysroot
 proj=$out/src
 mkdir -p "$proj/cmake" "$proj/common"
 cp test/compat/cmake-package/cxx_loopback.cpp "$proj/cmake/"
@@ -177,19 +248,41 @@ for b in "$out"/bin/*; do
 done
 [ $status -eq 0 ] || exit 1
 
-# 4. under qemu-user in the root: no device there, the shim says so
-for b in loopback cxx_loopback verbs_loopback; do
+# 6. under qemu-user in the root (rdma-core 44.0; no RDMA device, nor the
+# kernel's /sys/class/infiniband_verbs: libibverbs' device list fails with
+# ENOSYS).  The packaged verbshim-info names the libibverbs it loaded from
+# the root and finds no device (exit 2); each program built against the
+# package gets the root's libibverbs' verdict through the shim and says
+# so: cxx_loopback and verbs_loopback exit 77, the typed loopback prints
+# the error record (ex_die: 77 is for EOPNOTSUPP alone) and exits 1.
+rc=0
+qemu-aarch64 -L "$root" "$root/usr/bin/verbshim-info" >"$out/qemu-verbshim-info.log" 2>&1 || rc=$?
+# (44.0's libibverbs: version node IBVERBS_1.14, provider ABI 34)
+if [ $rc -eq 2 ] && grep -q '^ *libibverbs */lib/aarch64-linux-gnu/libibverbs\.so\.1$' "$out/qemu-verbshim-info.log" &&
+	grep -q '^ *version node: *IBVERBS_1\.14 ' "$out/qemu-verbshim-info.log" &&
+	grep -q '^ *provider ABI: *34 ' "$out/qemu-verbshim-info.log"; then
+	echo "ok   qemu-aarch64 verbshim-info (packaged): exit 2 (no device); loaded$(grep -m1 'libibverbs\.so\.1' "$out/qemu-verbshim-info.log" | tr -s ' '):" \
+		"$(grep -m1 'version node:' "$out/qemu-verbshim-info.log" | tr -s ' ' | sed 's/^ //'), $(grep -m1 'provider ABI:' "$out/qemu-verbshim-info.log" | tr -s ' ' | sed 's/^ //')"
+else
+	cat "$out/qemu-verbshim-info.log"
+	echo "FAIL: qemu-aarch64 verbshim-info: exit $rc (2 expected, the root's libibverbs.so.1: IBVERBS_1.14, provider ABI 34)"
+	status=1
+fi
+for want in "loopback 1 ^vs_device_open failed: vs_device_open: ibv_get_device_list: Function not implemented: cannot list RDMA devices" \
+	"cxx_loopback 77 ^no RDMA device here: Function not implemented$" \
+	"verbs_loopback 77 ^no RDMA device: Function not implemented$"; do
+	read -r b code line <<<"$want"
 	rc=0
 	qemu-aarch64 -L "$root" "$out/bin/$b" >"$out/qemu-$b.log" 2>&1 || rc=$?
-	if [ $rc -eq 77 ] && grep -q . "$out/qemu-$b.log"; then
-		echo "ok   qemu-aarch64 $b: exit 77: $(grep -v '^[[:space:]]*$' "$out/qemu-$b.log" | tail -n 1)"
+	if [ $rc -eq "$code" ] && grep -qE "$line" "$out/qemu-$b.log"; then
+		echo "ok   qemu-aarch64 $b: exit $rc: $(grep -m1 -E "$line" "$out/qemu-$b.log")"
 	else
 		cat "$out/qemu-$b.log"
-		echo "FAIL: qemu-aarch64 $b: exit $rc (77 expected: no RDMA device under qemu-user)"
+		echo "FAIL: qemu-aarch64 $b: exit $rc ($code and a line '$line' expected)"
 		status=1
 	fi
 done
 [ $status -eq 0 ] || exit 1
 
-# 5. on rxe0 in the arm64 guest
+# 7. on rxe0 in the arm64 guest
 scripts/vm-run.sh --arch arm64 --rdma-core $rel --timeout "${VS_ARM64_TIMEOUT:-1200}" -- test/shell/deb_arm64.sh --runs
