@@ -13,7 +13,8 @@
 #   make ARCH=arm64 ...  the same for arm64 (cross-built into build/arm64;
 #                        make demo ARCH=arm64 boots the arm64 guest)
 #   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
-#                        floor, device tests in the arm64 guest
+#                        floor, device tests in the arm64 guest, the arm64
+#                        Debian packages (test/shell/deb_arm64.sh)
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11

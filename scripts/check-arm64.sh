@@ -3,8 +3,8 @@
 # make oldest ARCH=arm64: build/arm64/oldest) proven the way the x86-64 one
 # is; ends with "N passed, N failed, N skipped".
 #
-#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]
-#                                     (default: unit floor vm asan)
+#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind] [deb]
+#                                     (default: unit floor vm asan deb)
 #
 #   unit   the host unit tests under qemu-user, with Debian 12's arm64
 #          rdma-core 44.0 and glibc as their root (qemu-aarch64 -L; the
@@ -34,6 +34,11 @@
 #          valgrind in the arm64 guest (valgrind is itself an emulator: it
 #          cannot run under qemu-user), make check's flags: one boot
 #          (not in the default; written, never run to its end yet)
+#   deb    test/tests.list's check-arm64 entries (test/shell/deb_arm64.sh):
+#          the arm64 Debian packages, cross-built in the Debian 11 root,
+#          lintian, Multi-Arch: same against the amd64 ones, installed in
+#          the arm64 44.0 root, programs built against them run under
+#          qemu-user and on rxe0 in the arm64 guest (one boot)
 #
 # The sanitizer runtimes the arm64 roots lack (libasan, libubsan and the
 # libstdc++ they need) are copied from the cross toolchain into
@@ -44,7 +49,7 @@ cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib/checked-runs.bash
 . scripts/lib/checked-runs.bash
 export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
-stages=${*:-unit floor vm asan}
+stages=${*:-unit floor vm asan deb}
 mkdir -p build/arm64
 results=$(mktemp build/arm64/test-results.XXXXXX)
 trap 'rm -f "$results"' EXIT
@@ -154,9 +159,15 @@ for s in $stages; do
 			echo "arm64-valgrind 0 1 0" >>"$results"; status=1
 		fi
 		;;
+	deb)
+		echo "== the arm64 Debian packages (test/tests.list: check-arm64)"
+		mapfile -t t < <(scripts/tests.sh list check-arm64)
+		VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-deb \
+			--timeout 5400 "${t[@]}" || status=1
+		;;
 	vm) VS_VM_CONFIGS=check-arm64 scripts/vm-stage.sh "$results" || status=1 ;;
 	smoke) VS_VM_CONFIGS=arm64-smoke scripts/vm-stage.sh "$results" || status=1 ;;
-	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
+	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind] [deb]" >&2; exit 2 ;;
 	esac
 done
 
