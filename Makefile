@@ -194,7 +194,9 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
 STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
-.PHONY: all lib examples tools man tests benches check check-unit check-rxe check-siw check-arm64 soak demo \
+# stubs: what the unit tests load besides themselves (a sanitizer variant
+# builds the tests it runs and these, not the whole of tests).
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -205,6 +207,7 @@ lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
 tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+stubs: $(STUBS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -423,8 +426,8 @@ check-rxe:
 	$(Q)$(CHECK_ENV) scripts/check.sh rxe
 
 # The VM stage on soft-iWARP (siw0): the boots of test/boots.list that
-# check-siw runs (kernel 6.1 with the host root, 33.2 and 65.0 and two
-# guests, as in make check, and kernel 6.12 with 56.1).
+# check-siw runs (kernel 6.1 with the host root and two guests, as in
+# make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 

@@ -22,6 +22,7 @@ mkdir -p build
 results=$(mktemp build/test-results.XXXXXX)
 trap 'rm -f "$results"' EXIT
 status=0
+t_start=$SECONDS
 
 HOST_WHERE=host,beside,asan,valgrind,tsan
 # needs WHAT: the make targets what's entries need; the release roots'
@@ -43,6 +44,11 @@ needs() {
 }
 
 run() { test/run.sh --results "$results" "$@" || status=1; }
+
+# Where the time went, printed before the total: CI's budget is the
+# whole run's, and a log that names the slow part saves a rerun.
+times=() t_phase=$SECONDS
+phase() { times+=("$1 $((SECONDS - t_phase))s"); t_phase=$SECONDS; }
 
 # The unit tests share nothing (each its own fake devices and files): the
 # sanitizer and valgrind stages, single-threaded per test, run two at a time.
@@ -71,9 +77,12 @@ host_stages() {
 	wait $pid || rc=$?
 	cat build/shell-stage.log
 	[ $rc -eq 0 ] || status=1
+	phase "unit+shell"
 
 	echo "== building the ASan+UBSan variant"
-	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
+	# Each variant builds the tests it runs (and the stubs they load), not
+	# the device tests and examples it never runs.
+	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan "${asan[@]}" stubs >build/asan.log 2>&1; then
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=$UBSAN_CHECKED \
 			run --stage asan --jobs "$jobs" "${asan[@]}"
@@ -81,22 +90,31 @@ host_stages() {
 		cat build/asan.log; echo "asan: build failed"
 		echo "asan 0 1 0" >>"$results"; status=1
 	fi
+	phase asan
 
 	VS_RACE_PROCESSES=6 run --stage valgrind --timeout 300 --jobs "$jobs" \
 		--wrap "valgrind $VALGRIND_FLAGS" \
 		"${valgrind[@]}"
+	phase valgrind
 
 	echo "== building the TSan variant"
-	if $MAKE -s -j"$(nproc)" BUILD=build/tsan SAN=tsan tests >build/tsan.log 2>&1; then
+	if $MAKE -s -j"$(nproc)" BUILD=build/tsan SAN=tsan "${tsan[@]}" stubs >build/tsan.log 2>&1; then
 		run --stage tsan "${tsan[@]}"
 	else
 		cat build/tsan.log; echo "tsan: build failed"
 		echo "tsan 0 1 0" >>"$results"; status=1
 	fi
+	phase tsan
 }
 
 vm_stage() {
+	if [ -n "$fetch_pid" ]; then
+		wait "$fetch_pid" || { echo "== the VM stage's early fetch failed (build/vm-fetch.log):"; cat build/vm-fetch.log; }
+		fetch_pid=
+		phase "vm fetch (waited)"
+	fi
 	scripts/vm-stage.sh "$results" || status=1
+	phase vm
 }
 
 # The registry's own test is a host-stage test; the VM stage alone runs it
@@ -111,15 +129,28 @@ needs) needs "${2:?usage: $0 needs all|unit|rxe}"; exit ;;
 *) echo "usage: $0 all|unit|rxe|needs WHAT" >&2; exit 2 ;;
 esac
 targets=$(needs "$what") || exit 1
+# The VM stage's downloads (kernels, release roots) and siw.ko, beside
+# the build and the host stages: on a cold cache they are minutes of
+# network that cost no CPU.  Locked per item, so the host stage's own
+# fetches (build_root.sh, header_sets.sh) wait rather than collide; the
+# VM stage's own preparation then finds them done, or says what failed.
+fetch_pid=
+if [ "$what" = all ]; then
+	scripts/vm-stage.sh --fetch >build/vm-fetch.log 2>&1 &
+	fetch_pid=$!
+	trap 'rm -f "$results"; [ -z "$fetch_pid" ] || kill "$fetch_pid" 2>/dev/null' EXIT
+fi
 echo "== building what the tests need: $targets"
 # shellcheck disable=SC2086
 $MAKE -s -j"${CHECK_JOBS:-$(nproc)}" $targets || exit 1
+phase build
 case $what in
 all) host_stages; vm_stage ;;
 unit) host_stages ;;
 rxe) registry; vm_stage ;;
 esac
 
+printf "== time: %s, in all %ss\n" "$(printf "%s, " "${times[@]}" | sed "s/, $//")" $((SECONDS - t_start))
 awk '{p += $2; f += $3; s += $4}
      END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$results"
 [ $status -eq 0 ]

@@ -7,6 +7,10 @@
 # (scripts/vm-guest.sh in the guest).
 #
 #   scripts/vm-stage.sh RESULTS_FILE
+#   scripts/vm-stage.sh --fetch   only fetch and build what the boots
+#                                 boot (kernels, siw.ko, release roots):
+#                                 make check runs it beside its host
+#                                 stage, where downloads cost no CPU
 #
 # Each boot appends "LABEL passed failed skipped" lines.  VS_VM_CONFIGS
 # selects the boots (words: a label or a group of boots.list; default
@@ -22,8 +26,13 @@ me=vm-stage.sh
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$repo"
 
-results=${1:?usage: $me RESULTS_FILE}
-touch "$results"
+fetch_only=
+if [ "${1:-}" = --fetch ]; then
+	fetch_only=1 results=/dev/null
+else
+	results=${1:?usage: $me RESULTS_FILE | --fetch}
+	touch "$results"
+fi
 vmdir=build/vm
 OLDEST=build/oldest
 OLDEST_DIRS="bin test dropin stubs"
@@ -75,13 +84,14 @@ prep() {
 		if [ "$root" != host ] && [[ $done_ != *" root-$root "* ]]; then
 			scripts/rdma-core-root.sh "$root" >/dev/null || return 1
 			done_+="root-$root "
+			[ -z "$fetch_only" ] || continue
 			for d in $OLDEST_DIRS; do
 				{ [ -d "$OLDEST/$d" ] && [ -d "build/$d" ]; } ||
 					{ echo "$me: error: the release roots run $OLDEST/$d over build/$d: run make all tests oldest" >&2; return 1; }
 			done
 		fi
 	done
-	[ -n "$all_sets" ] || return 0
+	[ -n "$all_sets" ] && [ -z "$fetch_only" ] || return 0
 	for p in $(scripts/tests.sh products "${all_sets%,}"); do
 		scripts/deps.sh || return 1
 		scripts/tests.sh make-product "$p" || return 1
@@ -117,6 +127,7 @@ prep_arm64() {
 		scripts/rdma-core-root.sh --arch arm64 "$root" >/dev/null || return 1
 		done_+="arm64-root-$root "
 	fi
+	[ -z "$fetch_only" ] || return 0
 	{ [ -x "$b/bin/loopback" ] && [ -d "$b/test/device" ] && [ -s "$b/toolchain" ]; } ||
 		{ echo "$me: error: no $b/bin/loopback: run make ARCH=arm64 all tests oldest" >&2; return 1; }
 }
@@ -125,6 +136,7 @@ if ! prep; then
 	echo "vm-setup 0 1 0" >>"$results"
 	exit 1
 fi
+[ -z "$fetch_only" ] || exit 0
 
 # Wrappers for the examples of test/vm/examples.list that are built.
 # Rewritten in place (another checkout user's stage may be running them).
