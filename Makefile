@@ -14,11 +14,13 @@
 #                        make demo ARCH=arm64 boots the arm64 guest)
 #   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
 #                        floor, device tests in the arm64 guest, the drop-in
-#                        (rdma-core's examples, perftest) against stock
+#                        (rdma-core's examples, perftest) against stock, the
+#                        arm64 Debian packages (test/shell/deb_arm64.sh)
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
-#                        build root: build/deb/*.deb
+#                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
+#                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
@@ -29,6 +31,10 @@
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
+# Where the archive, verbshim.pc, the CMake package and the compat
+# directory go: PREFIX/lib, or a multiarch directory (make deb:
+# /usr/lib/x86_64-linux-gnu, /usr/lib/aarch64-linux-gnu, as Debian wants).
+LIBDIR  ?= $(PREFIX)/lib
 
 # The target architecture, in the kernel's spelling: x86_64 (this host's,
 # the default) or arm64, cross-built with Debian's aarch64-linux-gnu
@@ -453,7 +459,7 @@ RDMA_CORE_CFLAG = $(if $(RDMA_CORE_SET),-I$${includedir}/verbshim/rdma-core )
 $(BUILD)/verbshim.pc: Makefile FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' \
-	  'libdir=$${prefix}/lib' '' 'Name: verbshim' \
+	  'libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' '' 'Name: verbshim' \
 	  'Description: portable, typed RDMA verbs without a link-time rdma-core dependency' \
 	  'Version: $(VERSION)' 'Cflags: $(RDMA_CORE_CFLAG)-I$${includedir}' \
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
@@ -468,22 +474,24 @@ $(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
 	$(call say,MAN,$(@D))
 	$(Q)rm -rf $(@D) && scripts/kernel-doc-man.py --version $(VERSION) --out $(@D) $(MAN_HEADERS) && touch $@
 
+# LIBDIR below PREFIX, as the CMake package finds PREFIX from its own place
+LIBDIR_REL = $(if $(filter $(PREFIX)/%,$(LIBDIR)),$(patsubst $(PREFIX)/%,%,$(LIBDIR)),$(error LIBDIR=$(LIBDIR) is not under PREFIX=$(PREFIX)))
 install: all man $(BUILD)/verbshim.pc
-	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(FFI_H) $(DESTDIR)$(PREFIX)/include/verbshim/
 	$(if $(RDMA_CORE_SET),$(install_rdma_core))
-	install -m 644 $(ARCHIVE) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package
-	install -d $(DESTDIR)$(PREFIX)/lib/cmake/verbshim
+	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package $(LIBDIR_REL)
+	install -d $(DESTDIR)$(LIBDIR)/cmake/verbshim
 	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
-		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(PREFIX)/lib/cmake/verbshim/
+		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(LIBDIR)/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	rm -rf $(BUILD)/compat-dir
-	scripts/compat-dir.sh $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
+	scripts/compat-dir.sh --libdir $(LIBDIR) $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
 	install -d $(DESTDIR)$(COMPAT_DIR)
 	cp -P $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
 
@@ -502,9 +510,9 @@ endef
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(PREFIX)/include/verbshim.h \
 	  $(DESTDIR)$(PREFIX)/include/verbshim.hpp \
-	  $(DESTDIR)$(PREFIX)/lib/libverbshim.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/verbshim.pc \
-	  $(DESTDIR)$(PREFIX)/lib/cmake/verbshim \
-	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/lib/verbshim \
+	  $(DESTDIR)$(LIBDIR)/libverbshim.a $(DESTDIR)$(LIBDIR)/pkgconfig/verbshim.pc \
+	  $(DESTDIR)$(LIBDIR)/cmake/verbshim \
+	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(LIBDIR)/verbshim \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:
@@ -543,16 +551,29 @@ oldest:
 endif
 
 # Debian packages (debian/rules): dpkg-buildpackage -b in the build root,
-# on a copy of the tree without build/ (build/deb/verbshim-VERSION), so the
-# packages never take this checkout's objects; the .debs land in build/deb.
+# on a copy of the tree without build/ (DEB_DIR/verbshim-VERSION), so the
+# packages never take this checkout's objects; the .debs land in DEB_DIR.
+# ARCH=arm64: cross-built (dpkg-buildpackage -a arm64) in the build root
+# with bullseye's aarch64 toolchain, into build/arm64/deb.  Both install
+# under /usr/lib/TRIPLET (debian/rules: LIBDIR).
+ifeq ($(ARCH),arm64)
+DEB_DIR := build/arm64/deb
+DEB_ROOT := scripts/build-root.sh --arch arm64
+DEB_FLAGS := -a arm64
+DEB_ENV := CC=aarch64-linux-gnu-gcc
+else
 DEB_DIR := build/deb
+DEB_ROOT := scripts/build-root.sh
+DEB_FLAGS :=
+DEB_ENV :=
+endif
 deb:
 	$(call say,DEB,$(DEB_DIR))
 	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/verbshim-$(VERSION)
 	$(Q)tar -c --exclude=./build --exclude=./.git --exclude=./.cache --exclude='./lib/*.a' . | \
 		tar -x -C $(DEB_DIR)/verbshim-$(VERSION)
-	$(Q)scripts/build-root.sh -- sh -c 'cd $(DEB_DIR)/verbshim-$(VERSION) && \
-		DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc' >$(DEB_DIR)/build.log 2>&1 || \
+	$(Q)$(DEB_ROOT) -- sh -c 'cd $(DEB_DIR)/verbshim-$(VERSION) && \
+		$(DEB_ENV) DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc $(DEB_FLAGS)' >$(DEB_DIR)/build.log 2>&1 || \
 		{ tail -n 40 $(DEB_DIR)/build.log; exit 1; }
 	$(Q)ls $(DEB_DIR)/*.deb
 
@@ -574,6 +595,6 @@ check-deb:
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
 # files resolving to the shim, for build systems that say -libverbs, -lmlx5...
-COMPAT_DIR = $(PREFIX)/lib/verbshim/compat
+COMPAT_DIR = $(LIBDIR)/verbshim/compat
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -26,7 +26,10 @@
 #          host: each cross-builds what it needs and boots the arm64 guest
 #          itself (test/shell/dropin_arm64.sh: rdma-core's examples and
 #          perftest built on build/arm64's archive, beside stock rdma-core's
-#          in the 44.0 root)
+#          in the 44.0 root; test/shell/deb_arm64.sh: the arm64 Debian
+#          packages, cross-built in the Debian 11 root, lintian, Multi-Arch:
+#          same against the amd64 ones, installed in the arm64 44.0 root,
+#          programs built against them run under qemu-user and on rxe0)
 #   asan   test/tests.list's asan entries built with ASan+UBSan
 #          (build/arm64/asan), under qemu-user in the arm64 44.0 root, two
 #          at a time; no leak check (LeakSanitizer stops the world with
@@ -166,7 +169,7 @@ for s in $stages; do
 		mapfile -t t < <(scripts/tests.sh list check-arm64)
 		# a boot under TCG and its runs: VS_ARM64_TIMEOUT for the boot
 		VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-shell \
-			--timeout $((${VS_ARM64_TIMEOUT:-3600} + 900)) "${t[@]}" || status=1
+			--timeout $((${VS_ARM64_TIMEOUT:-3600} + 1800)) "${t[@]}" || status=1
 		;;
 	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
 	esac

@@ -9,7 +9,7 @@
 #     cached root stays clean) dpkg -i installs both, and examples are built
 #     against the installed files only: the typed loopback through
 #     pkg-config, cxx_loopback (C++17) through find_package(verbshim 1.0),
-#     verbs_loopback through /usr/lib/verbshim/compat;
+#     verbs_loopback through /usr/lib/x86_64-linux-gnu/verbshim/compat;
 #   - in a copy of each release root (33.2, 44.0, 56.1, 65.0) with that
 #     release's own libibverbs-dev and librdmacm-dev (what libverbshim-dev
 #     depends on), dpkg --root -i installs both, dependencies checked;
@@ -55,10 +55,10 @@ dev=build/deb/libverbshim-dev_${version}_amd64.deb
 tools=build/deb/verbshim-tools_${version}_amd64.deb
 for d in "$dev" "$tools"; do [ -s "$d" ] || { echo "FAIL: make deb made no $d"; exit 1; }; done
 status=0
-want_dev="./usr/lib/libverbshim.a ./usr/include/verbshim.h ./usr/include/verbshim/loader.h
-./usr/lib/pkgconfig/verbshim.pc ./usr/lib/cmake/verbshim/verbshimConfig.cmake
-./usr/lib/cmake/verbshim/verbshimConfigVersion.cmake ./usr/lib/verbshim/compat/libibverbs.a
-./usr/lib/verbshim/compat/libmlx5.a ./usr/lib/verbshim/compat/libibumad.pc
+want_dev="./usr/lib/x86_64-linux-gnu/libverbshim.a ./usr/include/verbshim.h ./usr/include/verbshim/loader.h
+./usr/lib/x86_64-linux-gnu/pkgconfig/verbshim.pc ./usr/lib/x86_64-linux-gnu/cmake/verbshim/verbshimConfig.cmake
+./usr/lib/x86_64-linux-gnu/cmake/verbshim/verbshimConfigVersion.cmake ./usr/lib/x86_64-linux-gnu/verbshim/compat/libibverbs.a
+./usr/lib/x86_64-linux-gnu/verbshim/compat/libmlx5.a ./usr/lib/x86_64-linux-gnu/verbshim/compat/libibumad.pc
 ./usr/share/man/man3/vs_device_open.3.gz ./usr/share/doc/libverbshim-dev/copyright
 ./usr/include/verbshim/rdma-core/infiniband/verbs.h ./usr/include/verbshim/rdma-core/rdma/rdma_cma.h
 ./usr/include/verbshim/rdma-core/COPYING ./usr/include/verbshim/rdma-core/VERSION"
@@ -89,7 +89,7 @@ if scripts/build-root.sh --overlay "$out/overlay" -- sh -c '
 	gcc -std=c11 -D_GNU_SOURCE -I. -o "$4/loopback" loopback.c common/ex_common.c $(pkg-config --static --cflags --libs verbshim)
 	cmake -S cmake -B cmake/build -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" &&
 		cmake --build cmake/build && cp cmake/build/cxx_loopback "$4/"
-	gcc -o "$4/verbs_loopback" verbs_loopback.c -L/usr/lib/verbshim/compat -libverbs -lrdmacm
+	gcc -o "$4/verbs_loopback" verbs_loopback.c -L/usr/lib/x86_64-linux-gnu/verbshim/compat -libverbs -lrdmacm
 	' deb "$repo/$dev" "$repo/$tools" "$repo/$proj" "$repo/$out/bin" >"$out/build-root.log" 2>&1; then
 	grep -E '^(Package|Status)|verbshim [0-9.]* from' "$out/build-root.log" | sed 's/^/     /'
 	echo "ok   installed with dpkg in the build root; built against the installed files: $(cd "$out/bin" && echo *)"
