@@ -204,7 +204,12 @@ one_guest() {
 	# shellcheck disable=SC2046
 	scripts/vm-run.sh --timeout "$(boot_timeout "$arch" 2400)" $(vm_opts "$arch" "$kernel" "$prov" "$root") \
 		-- scripts/vm-guest.sh "$label" "$out" || rc=$?
-	if [ ! -s "$out" ]; then
+	if [ -s "$out.running" ]; then
+		# Killed in the middle of its tests: those that had reported
+		# count, and the kill is one failure more.
+		cat "$out.running" >>"$out"
+		echo "$label-vm 0 1 0" >>"$out"
+	elif [ ! -s "$out" ]; then
 		# The VM never got to run the tests: count it as one failure.
 		echo "$label 0 1 0" >"$out"
 	elif [ $rc -eq 124 ] || [ $rc -eq 125 ]; then
@@ -214,7 +219,7 @@ one_guest() {
 	[ $rc -eq 0 ] || status=1
 	cat "$out" >>"$results"
 	summary+=("$(printf '%-16s %4ss  %s' "$label" $((SECONDS - t0)) "$(awk '{p+=$2; f+=$3; s+=$4} END {printf "%d passed, %d failed, %d skipped", p, f, s}' "$out")")")
-	rm -f "$out"
+	rm -f "$out" "$out.running"
 }
 
 # Two guests over a qemu socket network on 127.0.0.1, for each test of the

@@ -8,7 +8,9 @@
 #               TEST...
 #
 # --wrap     runs each test as CMD ARGS TEST (valgrind, a loader, ...)
-# --results  appends "NAME passed failed skipped" to FILE (for check.sh)
+# --results  appends "NAME passed failed skipped" to FILE (for check.sh);
+#            while running, FILE.running holds the counts so far (a VM
+#            killed by its limit still tells what had passed)
 # --no-skip  a skip counts as a failure (inside the VM nothing may skip)
 # --skip-ok  but a skip whose reason contains TEXT is one (a provider's own
 #            reason, as "siw0 (iWARP): no UD QPs")
@@ -78,6 +80,7 @@ report() {
 		sed -n '1,60p' "$log" | sed 's/^/        | /'
 		;;
 	esac
+	[ -z "$results" ] || echo "$stage $passed $failed $skipped" >"$results.running"
 }
 
 tests=("$@")
@@ -106,6 +109,6 @@ done
 wait
 report_done
 
-[ -n "$results" ] && echo "$stage $passed $failed $skipped" >>"$results"
+[ -n "$results" ] && echo "$stage $passed $failed $skipped" >>"$results" && rm -f "$results.running"
 echo "$stage: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
