@@ -74,7 +74,7 @@ host_stages() {
 
 	echo "== building the ASan+UBSan variant"
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan tests >build/asan.log 2>&1; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		ASAN_OPTIONS=$ASAN_CHECKED \
 		UBSAN_OPTIONS=$UBSAN_CHECKED \
 			run --stage asan --jobs "$jobs" "${asan[@]}"
 	else
