@@ -3,7 +3,7 @@
 # make oldest ARCH=arm64: build/arm64/oldest) proven the way the x86-64 one
 # is; ends with "N passed, N failed, N skipped".
 #
-#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]
+#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind] [tsan]
 #                                     (default: unit floor vm asan)
 #
 #   unit   the host unit tests under qemu-user, with Debian 12's arm64
@@ -35,6 +35,11 @@
 #          entries of WHERE arm64-valgrind (build/arm64) under bookworm's
 #          arm64 valgrind in the arm64 guest (valgrind is itself an
 #          emulator: it cannot run under qemu-user), make check's flags
+#   tsan   test/tests.list's tsan entries built with TSan (build/arm64/tsan)
+#          under qemu-user in the arm64 44.0 root, two at a time, with the
+#          address space's randomisation off (setarch -R): TSan re-executes
+#          itself to turn it off, which qemu-user cannot ("execve failed,
+#          errno 8", ENOEXEC without binfmt_misc)
 #
 # The sanitizer runtimes the arm64 roots lack (libasan, libubsan and the
 # libstdc++ they need) are copied from the cross toolchain into
@@ -119,11 +124,23 @@ for s in $stages; do
 			status=1
 		fi
 		;;
+	tsan)
+		echo "== arm64 TSan unit tests under qemu-user (arm64 rdma-core 44.0 root)"
+		mapfile -t t < <(scripts/tests.sh list --build build/arm64/tsan tsan)
+		if variant_build tsan arm64-tsan && root=$(scripts/rdma-core-root.sh --arch arm64 44.0); then
+			VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-tsan \
+				--timeout 1800 --jobs 2 \
+				--wrap "setarch -R qemu-aarch64 -L $root -E LD_LIBRARY_PATH=$PWD/build/arm64/tsan/sanlib" \
+				"${t[@]}" || status=1
+		else
+			status=1
+		fi
+		;;
 	asan-vm) vm_boots arm64-asan-vm arm64-asan || status=1 ;;
 	valgrind) vm_boots arm64-valgrind arm64-valgrind || status=1 ;;
 	vm) vm_boots arm64-vm check-arm64 || status=1 ;;
 	smoke) vm_boots arm64-smoke arm64-smoke || status=1 ;;
-	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
+	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [asan] [asan-vm] [valgrind] [tsan]" >&2; exit 2 ;;
 	esac
 done
 
