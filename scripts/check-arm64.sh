@@ -63,9 +63,10 @@ scripts/deps.sh --arm64 || exit 1
 # tsan) and the runtimes the arm64 roots lack, or a failed STAGE
 variant_build() {
 	echo "== building the arm64 $1 variant (build/arm64/$1)"
-	if ! make -s -j"${CHECK_JOBS:-2}" ARCH=arm64 BUILD=build/arm64/$1 SAN=$1 tests \
-		>build/arm64/$1.log 2>&1 || ! arm64_sanlib build/arm64/$1 "$1"; then
-		cat build/arm64/$1.log; echo "$2: build failed"
+	local b=build/arm64/$1
+	if ! make -s -j"${CHECK_JOBS:-2}" ARCH=arm64 BUILD="$b" SAN="$1" tests \
+		>"$b.log" 2>&1 || ! arm64_sanlib "$b" "$1"; then
+		cat "$b.log"; echo "$2: build failed"
 		echo "$2 0 1 0" >>"$results"; return 1
 	fi
 }

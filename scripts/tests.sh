@@ -140,8 +140,10 @@ check() {
 			if variant_of "$w" >/dev/null; then
 				# its own build (build/asan, build/arm64/asan, ...), its
 				# own runner options: a boot of its own, on today's build
-				[ "$w" = "$sets" ] && [ "$guests" = 1 ] && [ "$root" = host ] ||
-					{ echo "$boots: $label: the checked set '$w' is a boot's one set, GUESTS 1, ROOT host"; bad=1; }
+				if [ "$w" != "$sets" ] || [ "$guests" != 1 ] || [ "$root" != host ]; then
+					echo "$boots: $label: the checked set '$w' is a boot's one set, GUESTS 1, ROOT host"
+					bad=1
+				fi
 			else
 				[[ " $VM_WHERE " == *" $w "* ]] || { echo "$boots: $label: unknown set '$w' (one of: $VM_WHERE; checked: $(checked_words))"; bad=1; }
 			fi
