@@ -3,7 +3,7 @@
 # make oldest ARCH=arm64: build/arm64/oldest) proven the way the x86-64 one
 # is; ends with "N passed, N failed, N skipped".
 #
-#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind]
+#   scripts/check-arm64.sh [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind] [tsan]
 #                                     (default: unit floor vm shell asan)
 #
 #   unit   the host unit tests under qemu-user, with Debian 12's arm64
@@ -11,14 +11,15 @@
 #          x86-64 unit stage runs on the host's, 44.0 too): the fake
 #          provider and the stubs of build/arm64/stubs, the loader tests
 #          on the real libraries; then build/arm64/oldest's (Debian 11's
-#          cross gcc) the same way in the arm64 33.2 root (glibc 2.31)
+#          cross gcc) the same way in the arm64 33.2 root
 #   floor  test/shell/glibc_floor.sh on both arm64 archives, with the
 #          cross toolchain (floor GLIBC_2.17 on aarch64)
 #   vm     the boots of test/boots.list in group check-arm64
 #          (scripts/vm-stage.sh): the tests of WHERE vm (device tests,
-#          examples, the demo's two among them, tool tests) on rxe0 in the
-#          arm64 guest, build/arm64 in the 44.0 root, build/arm64/oldest in
-#          the 33.2 and 65.0 roots
+#          examples, the demo's two among them, tool tests) on rxe0 and
+#          siw0 in the arm64 guest, build/arm64 in the 44.0 root,
+#          build/arm64/oldest in the 33.2 and 65.0 roots; the mixed pairs;
+#          and the checked boots below
 #   smoke  group arm64-smoke: one boot, the tests of WHERE arm64-smoke
 #          (the demo's two programs and a few device tests), build/arm64
 #          in the 44.0 root
@@ -35,18 +36,23 @@
 #          at a time; no leak check (LeakSanitizer stops the world with
 #          ptrace, which qemu-user does not emulate: "LeakSanitizer has
 #          encountered a fatal error")
-#   asan-vm  the same binaries in the arm64 guest (44.0 root), where ASan
-#          runs natively, the leak check included: one boot, hours under
-#          TCG (not in the default)
-#   valgrind  the valgrind entries (build/arm64) under bookworm's arm64
-#          valgrind in the arm64 guest (valgrind is itself an emulator: it
-#          cannot run under qemu-user), make check's flags: one boot
-#          (not in the default; written, never run to its end yet)
+#   asan-vm  group arm64-asan: the boot asan-arm64-44.0, the same
+#          binaries in the arm64 guest, where ASan runs natively, the leak
+#          check included
+#   valgrind  group arm64-valgrind: the boot valgrind-arm64-44.0, the
+#          entries of WHERE arm64-valgrind (build/arm64) under bookworm's
+#          arm64 valgrind in the arm64 guest (valgrind is itself an
+#          emulator: it cannot run under qemu-user), make check's flags
+#   tsan   test/tests.list's tsan entries built with TSan (build/arm64/tsan)
+#          under qemu-user in the arm64 44.0 root, two at a time, with the
+#          address space's randomisation off (setarch -R): TSan re-executes
+#          itself to turn it off, which qemu-user cannot ("execve failed,
+#          errno 8", ENOEXEC without binfmt_misc)
 #
 # The sanitizer runtimes the arm64 roots lack (libasan, libubsan and the
 # libstdc++ they need) are copied from the cross toolchain into
 # build/arm64/asan/sanlib; the guest's valgrind is unpacked into
-# build/arm64/valgrind (scripts/apt-fetch.sh --arch arm64).
+# build/arm64/valgrind (scripts/vm-stage.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib/checked-runs.bash
@@ -61,33 +67,28 @@ t0=$SECONDS
 
 scripts/deps.sh --arm64 || exit 1
 
-# asan_build: build/arm64/asan and its runtimes, or a failed STAGE ($1)
-asan_build() {
-	local l
-	echo "== building the arm64 ASan+UBSan variant (build/arm64/asan)"
-	if ! make -s -j"${CHECK_JOBS:-2}" ARCH=arm64 BUILD=build/arm64/asan SAN=asan tests \
-		>build/arm64/asan.log 2>&1; then
-		cat build/arm64/asan.log; echo "$1: build failed"
-		echo "$1 0 1 0" >>"$results"; return 1
+# variant_build VARIANT STAGE: build/arm64/VARIANT (asan: ASan+UBSan,
+# tsan) and the runtimes the arm64 roots lack, or a failed STAGE
+variant_build() {
+	echo "== building the arm64 $1 variant (build/arm64/$1)"
+	local b=build/arm64/$1
+	if ! make -s -j"${CHECK_JOBS:-2}" ARCH=arm64 BUILD="$b" SAN="$1" tests \
+		>"$b.log" 2>&1 || ! arm64_sanlib "$b" "$1"; then
+		cat "$b.log"; echo "$2: build failed"
+		echo "$2 0 1 0" >>"$results"; return 1
 	fi
-	mkdir -p build/arm64/asan/sanlib
-	for l in libasan.so.8 libubsan.so.1 libstdc++.so.6; do
-		cp -L /usr/aarch64-linux-gnu/lib/$l build/arm64/asan/sanlib/ || {
-			echo "$1 0 1 0" >>"$results"; return 1; }
-	done
 }
 
-# guest STAGE TIMEOUT CMD...: CMD in the arm64 guest (44.0 root); its
-# runner's results, or one failure when the boot died before any
-guest() {
-	local stage=$1 t=$2 out rc=0
-	shift 2
-	out=build/arm64/$stage.results
-	rm -f "$out"
-	scripts/vm-run.sh --arch arm64 --rdma-core 44.0 --timeout "$t" -- "$@" || rc=$?
-	if [ -s "$out" ]; then cat "$out" >>"$results"; else echo "$stage 0 1 0" >>"$results"; fi
-	rm -f "$out"
-	[ $rc -eq 0 ]
+# vm_boots STAGE GROUP: the boots of test/boots.list that GROUP selects
+# (scripts/vm-stage.sh), after building the variants their checked sets
+# run (asan, tsan: build/arm64/VARIANT)
+vm_boots() {
+	local v
+	for v in $(scripts/tests.sh boots "$2" | awk '{print $8}' | sort -u); do
+		v=$(scripts/tests.sh variant "$v") || continue
+		case $v in asan | tsan) variant_build "$v" "$1" || return 1 ;; esac
+	done
+	VS_VM_CONFIGS=$2 scripts/vm-stage.sh "$results"
 }
 
 for s in $stages; do
@@ -119,7 +120,7 @@ for s in $stages; do
 	asan)
 		echo "== arm64 ASan+UBSan unit tests under qemu-user (arm64 rdma-core 44.0 root)"
 		mapfile -t t < <(scripts/tests.sh list --build build/arm64/asan asan)
-		if asan_build arm64-asan && root=$(scripts/rdma-core-root.sh --arch arm64 44.0); then
+		if variant_build asan arm64-asan && root=$(scripts/rdma-core-root.sh --arch arm64 44.0); then
 			# ASAN_OPTIONS in qemu's own environment: the runtime
 			# reads /proc/self/environ, which qemu-user does not fake
 			ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 \
@@ -132,38 +133,22 @@ for s in $stages; do
 			status=1
 		fi
 		;;
-	asan-vm)
-		echo "== arm64 ASan+UBSan unit tests in the arm64 guest (44.0 root, leak check on)"
-		mapfile -t t < <(scripts/tests.sh list --build build/arm64/asan asan)
-		if asan_build arm64-asan-vm; then
-			guest arm64-asan-vm "${VS_ARM64_TIMEOUT:-3600}" env \
-				ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-				UBSAN_OPTIONS=$UBSAN_CHECKED \
-				VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --stage arm64-asan-vm \
-				--results build/arm64/arm64-asan-vm.results --timeout 1800 --jobs 2 \
-				--wrap "env LD_LIBRARY_PATH=$PWD/build/arm64/asan/sanlib" "${t[@]}" || status=1
+	tsan)
+		echo "== arm64 TSan unit tests under qemu-user (arm64 rdma-core 44.0 root)"
+		mapfile -t t < <(scripts/tests.sh list --build build/arm64/tsan tsan)
+		if variant_build tsan arm64-tsan && root=$(scripts/rdma-core-root.sh --arch arm64 44.0); then
+			VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-tsan \
+				--timeout 1800 --jobs 2 \
+				--wrap "setarch -R qemu-aarch64 -L $root -E LD_LIBRARY_PATH=$PWD/build/arm64/tsan/sanlib" \
+				"${t[@]}" || status=1
 		else
 			status=1
 		fi
 		;;
-	valgrind)
-		echo "== arm64 unit tests under valgrind in the arm64 guest (44.0 root)"
-		mapfile -t t < <(scripts/tests.sh list --build build/arm64 valgrind)
-		vg=build/arm64/valgrind
-		if deb=$(scripts/apt-fetch.sh --arch arm64 bookworm valgrind) &&
-			rm -rf "$vg" && mkdir -p "$vg" && dpkg-deb -x "$deb" "$vg"; then
-			guest arm64-valgrind "${VS_ARM64_TIMEOUT:-3600}" env \
-				VALGRIND_LIB="$PWD/$vg/usr/libexec/valgrind" VS_RACE_PROCESSES=6 \
-				VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --stage arm64-valgrind \
-				--results build/arm64/arm64-valgrind.results --timeout 1800 --jobs 2 \
-				--wrap "$PWD/$vg/usr/bin/valgrind $VALGRIND_FLAGS" \
-				"${t[@]}" || status=1
-		else
-			echo "arm64-valgrind 0 1 0" >>"$results"; status=1
-		fi
-		;;
-	vm) VS_VM_CONFIGS=check-arm64 scripts/vm-stage.sh "$results" || status=1 ;;
-	smoke) VS_VM_CONFIGS=arm64-smoke scripts/vm-stage.sh "$results" || status=1 ;;
+	asan-vm) vm_boots arm64-asan-vm arm64-asan || status=1 ;;
+	valgrind) vm_boots arm64-valgrind arm64-valgrind || status=1 ;;
+	vm) vm_boots arm64-vm check-arm64 || status=1 ;;
+	smoke) vm_boots arm64-smoke arm64-smoke || status=1 ;;
 	shell)
 		echo "== arm64 shell tests on the host (they boot the arm64 guest themselves)"
 		mapfile -t t < <(scripts/tests.sh list check-arm64)
@@ -171,7 +156,7 @@ for s in $stages; do
 		VS_TEST_LOGDIR=build/arm64/test-logs test/run.sh --results "$results" --stage arm64-shell \
 			--timeout $((${VS_ARM64_TIMEOUT:-3600} + 1800)) "${t[@]}" || status=1
 		;;
-	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind]" >&2; exit 2 ;;
+	*) echo "usage: $0 [unit] [floor] [vm] [smoke] [shell] [asan] [asan-vm] [valgrind] [tsan]" >&2; exit 2 ;;
 	esac
 done
 

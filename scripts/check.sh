@@ -83,7 +83,7 @@ host_stages() {
 	# Each variant builds the tests it runs (and the stubs they load), not
 	# the device tests and examples it never runs.
 	if $MAKE -s -j"$(nproc)" BUILD=build/asan SAN=asan "${asan[@]}" stubs >build/asan.log 2>&1; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		ASAN_OPTIONS=$ASAN_CHECKED \
 		UBSAN_OPTIONS=$UBSAN_CHECKED \
 			run --stage asan --jobs "$jobs" "${asan[@]}"
 	else

@@ -15,6 +15,9 @@
 #   scripts/tests.sh make-product NAME     made again when missing or stale
 #   scripts/tests.sh boots WORD...         the lines of test/boots.list a
 #                                          word selects (label or group)
+#   scripts/tests.sh variant WHERE         how a boot runs a checked set:
+#                                          asan, valgrind or tsan (exit 1:
+#                                          WHERE is no checked set)
 #
 # WHERE words may be given comma-separated too.
 set -euo pipefail
@@ -25,6 +28,13 @@ boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
 VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
+# The checked runs a boot may name as its one set, WHERE=VARIANT: the
+# entries of WHERE, run in the guest the way scripts/check.sh runs its
+# stage VARIANT on the host (asan: the ASan+UBSan build; valgrind: under
+# valgrind; tsan: the TSan build).  arm64-asan, arm64-valgrind: the
+# subsets of the asan and valgrind entries that the arm64 guest runs
+# (TCG is tens of times slower: test/tests.list says why each).
+CHECKED_WHERE="asan=asan valgrind=valgrind tsan=tsan arm64-asan=asan arm64-valgrind=valgrind"
 SLOW_WHERE="soak check-deb check-arm64"
 MAKE_NEEDS="all tests oldest man pc"
 
@@ -60,8 +70,30 @@ matches() {
 
 split_words() { local s="$*"; echo "${s//,/ }"; }
 
+# variant_of WHERE: the variant a boot runs that checked set in
+variant_of() {
+	local c
+	for c in $CHECKED_WHERE; do
+		[ "${c%%=*}" = "$1" ] && { echo "${c#*=}"; return 0; }
+	done
+	return 1
+}
+
+checked_words() { local c out=''; for c in $CHECKED_WHERE; do out+=" ${c%%=*}"; done; echo "${out# }"; }
+
+# checked_only: the checked sets that only a boot runs (no host stage)
+checked_only() {
+	local c
+	for c in $CHECKED_WHERE; do
+		[[ " $HOST_WHERE " == *" ${c%%=*} "* ]] || echo "${c%%=*}"
+	done
+}
+
 check() {
-	local i w f bad=0 known=" $HOST_WHERE $VM_WHERE $SLOW_WHERE " p s
+	local i w f bad=0 known=" $HOST_WHERE $VM_WHERE $SLOW_WHERE " p s c
+	for c in $CHECKED_WHERE; do
+		[[ $known == *" ${c%%=*} "* ]] || known+="${c%%=*} "
+	done
 	declare -A named
 	for i in "${!files[@]}"; do
 		f=test/${files[$i]}
@@ -93,8 +125,8 @@ check() {
 		bad=1
 	done < <(find test -type f -print0 | sort -z)
 	# The boots: known words, and every VM WHERE run by some boot.
-	local label arch prov guests sets ran=" "
-	while read -r label _ arch _ prov _ guests sets; do
+	local label arch prov root guests sets ran=" "
+	while read -r label _ arch _ prov root guests sets; do
 		case $label in '' | '#'*) continue ;; esac
 		[ -n "$sets" ] || { echo "$boots: $label: fewer than 8 columns"; bad=1; continue; }
 		case $arch/$guests in
@@ -105,11 +137,20 @@ check() {
 		case $prov in rxe | siw | -) ;; *) echo "$boots: $label: unknown provider $prov"; bad=1 ;; esac
 		case $guests in 0 | 1 | 2) ;; *) echo "$boots: $label: GUESTS is 0, 1 or 2, not $guests"; bad=1 ;; esac
 		for w in ${sets//,/ }; do
-			[[ " $VM_WHERE " == *" $w "* ]] || { echo "$boots: $label: unknown set '$w' (one of: $VM_WHERE)"; bad=1; }
+			if variant_of "$w" >/dev/null; then
+				# its own build (build/asan, build/arm64/asan, ...), its
+				# own runner options: a boot of its own, on today's build
+				if [ "$w" != "$sets" ] || [ "$guests" != 1 ] || [ "$root" != host ]; then
+					echo "$boots: $label: the checked set '$w' is a boot's one set, GUESTS 1, ROOT host"
+					bad=1
+				fi
+			else
+				[[ " $VM_WHERE " == *" $w "* ]] || { echo "$boots: $label: unknown set '$w' (one of: $VM_WHERE; checked: $(checked_words))"; bad=1; }
+			fi
 			ran+="$w "
 		done
 	done <"$boots"
-	for w in $VM_WHERE; do
+	for w in $VM_WHERE $(checked_only); do
 		[[ $ran == *" $w "* ]] || { echo "$boots: no boot runs '$w'"; bad=1; }
 	done
 	[ $bad -eq 0 ] && echo "ok: ${#files[@]} entries, every file under test/ named or support"
@@ -214,5 +255,6 @@ needs) shift; needs_of make "$@" ;;
 products) shift; needs_of product "$@" ;;
 make-product) make_product "$2" ;;
 boots) shift; boots_of "$@" ;;
+variant) variant_of "${2:?usage: $me variant WHERE}" ;;
 *) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac

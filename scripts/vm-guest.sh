@@ -44,6 +44,46 @@ fi
 { [ "$root" = host ] && [ "$provider" = rxe ] && [ "$arch" = x86_64 ]; } ||
 	export VS_EVENTS_MESSAGES=${VS_EVENTS_MESSAGES:-10000}
 
+# A checked set (a boot's one set; scripts/tests.sh variant): its entries
+# run as scripts/check.sh's stage of that variant runs them on the host,
+# two at a time, a skip allowed as there (cm_no_device skips its half that
+# needs no device).  asan and tsan run their own build (build/asan, or
+# build/arm64/asan beside the bound build/arm64); an arm64 root lacks
+# their runtimes (build/arm64/VARIANT/sanlib, scripts/vm-stage.sh) and
+# valgrind (bookworm's arm64 one, unpacked into build/arm64/valgrind).
+if variant=$(scripts/tests.sh variant "$sets"); then
+	# shellcheck source=scripts/lib/checked-runs.bash
+	. scripts/lib/checked-runs.bash
+	vbuild=build wrap=''
+	case $variant in
+	asan | tsan)
+		vbuild=$bin/$variant
+		[ -d "$vbuild/sanlib" ] && wrap="env LD_LIBRARY_PATH=$PWD/$vbuild/sanlib"
+		[ "$variant" = asan ] && export ASAN_OPTIONS=$ASAN_CHECKED UBSAN_OPTIONS=$UBSAN_CHECKED ;;
+	valgrind)
+		vg=valgrind
+		if [ "$arch" = arm64 ]; then
+			vg="$PWD/build/arm64/valgrind/usr/bin/valgrind --extra-debuginfo-path=$PWD/build/arm64/valgrind/debuglink"
+			export VALGRIND_LIB=$PWD/build/arm64/valgrind/usr/libexec/valgrind
+		fi
+		export VS_RACE_PROCESSES=6
+		wrap="$vg $VALGRIND_FLAGS" ;;
+	esac
+	mapfile -t tests < <(scripts/tests.sh list --build "$vbuild" "$sets")
+	[ ${#tests[@]} -gt 0 ] || { echo "$me: $label: no test in set $sets"; echo "$label 0 1 0" >>"$out"; exit 1; }
+	opts=(--stage "$label" --results "$out" --jobs "$(($(nproc) > 1 ? 2 : 1))")
+	# the host's limits (valgrind 300 s, the sanitizers 120 s); TCG
+	# emulating aarch64 under a checked run is tens of times slower
+	if [ "$arch" = arm64 ]; then
+		opts+=(--timeout "${VS_ARM64_TEST_TIMEOUT:-3600}")
+	elif [ "$variant" = valgrind ]; then
+		opts+=(--timeout 300)
+	fi
+	[ -z "$wrap" ] || opts+=(--wrap "$wrap")
+	echo "checked set $sets: $variant, ${#tests[@]} tests from $vbuild${wrap:+, under $wrap}"
+	exec test/run.sh "${opts[@]}" "${tests[@]}"
+fi
+
 # The examples' wrappers (scripts/vm-stage.sh made them from
 # test/vm/examples.list) stand for that entry.  A C++ example
 # (examples/NAME.cpp) missing from the build in use (a build/oldest made

@@ -21,6 +21,8 @@
 # with build/arm64 and build/arm64/oldest (make ARCH=arm64 all tests
 # oldest); their host root is the arm64 44.0 root (ARM64_HOST_ROOT).
 set -euo pipefail
+# shellcheck source=scripts/lib/checked-runs.bash
+. "$(dirname "$0")/lib/checked-runs.bash"
 
 me=vm-stage.sh
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -69,6 +71,9 @@ prep() {
 		# (a mixed pair, arm64+x86_64, needs both)
 		if [[ $arch == *arm64* ]]; then
 			prep_arm64 "$kernel" "$prov" "$root" || return 1
+		fi
+		if variant=$(scripts/tests.sh variant "$sets"); then
+			prep_checked "$arch" "$variant" || return 1
 		fi
 		[[ $arch == *x86_64* ]] || continue
 		all_sets+="$sets,"
@@ -130,6 +135,45 @@ prep_arm64() {
 	[ -z "$fetch_only" ] || return 0
 	{ [ -x "$b/bin/loopback" ] && [ -d "$b/test/device" ] && [ -s "$b/toolchain" ]; } ||
 		{ echo "$me: error: no $b/bin/loopback: run make ARCH=arm64 all tests oldest" >&2; return 1; }
+}
+# prep_checked ARCH VARIANT: what a boot's checked set runs
+# (scripts/vm-guest.sh): the variant's build (asan, tsan: today's
+# toolchain, ROOT host), and in an arm64 root, which has neither, the
+# sanitizer runtimes or bookworm's arm64 valgrind.
+prep_checked() {
+	local b=build mk=make deb d f id libc root vg=build/arm64/valgrind
+	[ "$1" = arm64 ] && b=$(arm64_build host) mk="make ARCH=arm64"
+	case $2 in
+	asan | tsan)
+		[ -d "$b/$2/test/unit" ] ||
+			{ echo "$me: error: no $b/$2/test/unit: run $mk BUILD=$b/$2 SAN=$2 tests" >&2; return 1; }
+		if [ "$1" = arm64 ]; then arm64_sanlib "$b/$2" "$2" || return 1; fi ;;
+	valgrind)
+		[ "$1" = arm64 ] || return 0
+		# Valgrind must redirect ld.so's strlen, whose symbol Debian
+		# strips: libc6-dbg of the root's own libc, found by each
+		# object's debuglink name (--extra-debuginfo-path=$vg/debuglink:
+		# it looks build-ids up under /usr/lib/debug only, which the
+		# root has not).  Without: "Fatal error at startup: a function
+		# redirection which is mandatory ... strlen".
+		root=$(scripts/rdma-core-root.sh --arch arm64 "$(arm64_release host)") || return 1
+		libc=$(sed -n 's/^libc6_\([^_]*\)_arm64\.deb$/\1/p' "$root/.verbshim-root")
+		deb=$(scripts/apt-fetch.sh --arch arm64 bookworm valgrind "libc6-dbg=$libc") || return 1
+		if [ ! -x "$vg/usr/bin/valgrind" ] || [ "$(cat "$vg.debs" 2>/dev/null)" != "$deb" ]; then
+			rm -rf "$vg" && mkdir -p "$vg" || return 1
+			for d in $deb; do dpkg-deb -x "$d" "$vg" || return 1; done
+			for d in lib lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+				mkdir -p "$vg/debuglink/$d"
+				for f in "$vg"/usr/lib/debug/.build-id/*/*.debug; do
+					ln -sfr "$f" "$vg/debuglink/$d/${f##*/}"
+				done
+			done
+			echo "$deb" >"$vg.debs"
+		fi
+		id=$(readelf -n "$root/lib/ld-linux-aarch64.so.1" | awk '/Build ID/ {print $3}')
+		[ -e "$vg/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ] ||
+			{ echo "$me: error: libc6-dbg $libc has no symbols for $root's ld.so (build-id $id): valgrind cannot start there" >&2; return 1; } ;;
+	esac
 }
 if ! prep; then
 	echo "$me: error: cannot prepare the test bed (see above)" >&2

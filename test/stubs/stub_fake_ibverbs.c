@@ -707,9 +707,10 @@ static struct ibv_mr *fake_reg(struct ibv_pd *pd, void *addr, size_t length)
 	mr->pd = pd;
 	mr->addr = addr;
 	mr->length = length;
-	mr->lkey = next_key++;
-	mr->rkey = next_key++;
-	vs_stub_live[LIVE_MR]++;
+	/* race_trace registers from many threads */
+	mr->lkey = __atomic_fetch_add(&next_key, 2, __ATOMIC_RELAXED);
+	mr->rkey = mr->lkey + 1;
+	__atomic_add_fetch(&vs_stub_live[LIVE_MR], 1, __ATOMIC_RELAXED);
 	return mr;
 }
 
@@ -758,7 +759,7 @@ VS_STUB_EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
 		return err;
 	(void)*(volatile void **)&mr->pd;
 	free(mr);
-	vs_stub_live[LIVE_MR]--;
+	__atomic_sub_fetch(&vs_stub_live[LIVE_MR], 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
