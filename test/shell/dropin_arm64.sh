@@ -43,7 +43,9 @@ triplet=aarch64-linux-gnu
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa|hns)\.so'
 # seconds one program may take in the guest (TCG: 10-50x slower)
 tmo=${VS_DROPIN_TIMEOUT:-300}
-pt_tests=(ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat ib_atomic_bw)
+# shellcheck source=lib/workloads.bash
+. test/shell/lib/workloads.bash
+pt_tests=("${PERFTEST_TESTS[@]}")
 
 # ---- in the guest ---------------------------------------------------------
 
@@ -168,18 +170,7 @@ perftest_runs() {
 		fi
 	}
 	echo "perftest, shim-built client against Debian's arm64 perftest (server), -n 200 (#bytes #iterations and the figures)"
-	local t
-	for t in "${pt_tests[@]}"; do
-		if [ "$t" = ib_atomic_bw ]; then
-			pt_pair "$t" "$stock/$t" "$shim/$t" -n 200
-		else
-			pt_pair "$t" "$stock/$t" "$shim/$t" -n 200 -s 4096
-		fi
-	done
-	pt_pair ib_send_bw-UD "$stock/ib_send_bw" "$shim/ib_send_bw" -c UD -n 200 -s 1024
-	pt_pair ib_send_lat-UD "$stock/ib_send_lat" "$shim/ib_send_lat" -c UD -n 200 -s 1024
-	pt_pair ib_write_bw-shim-server "$shim/ib_write_bw" "$stock/ib_write_bw" -n 200 -s 65536
-	pt_pair ib_send_bw-shim-server "$shim/ib_send_bw" "$stock/ib_send_bw" -n 200 -s 8
+	perftest_plan pt_pair "$stock" "$shim"
 	# the stock pair too: what the verdicts are compared with
 	pt_pair ib_write_bw-stock-both "$stock/ib_write_bw" "$stock/ib_write_bw" -n 200 -s 4096
 	unset LD_LIBRARY_PATH
@@ -241,19 +232,8 @@ libibverbs/examples/srq_pingpong.c libibverbs/examples/device_list.c libibverbs/
 libibverbs/examples/pingpong.h librdmacm/examples/rping.c librdmacm/examples/udaddy.c
 librdmacm/examples/cmatose.c librdmacm/examples/rdma_server.c librdmacm/examples/rdma_client.c
 librdmacm/examples/common.c librdmacm/examples/common.h ccan/minmax.h ccan/build_assert.h"
-	if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-		# shellcheck disable=SC2086 # the list
-		git -C "$src" archive --format=tar "$ref" $files | tar -x -C "$e/src"
-		echo "rdma-core examples $ref from $src"
-	else
-		for f in $files; do
-			mkdir -p "$e/src/$(dirname "$f")"
-			cp "$src/$f" "$e/src/$f"
-		done
-		echo "rdma-core examples from $src"
-	fi
-	# what rdma-core's build generates; ccan/minmax.h asks these two
-	printf '#define HAVE_STATEMENT_EXPR 1\n#define HAVE_TYPEOF 1\n' >"$e/src/config.h"
+	# shellcheck disable=SC2086 # the list
+	rdma_core_sources "$src" "$ref" "$e/src" $files || exit 1
 	flags=(-O2 -g -D_GNU_SOURCE -I"$e/src" -isystem "$hdrs" -w)
 	v=$e/src/libibverbs/examples c=$e/src/librdmacm/examples
 	lib=("$repo/$archive" -ldl -lpthread)

@@ -24,7 +24,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 out=$repo/build/perftest
-tests=(ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat ib_atomic_bw)
+# shellcheck source=lib/workloads.bash
+. test/shell/lib/workloads.bash
+tests=("${PERFTEST_TESTS[@]}")
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa|hns)\.so'
 
 runs() {
@@ -50,18 +52,7 @@ runs() {
 			status=1
 		fi
 	}
-	for t in "${tests[@]}"; do
-		# (atomics have their fixed 8-byte size)
-		if [ "$t" = ib_atomic_bw ]; then
-			run_pair "$t" "$peer/$t" "$out/shim/$t" -n 200
-		else
-			run_pair "$t" "$peer/$t" "$out/shim/$t" -n 200 -s 4096
-		fi
-	done
-	run_pair ib_send_bw-UD "$peer/ib_send_bw" "$out/shim/ib_send_bw" -c UD -n 200 -s 1024
-	run_pair ib_send_lat-UD "$peer/ib_send_lat" "$out/shim/ib_send_lat" -c UD -n 200 -s 1024
-	run_pair ib_write_bw-shim-server "$out/shim/ib_write_bw" "$peer/ib_write_bw" -n 200 -s 65536
-	run_pair ib_send_bw-shim-server "$out/shim/ib_send_bw" "$peer/ib_send_bw" -n 200 -s 8
+	perftest_plan run_pair "$peer" "$out/shim"
 	return $status
 }
 

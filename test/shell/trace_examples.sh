@@ -160,19 +160,10 @@ mkdir -p "$out/src"
 files="libibverbs/examples/rc_pingpong.c libibverbs/examples/pingpong.c libibverbs/examples/pingpong.h
 librdmacm/examples/rping.c librdmacm/examples/common.c librdmacm/examples/common.h
 ccan/minmax.h ccan/build_assert.h"
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-	# shellcheck disable=SC2086 # the list
-	git -C "$src" archive --format=tar "$ref" $files | tar -x -C "$out/src"
-	echo "rdma-core examples $ref from $src"
-else
-	for f in $files; do
-		mkdir -p "$out/src/$(dirname "$f")"
-		cp "$src/$f" "$out/src/$f"
-	done
-	echo "rdma-core examples from $src"
-fi
-# what rdma-core's build generates; ccan/minmax.h asks these two
-printf '#define HAVE_STATEMENT_EXPR 1\n#define HAVE_TYPEOF 1\n' >"$out/src/config.h"
+# shellcheck source=lib/workloads.bash
+. test/shell/lib/workloads.bash
+# shellcheck disable=SC2086 # the list
+rdma_core_sources "$src" "$ref" "$out/src" $files || exit 1
 cc=${CC:-cc}
 flags=(-O2 -g -D_GNU_SOURCE -I"$out/src" -I"$out/src/libibverbs/examples" -w)
 "$cc" "${flags[@]}" -o "$out/ibv_rc_pingpong" "$out/src/libibverbs/examples/rc_pingpong.c" \
