@@ -30,15 +30,7 @@ if [ "${1:-}" = --runs ]; then
 	need_vm
 	status=0
 	for v in $RELEASES; do
-		for cmd in "/usr/bin/verbshim-info -d $VS_RXE_DEV" "/tmp/bin/loopback -d $VS_RXE_DEV" \
-			"/tmp/bin/cxx_loopback -d $VS_RXE_DEV" "/tmp/bin/verbs_loopback -d $VS_RXE_DEV -g $VS_RXE_GID_INDEX"; do
-			echo "== rdma-core $v: $cmd"
-			rc=0
-			# shellcheck disable=SC2086 # (words)
-			release_chroot "$repo/$out/roots/$v" "$repo/$out/bin" $cmd >"$out/run.log" 2>&1 || rc=$?
-			tail -n 4 "$out/run.log"
-			[ $rc -eq 0 ] || { cat "$out/run.log"; echo "FAIL: $cmd in the rdma-core $v root: exit $rc"; status=1; }
-		done
+		installed_runs "the rdma-core $v root" "$repo/$out/roots/$v" "$repo/$out/bin" "$out/run.log" || status=1
 	done
 	exit $status
 fi

@@ -41,15 +41,7 @@ if [ "${1:-}" = --runs ]; then
 	. test/vm/lib/common.bash
 	need_vm
 	status=0
-	for cmd in "/usr/bin/verbshim-info -d $VS_RXE_DEV" "/tmp/bin/loopback -d $VS_RXE_DEV" \
-		"/tmp/bin/cxx_loopback -d $VS_RXE_DEV" "/tmp/bin/verbs_loopback -d $VS_RXE_DEV -g $VS_RXE_GID_INDEX"; do
-		echo "== arm64 rdma-core $rel root with the packages: $cmd"
-		rc=0
-		# shellcheck disable=SC2086 # (words)
-		release_chroot "$repo/$out/root" "$repo/$out/bin" $cmd >"$out/run.log" 2>&1 || rc=$?
-		tail -n 4 "$out/run.log"
-		[ $rc -eq 0 ] || { cat "$out/run.log"; echo "FAIL: $cmd: exit $rc"; status=1; }
-	done
+	installed_runs "the arm64 rdma-core $rel root with the packages" "$repo/$out/root" "$repo/$out/bin" "$out/run.log" || status=1
 	exit $status
 fi
 

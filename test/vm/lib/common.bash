@@ -101,3 +101,22 @@ release_chroot() {
 		exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin "$@"
 	' release_chroot "$root" "$bindir" "$@"
 }
+
+# installed_runs LABEL ROOT BINDIR LOG: what a root with verbshim's
+# packages installed runs on the device (test/shell/deb.sh and
+# deb_arm64.sh): the packaged verbshim-info and the three programs built
+# against the installed files (BINDIR, /tmp/bin inside).  Each must exit
+# 0; the last lines of each are shown, all of a failure's.
+installed_runs() {
+	local label=$1 root=$2 bindir=$3 log=$4 cmd rc status=0
+	for cmd in "/usr/bin/verbshim-info -d $VS_RXE_DEV" "/tmp/bin/loopback -d $VS_RXE_DEV" \
+		"/tmp/bin/cxx_loopback -d $VS_RXE_DEV" "/tmp/bin/verbs_loopback -d $VS_RXE_DEV -g $VS_RXE_GID_INDEX"; do
+		echo "== $label: $cmd"
+		rc=0
+		# shellcheck disable=SC2086 # (words)
+		release_chroot "$root" "$bindir" $cmd >"$log" 2>&1 || rc=$?
+		tail -n 4 "$log"
+		[ $rc -eq 0 ] || { cat "$log"; echo "FAIL: $cmd in $label: exit $rc"; status=1; }
+	done
+	return $status
+}
