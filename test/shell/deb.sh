@@ -64,14 +64,9 @@ echo "ok   $(basename "$dev") ($(grep -c . <<<"$list") entries, $(grep -c 'man3/
 
 # 3. installed into the build root (an overlay), examples built against it
 proj=$out/src
-mkdir -p "$proj/cmake" "$proj/common"
-cp test/compat/cmake-package/cxx_loopback.cpp "$proj/cmake/"
-printf '%s\n' 'cmake_minimum_required(VERSION 3.13)' 'project(deb_user CXX)' \
-	'find_package(verbshim 1.0 REQUIRED)' 'message(STATUS "verbshim ${verbshim_VERSION} from ${verbshim_DIR}")' \
-	'add_executable(cxx_loopback cxx_loopback.cpp)' 'target_compile_features(cxx_loopback PRIVATE cxx_std_17)' \
-	'target_link_libraries(cxx_loopback PRIVATE verbshim::verbshim)' >"$proj/cmake/CMakeLists.txt"
-cp examples/loopback.c examples/verbs_loopback.c "$proj/"
-cp examples/common/ex_common.[ch] "$proj/common/"
+# shellcheck source=lib/deb_user.bash
+. test/shell/lib/deb_user.bash
+deb_user_project "$proj"
 # shellcheck disable=SC2016 # (expanded in the root)
 if scripts/build-root.sh --overlay "$out/overlay" -- sh -c '
 	set -e

@@ -185,12 +185,9 @@ fi
 
 # 5. built against the installed files, the root as sysroot
 proj=$out/src
-mkdir -p "$proj/cmake" "$proj/common"
-cp test/compat/cmake-package/cxx_loopback.cpp "$proj/cmake/"
-printf '%s\n' 'cmake_minimum_required(VERSION 3.13)' 'project(deb_user CXX)' \
-	'find_package(verbshim 1.0 REQUIRED)' 'message(STATUS "verbshim ${verbshim_VERSION} from ${verbshim_DIR}")' \
-	'add_executable(cxx_loopback cxx_loopback.cpp)' 'target_compile_features(cxx_loopback PRIVATE cxx_std_17)' \
-	'target_link_libraries(cxx_loopback PRIVATE verbshim::verbshim)' >"$proj/cmake/CMakeLists.txt"
+# shellcheck source=lib/deb_user.bash
+. test/shell/lib/deb_user.bash
+deb_user_project "$proj"
 # A cross toolchain file as a user would write one: the root is the sysroot,
 # packages and libraries come from it alone.
 cat >"$proj/aarch64.cmake" <<EOF
@@ -204,8 +201,6 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 EOF
-cp examples/loopback.c examples/verbs_loopback.c "$proj/"
-cp examples/common/ex_common.[ch] "$proj/common/"
 sysroot=$repo/$root
 if (
 	set -e
