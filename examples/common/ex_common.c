@@ -11,6 +11,14 @@
 
 #include "ex_common.h"
 
+/* Whether this machine has an RDMA device (false when it cannot list them). */
+static int ex_any_device(void)
+{
+	size_t n = 0;
+
+	return vs_device_list(NULL, 0, &n) == 0 && n > 0;
+}
+
 void ex_die(const char *what)
 {
 	char buf[600];
@@ -23,6 +31,11 @@ void ex_die(const char *what)
 	if (vs_last_error()->err == EOPNOTSUPP) {
 		fprintf(stderr, "cannot run on this device: %s\n",
 			vs_last_error()->message);
+		exit(EX_CANNOT_RUN);
+	}
+	/* no device at all (a device named wrong on a machine with one is 1) */
+	if (!ex_any_device()) {
+		fprintf(stderr, "cannot run here: no RDMA device\n");
 		exit(EX_CANNOT_RUN);
 	}
 	exit(1);

@@ -12,11 +12,10 @@
 
 #include <verbshim.h>
 
-/* Prints "what: <vs_last_error>" and exits 1. */
 /*
  * Prints the error record of what failed and exits: EX_CANNOT_RUN when
  * the device or the rdma-core here cannot do it (EOPNOTSUPP: a UD QP on
- * iWARP, ...), else 1.
+ * iWARP, ...) or the machine has no RDMA device, else 1.
  */
 #define EX_CANNOT_RUN 77
 void ex_die(const char *what) __attribute__((noreturn));
