@@ -89,6 +89,27 @@ static inline uint64_t vs_t_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/*
+ * A loop's hang guard that slowness cannot trip (valgrind, TCG, a loaded
+ * host): true once progress (a sum of the loop's counters) has stayed the
+ * same for ms.  Start with a zeroed watch.
+ */
+struct vs_t_watch {
+	long progress;
+	uint64_t since;
+};
+
+static inline bool vs_t_stalled(struct vs_t_watch *w, long progress, int ms)
+{
+	uint64_t now = vs_t_now_ms();
+
+	if (!w->since || progress != w->progress) {
+		w->progress = progress;
+		w->since = now;
+	}
+	return now - w->since > (uint64_t)ms;
+}
+
 /* Exactly n completions within ms milliseconds. */
 static inline void vs_t_wait_ms(struct vs_cq *cq, struct vs_wc *wc, int n, int ms)
 {

@@ -152,7 +152,7 @@ static void run_round(int round)
 	char port[16];
 	int ep = epoll_create1(0), established = 0, accepted = 0;
 	int crecv = 0, srecv = 0, csent = 0, ssent = 0;
-	uint64_t deadline = vs_t_now_ms() + 30000;
+	struct vs_t_watch watch = { 0 };
 	bool refused = false;
 
 	VS_ASSERT(ep >= 0);
@@ -185,10 +185,11 @@ static void run_round(int round)
 		int k = epoll_wait(ep, e, 2, 200);
 		struct vs_cm_event ev;
 
-		if (vs_t_now_ms() > deadline)
-			VS_FAIL("after 30 s: %d connected, %d accepted, received "
-				"%d / %d, sent %d / %d", established, accepted,
-				crecv, srecv, csent, ssent);
+		if (vs_t_stalled(&watch, established + accepted + crecv + srecv +
+				 csent + ssent, 30000))
+			VS_FAIL("nothing new for 30 s: %d connected, %d accepted, "
+				"received %d / %d, sent %d / %d", established,
+				accepted, crecv, srecv, csent, ssent);
 		for (int j = 0; j < k; j++) {
 			if (e[j].data.u32 == 0) { /* the clients' channel */
 				while (vs_cm_channel_next(cs.ch, 0, &ev) == 0) {
