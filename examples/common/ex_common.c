@@ -33,11 +33,12 @@ void ex_die(const char *what)
 			vs_last_error()->message);
 		exit(EX_CANNOT_RUN);
 	}
-	/* no device at all (a device named wrong on a machine with one is 1) */
-	if (!ex_any_device()) {
-		fprintf(stderr, "cannot run here: no RDMA device\n");
+	/*
+	 * no device at all (a device named wrong on a machine with one is
+	 * 1); the record above, the last line, already says so
+	 */
+	if (!ex_any_device())
 		exit(EX_CANNOT_RUN);
-	}
 	exit(1);
 }
 

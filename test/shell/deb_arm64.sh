@@ -240,8 +240,7 @@ done
 # ENOSYS).  The packaged verbshim-info names the libibverbs it loaded from
 # the root and finds no device (exit 2); each program built against the
 # package gets the root's libibverbs' verdict through the shim and says
-# so and exits 77 (the typed loopback prints the error record, then that
-# the machine has no RDMA device).
+# so and exits 77 (the typed loopback: its error record, the last line).
 rc=0
 qemu-aarch64 -L "$root" "$root/usr/bin/verbshim-info" >"$out/qemu-verbshim-info.log" 2>&1 || rc=$?
 # (44.0's libibverbs: version node IBVERBS_1.14, provider ABI 34)
