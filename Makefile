@@ -190,6 +190,9 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libefa.so.1
+# Two plugins that each link the archive statically: several copies of the
+# shim in one process, for test/unit/trace_copies.c.
+SHIM_PLUGINS := $(BUILD)/stubs/plugins/libplugin_a.so $(BUILD)/stubs/plugins/libplugin_b.so
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
@@ -207,8 +210,8 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
-stubs: $(STUBS)
+tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(SHIM_PLUGINS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+stubs: $(STUBS) $(SHIM_PLUGINS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -312,6 +315,14 @@ $(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
 	$(call say,STUB,$@)
 	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_EFA_OBJS)
+
+# The plugins (SHIM_PLUGINS, above): test/stubs/shim_plugin.c built twice
+# on the archive.  No soname: two objects, whatever dlopen() sees.
+$(SHIM_PLUGINS): test/stubs/shim_plugin.c $(ARCHIVE) $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,PLUGIN,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -shared -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+$(BUILD)/test/unit/trace_copies: | $(SHIM_PLUGINS)
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
