@@ -84,21 +84,12 @@ static unsigned int nkept;
 
 static char *slurp_path(const char *path)
 {
-	static char buf[1 << 20];	/* one at a time */
-	ssize_t n;
-	int fd;
+	char *text = vs_t_slurp(path);
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (!text)
 		return NULL;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	VS_ASSERT(n >= 0);
-	buf[n] = '\0';
 	VS_ASSERT(nkept < sizeof(kept) / sizeof(kept[0]));
-	kept[nkept] = strdup(buf);
-	VS_ASSERT(kept[nkept]);
-	return kept[nkept++];
+	return kept[nkept++] = text;
 }
 
 static char *slurp(const char *prefix, pid_t pid)

@@ -25,22 +25,6 @@
 
 static char dir[] = "/tmp/vs_trace_file.XXXXXX";
 
-/* The whole of a file (NUL-terminated, malloc'ed), or NULL. */
-static char *slurp(const char *path)
-{
-	static char buf[1 << 20];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return NULL;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	VS_ASSERT(n >= 0);
-	buf[n] = '\0';
-	return strdup(buf);
-}
-
 static unsigned int count(const char *text, const char *want)
 {
 	unsigned int n = 0;
@@ -195,7 +179,7 @@ static char *child_file(const char *name, pid_t pid)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s.%ld", dir, name, (long)pid);
-	return slurp(path);
+	return vs_t_slurp(path);
 }
 
 int main(void)
@@ -210,7 +194,7 @@ int main(void)
 
 	pid = run(case_reuse, prefix);
 	snprintf(path, sizeof(path), "%s/data", dir);
-	data = slurp(path);
+	data = vs_t_slurp(path);
 	VS_ASSERT_STREQ(data, "data\nmore\n");
 	err = child_file("err", pid);
 	VS_ASSERT_EQ(count(err, "verbshim: "), 1);
