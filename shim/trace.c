@@ -4,8 +4,9 @@
  * (docs/trace.md).  The knobs are read once, under their own once-flag,
  * by the first table fill.  With none set, vs__trace_knobs_on() says 0
  * and the tables hold the libraries' own functions: nothing here runs
- * on a call.  The global state (the knobs, the per-symbol counters, the
- * handle ids) exists for the knobs alone; docs/API.md justifies it.
+ * on a call.  The global state (the knobs, the per-symbol counters; the
+ * handle ids and the file are the process's, in shim/trace_hub.c) exists
+ * for the knobs alone; docs/API.md justifies it.
  */
 #include <dlfcn.h>
 #include <errno.h>
