@@ -132,16 +132,15 @@ static void vs_tfile_create(struct vs_thub *h, const char *prefix)
 void vs__tfile_open(const char *prefix)
 {
 	struct vs_thub *h = vs__thub();
-	int saved = errno;
+	int saved = errno, taken = vs__thub_lock(h);
 
-	pthread_mutex_lock(&h->lock);
 	if (h->file == VS_TFILE_UNSET) {
 		if (prefix && *prefix)
 			vs_tfile_create(h, prefix);
 		else
 			h->file = VS_TFILE_STDERR;
 	}
-	pthread_mutex_unlock(&h->lock);
+	vs__thub_unlock(h, taken);
 	errno = saved;
 }
 

@@ -189,3 +189,21 @@ void vs__thub_copies(unsigned int *mine, unsigned int *all)
 	*mine = vs_hub_copy;
 	*all = __atomic_load_n(&h->copies, __ATOMIC_RELAXED);
 }
+
+/* The hub's lock, but not when this thread holds it across fork() already
+ * (another fork handler, run after ours, calling a traced function):
+ * whether it was taken, for vs__thub_unlock(). */
+int vs__thub_lock(struct vs_thub *h)
+{
+	if (__atomic_load_n(&h->fork_owner, __ATOMIC_RELAXED) ==
+	    (uintptr_t)pthread_self())
+		return 0;
+	pthread_mutex_lock(&h->lock);
+	return 1;
+}
+
+void vs__thub_unlock(struct vs_thub *h, int taken)
+{
+	if (taken)
+		pthread_mutex_unlock(&h->lock);
+}

@@ -103,15 +103,16 @@ void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
 	const char *shown = name;
 	unsigned int id;
 	size_t i, l;
+	int taken;
 
 	if (!p) {
 		vs__tputs(buf, size, len, "NULL");
 		return;
 	}
-	pthread_mutex_lock(&h->lock);
+	taken = vs__thub_lock(h);
 	e = vs_handle_find(h, p);
 	if (!e && (h->used + 1) * 2 > h->size && vs_handle_grow(h)) {
-		pthread_mutex_unlock(&h->lock);
+		vs__thub_unlock(h, taken);
 		vs__tprintf(buf, size, len, "%p", p);
 		return;
 	}
@@ -130,7 +131,7 @@ void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
 	}
 	memcpy(name, h->kind[e->kind].name, sizeof(name));
 	id = e->id;
-	pthread_mutex_unlock(&h->lock);
+	vs__thub_unlock(h, taken);
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		l = strlen(prefixes[i]);
 		if (!strncmp(name, prefixes[i], l) && name[l]) {
@@ -144,11 +145,11 @@ void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
 void vs__thandle_forget(const void *p)
 {
 	struct vs_thub *h = vs__thub();
+	int taken = vs__thub_lock(h);
 	struct vs_thandle *e;
 
-	pthread_mutex_lock(&h->lock);
 	e = vs_handle_find(h, p);
 	if (e)
 		e->key = vs_gone;
-	pthread_mutex_unlock(&h->lock);
+	vs__thub_unlock(h, taken);
 }

@@ -148,6 +148,9 @@ struct vs_thub {
 struct vs_thub *vs__thub(void);
 /* Which copy this is (1: the first to join), of how many so far. */
 void vs__thub_copies(unsigned int *mine, unsigned int *all);
+/* Its lock (the ids, the file's opening): whether taken, to give back. */
+int vs__thub_lock(struct vs_thub *h);
+void vs__thub_unlock(struct vs_thub *h, int taken);
 
 /* Short stable ids of handles ("pd#3"), the same in every copy: looked up
  * or given (shim/trace_ids.c). */
