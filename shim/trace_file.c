@@ -102,9 +102,12 @@ static void vs_tfile_create(struct vs_thub *h, const char *prefix)
 			break;
 	}
 	err = errno;
-	if (fd < 0 || fstat(fd, &st)) {
-		if (fd >= 0)
-			close(fd);
+	if (fd >= 0 && fstat(fd, &st)) {
+		err = errno;
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
 		if (n > VS_TFILE_TRIES)
 			vs_tfile_say("verbshim: VERBSHIM_TRACE_FILE: %s and the "
 				     "next %d names exist (an existing file is "
