@@ -152,7 +152,7 @@ UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/un
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
 UNIT_TESTS   += $(CXX_TESTS)
 ifeq ($(HAVE_CXX),)
-$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
+$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built$(if $(filter arm64,$(ARCH)) (scripts/deps.sh --arm64 installs it)))
 endif
 DEVICE_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/*.c))
 CXX_DEVICE_TESTS := $(if $(HAVE_CXX),$(patsubst test/device/%.cpp,$(BUILD)/test/device/%,$(wildcard test/device/*.cpp)))
@@ -621,7 +621,7 @@ tree_copy = $(call TREE_TAR,) | tar -x -C $(1)
 # Tools scripts/deps.sh installs only on request: a target that needs one
 # says which option installs it, before anything fails for want of it.
 need_tool = command -v $(firstword $(1)) >/dev/null 2>&1 || \
-	{ echo "make: $(firstword $(1)) not found: run scripts/deps.sh $(2) (as root), then make $(MAKECMDGOALS) again" >&2; exit 1; }
+	{ echo "make: $(firstword $(1)) not found: run scripts/deps.sh $(2) (as root), then make again" >&2; exit 1; }
 .PHONY: need-cc
 need-cc:
 ifeq ($(ARCH),arm64)
