@@ -22,6 +22,12 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
+#   make rpm             RPMs (verbshim.spec), built in the Debian 11 build
+#                        root: build/rpm/RPMS/x86_64 (ARCH=arm64: aarch64,
+#                        build/arm64/rpm/RPMS/aarch64); scripts/deps.sh --rpm
+#   make check-rpm       the RPM test (rpmlint, rpm --root, rxe)
+#   make check-reproducible  two builds of the commit, byte-identical
+#                        archive, .debs and RPMs
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another rdma-core header set
@@ -656,5 +662,15 @@ rpm:
 	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) verbshim.spec \
 		>$(RPM_DIR)/build.log 2>&1 || { tail -n 40 $(RPM_DIR)/build.log; exit 1; }
 	$(Q)ls $(RPM_DIR)/RPMS/$(RPM_ARCH)/*.rpm
+
+# The whole RPM test (test/shell/rpm.sh: both architectures, rpmlint,
+# rpm --root, builds against the installed files, runs on rxe) and the
+# reproducibility test (test/shell/reproducible.sh: two checkouts built
+# apart); each takes minutes, so neither is part of make check.
+.PHONY: check-rpm check-reproducible
+check-rpm:
+	$(Q)test/run.sh --stage rpm --timeout 3600 $$(scripts/tests.sh list check-rpm)
+check-reproducible:
+	$(Q)test/run.sh --stage reproducible --timeout 3600 $$(scripts/tests.sh list check-reproducible)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
