@@ -28,11 +28,9 @@ if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash
 	. test/vm/lib/common.bash
 	need_vm
-	status=0
-	for v in $RELEASES; do
-		installed_runs "the rdma-core $v root" "$repo/$out/roots/$v" "$repo/$out/bin" "$out/run.log" || status=1
-	done
-	exit $status
+	# shellcheck disable=SC2086 # (words)
+	releases_installed_runs .debs "$repo/$out/roots" "$repo/$out/bin" "$out/run.log" $RELEASES
+	exit
 fi
 
 [ "$(id -u)" -eq 0 ] || { echo "skip: building in the build root needs root (chroot, mount namespace)"; exit 77; }

@@ -36,11 +36,9 @@ if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash
 	. test/vm/lib/common.bash
 	need_vm
-	status=0
-	for v in $RELEASES; do
-		installed_runs "the rdma-core $v root with the RPMs" "$repo/$out/roots/$v" "$repo/$out/bin" "$out/run.log" || status=1
-	done
-	exit $status
+	# shellcheck disable=SC2086 # (words)
+	releases_installed_runs RPMs "$repo/$out/roots" "$repo/$out/bin" "$out/run.log" $RELEASES
+	exit
 fi
 
 [ "$(id -u)" -eq 0 ] || { echo "skip: building in the build root needs root (chroot, mount namespace)"; exit 77; }
@@ -78,7 +76,7 @@ for arch in x86_64 aarch64; do
 		/usr/share/man/man3/vs_device_open.3.gz; do
 		grep -qxF "$f" <<<"$list" || { echo "FAIL: verbshim-devel ($arch) lacks $f"; status=1; }
 	done
-	rpm -qpl "$tools" | grep -qx /usr/bin/verbshim-info || { echo "FAIL: verbshim-tools ($arch) lacks /usr/bin/verbshim-info"; status=1; }
+	grep -qx /usr/bin/verbshim-info <<<"$(rpm -qpl "$tools")" || { echo "FAIL: verbshim-tools ($arch) lacks /usr/bin/verbshim-info"; status=1; }
 	[ "$(rpm -qp --qf '%{ARCH}' "$devel")" = $arch ] || { echo "FAIL: $devel is not $arch"; status=1; }
 	provides=$(rpm -qp --provides "$devel")
 	grep -q "^verbshim-static = $version-1$" <<<"$provides" || { echo "FAIL: verbshim-devel ($arch) does not provide verbshim-static"; status=1; }
@@ -102,7 +100,7 @@ for arch in x86_64 aarch64; do
 	scratch=$(cd "$scratch" && pwd -P)
 	rpm --root "$scratch" -q verbshim-devel verbshim-tools >/dev/null || { echo "FAIL: rpm --root $scratch -q"; status=1; }
 	rpm -q verbshim-devel >/dev/null 2>&1 && { echo "FAIL: verbshim-devel is in the host's rpm database"; status=1; }
-	file -L "$scratch/usr/bin/verbshim-info" | grep -q "$([ $arch = x86_64 ] && echo x86-64 || echo aarch64)" ||
+	grep -q "$([ $arch = x86_64 ] && echo x86-64 || echo aarch64)" <<<"$(file -L "$scratch/usr/bin/verbshim-info")" ||
 		{ file "$scratch/usr/bin/verbshim-info"; echo "FAIL: the installed verbshim-info is not $arch"; status=1; }
 	echo "ok   rpm --root $scratch -i ($arch): $(rpm --root "$scratch" -qa | sort | tr '\n' ' ')"
 done
@@ -115,7 +113,7 @@ PKG_CONFIG_SYSROOT_DIR=$scratch PKG_CONFIG_LIBDIR=$scratch/usr/lib64/pkgconfig \
 	examples/common/ex_common.c $(PKG_CONFIG_SYSROOT_DIR=$scratch PKG_CONFIG_LIBDIR=$scratch/usr/lib64/pkgconfig \
 	pkg-config --static --cflags --libs verbshim) >"$out/cross.log" 2>&1 ||
 	{ cat "$out/cross.log"; echo "FAIL: cross-building loopback against the installed aarch64 RPM"; exit 1; }
-file "$out/loopback-aarch64" | grep -q aarch64 || { echo "FAIL: loopback-aarch64 is not aarch64"; exit 1; }
+grep -q aarch64 <<<"$(file "$out/loopback-aarch64")" || { echo "FAIL: loopback-aarch64 is not aarch64"; exit 1; }
 aarch64-linux-gnu-readelf -d "$out/loopback-aarch64" | grep -E "NEEDED.*$rdma_needed" && { echo "FAIL: loopback-aarch64 needs rdma-core"; exit 1; }
 echo "ok   loopback cross-built for aarch64 through pkg-config against the installed verbshim-devel.aarch64 (no rdma-core NEEDED)"
 
