@@ -128,6 +128,10 @@ proj=$out/src
 # shellcheck source=lib/deb_user.bash
 . test/shell/lib/deb_user.bash
 deb_user_project "$proj"
+# Fedora's and RHEL's CMake look in PREFIX/lib64/cmake; Debian's platform
+# file turns that off, so the project says it (after project(), where the
+# platform file ran).
+echo 'set_property(GLOBAL PROPERTY FIND_LIBRARY_USE_LIB64_PATHS TRUE)' >"$out/lib64.cmake"
 # shellcheck disable=SC2016 # (expanded in the root)
 if scripts/build-root.sh --overlay "$out/overlay" -- sh -c '
 	set -e
@@ -135,12 +139,13 @@ if scripts/build-root.sh --overlay "$out/overlay" -- sh -c '
 	# (Fedora'\''s pkg-config searches /usr/lib64/pkgconfig; Debian'\''s does not)
 	PKG_CONFIG_PATH=/usr/lib64/pkgconfig; export PKG_CONFIG_PATH
 	gcc -std=c11 -D_GNU_SOURCE -I. -o "$2/loopback" loopback.c common/ex_common.c $(pkg-config --static --cflags --libs verbshim)
-	cmake -S cmake -B cmake/build -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" &&
-		cmake --build cmake/build && cp cmake/build/cxx_loopback "$2/"
+	cmake -S cmake -B cmake/build -DCMAKE_PROJECT_INCLUDE="$3" -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc"
+	cmake --build cmake/build
+	cp cmake/build/cxx_loopback "$2/"
 	c=/usr/lib64/verbshim/compat
 	gcc -I$c/include -o "$2/verbs_loopback" verbs_loopback.c -L$c -libverbs -lrdmacm
-	' rpm "$repo/$proj" "$repo/$out/bin" >"$out/build-root.log" 2>&1; then
-	grep -E 'verbshim [0-9.]* from' "$out/build-root.log" | sed 's/^/     /'
+	' rpm "$repo/$proj" "$repo/$out/bin" "$repo/$out/lib64.cmake" >"$out/build-root.log" 2>&1; then
+	sed -n 's/^-- \(verbshim [0-9.]* from .*\)/     \1/p' "$out/build-root.log"
 	echo "ok   installed with rpm --root in the build root's overlay; built against the installed files: $(cd "$out/bin" && echo *)"
 else
 	tail -n 30 "$out/build-root.log"
