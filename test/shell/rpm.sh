@@ -108,10 +108,10 @@ done
 
 # 2. aarch64: a program cross-built against the installed files
 scratch=$repo/$out/scratch-aarch64
-PKG_CONFIG_SYSROOT_DIR=$scratch PKG_CONFIG_LIBDIR=$scratch/usr/lib64/pkgconfig \
-	aarch64-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -Iexamples -o "$out/loopback-aarch64" examples/loopback.c \
-	examples/common/ex_common.c $(PKG_CONFIG_SYSROOT_DIR=$scratch PKG_CONFIG_LIBDIR=$scratch/usr/lib64/pkgconfig \
-	pkg-config --static --cflags --libs verbshim) >"$out/cross.log" 2>&1 ||
+read -ra pcflags <<<"$(PKG_CONFIG_SYSROOT_DIR=$scratch PKG_CONFIG_LIBDIR=$scratch/usr/lib64/pkgconfig \
+	pkg-config --static --cflags --libs verbshim)"
+aarch64-linux-gnu-gcc -std=c11 -D_GNU_SOURCE -Iexamples -o "$out/loopback-aarch64" examples/loopback.c \
+	examples/common/ex_common.c "${pcflags[@]}" >"$out/cross.log" 2>&1 ||
 	{ cat "$out/cross.log"; echo "FAIL: cross-building loopback against the installed aarch64 RPM"; exit 1; }
 grep -q aarch64 <<<"$(file "$out/loopback-aarch64")" || { echo "FAIL: loopback-aarch64 is not aarch64"; exit 1; }
 aarch64-linux-gnu-readelf -d "$out/loopback-aarch64" | grep -E "NEEDED.*$rdma_needed" && { echo "FAIL: loopback-aarch64 needs rdma-core"; exit 1; }
