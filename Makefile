@@ -265,7 +265,7 @@ $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(Q)$(CC) -o $@ $<
 endif
 
-stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
+stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs rdmacm,$(1)),$(STUB_OBJ)/stub_$(1)_special.o)
 define stub_rules
 $(BUILD)/stubs/v%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
