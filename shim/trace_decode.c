@@ -716,7 +716,10 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len,
 		case VS_TR_H:
 		case VS_TR_END:
 			if (p->is_struct && p->ptr == 1) {
+				/* its id, and what it holds when it is the
+				 * caller's to read (an event being acked) */
 				vs__thandle(buf, size, len, p->tag, ptr);
+				vs_tstruct(buf, size, len, c, i, ptr, VS_TD_IN);
 				return;
 			}
 			if (p->is_struct && p->ptr == 2 &&

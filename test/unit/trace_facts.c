@@ -412,6 +412,23 @@ static void test_cm_destroys(void)
 	free(id);
 }
 
+/* rdma_ack_cm_event ends the event: shown before the call, its id then
+ * forgotten (the next event at that address is another). */
+static void test_ack(void)
+{
+	struct rdma_cm_event ev = { .event = RDMA_CM_EVENT_ESTABLISHED };
+	char line[1024];
+	unsigned int first;
+
+	VS_ASSERT_EQ(rdma_ack_cm_event(&ev), 0);
+	last_line("] rdma_ack_cm_event(", line, sizeof(line));
+	line_has(line, "{event=RDMA_CM_EVENT_ESTABLISHED, status=0, id=NULL})");
+	first = id_in(line, "event=cm_event#");
+	VS_ASSERT_EQ(rdma_ack_cm_event(&ev), 0);
+	last_line("] rdma_ack_cm_event(", line, sizeof(line));
+	VS_ASSERT_NE(id_in(line, "event=cm_event#"), first);
+}
+
 /* mlx5dv_dr_rule_create's actions: an input array of num_actions
  * handles, never read as an output (nor beyond num_actions). */
 static void test_rule_actions(void)
@@ -453,6 +470,7 @@ int main(void)
 	test_output_addresses();
 	test_short_inputs();
 	test_cm_destroys();
+	test_ack();
 	test_rule_actions();
 	{
 		char cmd[sizeof(dir) + 16];
