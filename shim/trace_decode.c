@@ -252,6 +252,8 @@ struct vs_tint {
 	unsigned char size, is_signed, hex;
 };
 
+/* One integer behind a pointer (an array of them, with a bound, is
+ * shown by its address). */
 static const struct vs_tint *vs_tint_of(const struct vs_tparam *p)
 {
 	static const struct vs_tint ints[] = {
@@ -268,7 +270,7 @@ static const struct vs_tint *vs_tint_of(const struct vs_tparam *p)
 	static const struct vs_tint as_enum = { "enum", sizeof(int), 1, 0 };
 	size_t i;
 
-	if (p->ptr != 1 || p->is_array || p->is_struct)
+	if (p->ptr != 1 || p->is_array || p->is_struct || p->fact.len)
 		return NULL;
 	if (p->is_enum)
 		return &as_enum;

@@ -6,6 +6,7 @@
  * the call ends; shim/syms_ibverbs.h documents the column).  Pure: the
  * unit tests and the fuzz targets call it on any text.
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -145,10 +146,28 @@ static int vs_tparam_index(const struct vs_tsig *s, const char *name,
 	return -1;
 }
 
+/* A refusal's sentence, one line of printable ASCII whatever the text
+ * it quotes held. */
+static void vs_twhy(char *why, size_t whylen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void vs_twhy(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+	char *c;
+
+	if (!why || !whylen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, whylen, fmt, ap);
+	va_end(ap);
+	for (c = why; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+			*c = '?';
+}
+
 #define VS_TWHY(...)                                                           \
 	do {                                                                   \
-		if (why && whylen)                                             \
-			snprintf(why, whylen, __VA_ARGS__);                    \
+		vs_twhy(why, whylen, __VA_ARGS__);                             \
 		return -1;                                                     \
 	} while (0)
 

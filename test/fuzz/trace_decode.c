@@ -69,11 +69,24 @@ static void *block(struct input *in, size_t size)
  * ends= fact names; one block of garbage serves for all. */
 static uint8_t handle_block[4096];
 
-/* A socket address of a family the input picks, as long as that family
- * says (the contract of a length-less rdma_* address). */
+static const sa_family_t families[] = { AF_INET6, AF_INET, AF_IB, 0 };
+
+/* A socket address of bytes (any: short ones too) whose family the input
+ * picks. */
+static void *sockaddr_of(struct input *in, size_t bytes)
+{
+	sa_family_t family = families[take(in, 1) % 4];
+	uint8_t *b = block(in, bytes);
+
+	if (b && bytes >= sizeof(family))
+		memcpy(b, &family, sizeof(family));
+	return b;
+}
+
+/* One as long as its family says (the contract of a length-less rdma_*
+ * address). */
 static void *sockaddr_block(struct input *in)
 {
-	static const sa_family_t families[] = { AF_INET, AF_INET6, AF_IB, 0 };
 	sa_family_t family = families[take(in, 1) % 4];
 	size_t size = family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 		      family == AF_IB ? 48 : sizeof(struct sockaddr_in);
@@ -89,7 +102,7 @@ static void *sockaddr_block(struct input *in)
 static void *addrinfo_list(struct input *in)
 {
 	struct rdma_addrinfo *ai[3];
-	unsigned int k, n = 1 + take(in, 1) % 3;
+	unsigned int k, n = 3 - take(in, 1) % 3;	/* dry input: 3, a loop */
 
 	for (k = 0; k < n; k++) {
 		ai[k] = block(in, sizeof(*ai[k]));
@@ -98,16 +111,16 @@ static void *addrinfo_list(struct input *in)
 		ai[k]->ai_next = NULL;
 		ai[k]->ai_src_len = (socklen_t)(take(in, 1) % 40);
 		ai[k]->ai_src_addr = take(in, 1) & 1 ?
-			block(in, ai[k]->ai_src_len) : NULL;
+			sockaddr_of(in, ai[k]->ai_src_len) : NULL;
 		ai[k]->ai_dst_len = (socklen_t)(take(in, 1) % 40);
 		ai[k]->ai_dst_addr = take(in, 1) & 1 ?
-			block(in, ai[k]->ai_dst_len) : NULL;
+			sockaddr_of(in, ai[k]->ai_dst_len) : NULL;
 		ai[k]->ai_route = NULL;
 		ai[k]->ai_connect = NULL;
 		if (k)
 			ai[k - 1]->ai_next = ai[k];
 	}
-	if (take(in, 1) & 1)
+	if (!(take(in, 1) & 1))
 		ai[n - 1]->ai_next = ai[0];	/* a loop */
 	return ai[0];
 }
@@ -162,8 +175,8 @@ static uint64_t argument(struct input *in, const struct vs_tsig *s,
 
 	if (!p->ptr)
 		return a[i];	/* chosen already: garbage or a bound */
-	if (!(take(in, 1) % 8))
-		return 0;	/* NULL */
+	if (take(in, 1) % 8 == 7)
+		return 0;	/* NULL (an input run dry gives none) */
 	switch (f->role) {
 	case VS_TR_H:
 	case VS_TR_END:
@@ -184,7 +197,8 @@ static uint64_t argument(struct input *in, const struct vs_tsig *s,
 	case VS_TR_INOUT:
 	case VS_TR_HOUT:
 		if (f->len == VS_TL_BYTES)
-			return (uintptr_t)block(in, bound[i]);
+			return (uintptr_t)(!strcmp(p->tag, "sockaddr") ?
+				sockaddr_of(in, bound[i]) : block(in, bound[i]));
 		if (f->len == VS_TL_COUNT)
 			return (uintptr_t)block(in, bound[i] * (contract_size(p) ?
 								contract_size(p) : 1));
@@ -227,14 +241,8 @@ static void trace_file_remove(void)
 
 static void load_stubs(void)
 {
-	static const char *const libs[][2] = {
-		{ "VERBSHIM_LIBIBVERBS", "libibverbs.so.1" },
-		{ "VERBSHIM_LIBRDMACM", "librdmacm.so.1" },
-		{ "VERBSHIM_LIBEFA", "libefa.so.1" },
-		{ "VERBSHIM_LIBMLX5", "libmlx5.so.1" },
-		{ "VERBSHIM_LIBMLX4", "libmlx4.so.1" },
-		{ "VERBSHIM_LIBIBUMAD", "libibumad.so.3" },
-	};
+#define LIB_ROW(lib, LIB, soname, ...) { "VERBSHIM_LIB" #LIB, soname },
+	static const char *const libs[][2] = { VS_LIBRARIES(LIB_ROW) };
 	static char dir[] = "/tmp/vs_fuzz_trace_decode.XXXXXX";
 	char exe[PATH_MAX], path[PATH_MAX + 64], file[sizeof(dir) + 8];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -285,6 +293,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t a[VS_TARGS_MAX] = { 0 }, ret;
 	size_t bound[VS_TARGS_MAX] = { 0 };
 	enum vs_tsym sym;
+	unsigned int fixed = 0;
 	int i, fail;
 
 	if (!loaded) {
@@ -298,18 +307,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(handle_block, in.d, in.n < sizeof(handle_block) ?
 					   in.n : sizeof(handle_block));
-	/* the plain values: garbage masks, enums, numbers */
-	for (i = 0; i < s.n; i++)
-		a[i] = take(&in, 8);
-	/* the bounds: small, and written where the row keeps them */
+	/* the bounds first (the input's first bytes are the ones libFuzzer
+	 * varies most): small, and written where the row keeps them */
 	for (i = 0; i < s.n; i++) {
 		const struct vs_tfact *f = &s.p[i].fact;
 
 		if (!f->len)
 			continue;
 		bound[i] = take(&in, 1) % 40;
-		if (!f->len_deref)
+		if (!f->len_deref) {
 			a[f->len_arg] = bound[i];
+			fixed |= 1u << f->len_arg;
+		}
 	}
 	nblocks = 0;
 	for (i = 0; i < s.n; i++)
@@ -331,6 +340,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			a[i] = argument(&in, &s, a, i, bound);
 		}
 	}
+	/* the plain values, last: garbage masks, enums, numbers */
+	for (i = 0; i < s.n; i++)
+		if (!s.p[i].ptr && !(fixed & 1u << i))
+			a[i] = take(&in, 8);
 	fail = (int)(take(&in, 1) & 1);
 	ret = fail ? (info->conv == VS_TC_ERRNO ? EINVAL :
 		      info->conv == VS_TC_NEGERR ? (uint64_t)-EINVAL :
