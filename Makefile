@@ -271,7 +271,7 @@ $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(Q)$(CC) -o $@ $<
 endif
 
-stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
+stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs rdmacm,$(1)),$(STUB_OBJ)/stub_$(1)_special.o)
 define stub_rules
 $(BUILD)/stubs/v%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
@@ -401,7 +401,7 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 #                             thousand in make check.
 FUZZ_RUNS ?= 10000000
 FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
-fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v44/,$(STUB_SONAMES))
 $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)
