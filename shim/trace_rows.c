@@ -29,15 +29,15 @@
 #define VS_TCONV_CUSTOM_rfcntl VS_TC_NONE
 
 /* The descriptions. */
-#define VS_TINFO_ROW(LIB, name, ret, params, conv)                             \
-	[VS_TSYM_##name] = { #name, #params, #ret, VS_LIB_##LIB,               \
+#define VS_TINFO_ROW(LIB, name, ret, params, conv, facts)                      \
+	[VS_TSYM_##name] = { #name, #params, #ret, facts, VS_LIB_##LIB,        \
 			     VS_TCONV(conv, name) },
-#define VS_TINFO_IBVERBS(node, n, r, p, a, conv) VS_TINFO_ROW(IBVERBS, n, r, p, conv)
-#define VS_TINFO_RDMACM(node, n, r, p, a, conv) VS_TINFO_ROW(RDMACM, n, r, p, conv)
-#define VS_TINFO_EFA(node, n, r, p, a, conv) VS_TINFO_ROW(EFA, n, r, p, conv)
-#define VS_TINFO_MLX5(node, n, r, p, a, conv) VS_TINFO_ROW(MLX5, n, r, p, conv)
-#define VS_TINFO_MLX4(node, n, r, p, a, conv) VS_TINFO_ROW(MLX4, n, r, p, conv)
-#define VS_TINFO_IBUMAD(node, n, r, p, a, conv) VS_TINFO_ROW(IBUMAD, n, r, p, conv)
+#define VS_TINFO_IBVERBS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBVERBS, n, r, p, conv, facts)
+#define VS_TINFO_RDMACM(node, n, r, p, a, conv, facts) VS_TINFO_ROW(RDMACM, n, r, p, conv, facts)
+#define VS_TINFO_EFA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(EFA, n, r, p, conv, facts)
+#define VS_TINFO_MLX5(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX5, n, r, p, conv, facts)
+#define VS_TINFO_MLX4(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX4, n, r, p, conv, facts)
+#define VS_TINFO_IBUMAD(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBUMAD, n, r, p, conv, facts)
 #define VS_LIB_TINFO(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)
 const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
 	VS_LIBRARIES(VS_LIB_TINFO)

@@ -94,12 +94,12 @@
 /* variadic: its wrapper could not forward the optional argument */
 #define VS_TW_CUSTOM_rfcntl VS_TW_NONE
 
-#define VS_TW_IBVERBS(node, n, r, p, a, conv) VS_TW_##conv(ibverbs, n, r, p, a)
-#define VS_TW_RDMACM(node, n, r, p, a, conv) VS_TW_##conv(rdmacm, n, r, p, a)
-#define VS_TW_EFA(node, n, r, p, a, conv) VS_TW_##conv(efa, n, r, p, a)
-#define VS_TW_MLX5(node, n, r, p, a, conv) VS_TW_##conv(mlx5, n, r, p, a)
-#define VS_TW_MLX4(node, n, r, p, a, conv) VS_TW_##conv(mlx4, n, r, p, a)
-#define VS_TW_IBUMAD(node, n, r, p, a, conv) VS_TW_##conv(ibumad, n, r, p, a)
+#define VS_TW_IBVERBS(node, n, r, p, a, conv, facts) VS_TW_##conv(ibverbs, n, r, p, a)
+#define VS_TW_RDMACM(node, n, r, p, a, conv, facts) VS_TW_##conv(rdmacm, n, r, p, a)
+#define VS_TW_EFA(node, n, r, p, a, conv, facts) VS_TW_##conv(efa, n, r, p, a)
+#define VS_TW_MLX5(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx5, n, r, p, a)
+#define VS_TW_MLX4(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx4, n, r, p, a)
+#define VS_TW_IBUMAD(node, n, r, p, a, conv, facts) VS_TW_##conv(ibumad, n, r, p, a)
 #define VS_LIB_TW(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TW_##LIB)
 VS_LIBRARIES(VS_LIB_TW)
 
@@ -121,7 +121,7 @@ VS_LIBRARIES(VS_LIB_TW)
 #define VS_TWP_CUSTOM_ibv_is_fork_initialized VS_TWP_PTR
 #define VS_TWP_CUSTOM_rdma_get_devices VS_TWP_PTR
 #define VS_TWP_CUSTOM_rfcntl(n) NULL,
-#define VS_TWP_ROW(node, n, r, p, a, conv) VS_TWP_##conv(n)
+#define VS_TWP_ROW(node, n, r, p, a, conv, facts) VS_TWP_##conv(n)
 #define VS_LIB_TWP(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TWP_ROW)
 void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void) = {
 	VS_LIBRARIES(VS_LIB_TWP)

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 ROOMS="base transport core events cm"
 # The trace's layers in shim/, bottom first (a comma joins one layer's
 # objects): every shim/trace*.c is in one.
-TRACE_LAYERS="trace_rows,trace_text trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
+TRACE_LAYERS="trace_rows,trace_text,trace_facts trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
 
 # lib/ members: the object names of lib/ROOM/*.c, with their rooms
 members=$(for f in lib/*/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
