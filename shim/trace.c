@@ -100,10 +100,10 @@ static int vs_truthy(const char *v, const char *knob)
 
 static void vs_knobs_read(void)
 {
-	const char *trace = secure_getenv("VERBSHIM_TRACE");
-	const char *stats = secure_getenv("VERBSHIM_STATS");
-	const char *fault = secure_getenv("VERBSHIM_FAULT");
-	const char *file = secure_getenv("VERBSHIM_TRACE_FILE");
+	const char *trace = vs__knob(VS_KNOB_TRACE);
+	const char *stats = vs__knob(VS_KNOB_STATS);
+	const char *fault = vs__knob(VS_KNOB_FAULT);
+	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
 	if (trace && *trace) {
