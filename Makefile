@@ -189,7 +189,8 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
-	 $(BUILD)/stubs/fake/libefa.so.1
+	 $(BUILD)/stubs/fake/libefa.so.1 \
+	 $(BUILD)/stubs/broken/libefa.so.1
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
@@ -312,6 +313,18 @@ $(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
 	$(call say,STUB,$@)
 	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_EFA_OBJS)
+
+# A libefa that is there but cannot load: it needs libvs_gone.so.0, which
+# exists only while it is linked (test/unit/feature_stubs.c: "found but
+# failed to load", not "not found").
+$(BUILD)/stubs/broken/libefa.so.1: $(call stub_objs,efa) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D) $(@D)/gone
+	$(call say,STUB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libvs_gone.so.0 -o $(@D)/gone/libvs_gone.so.0 -xc /dev/null
+	$(Q)ln -sf libvs_gone.so.0 $(@D)/gone/libvs_gone.so
+	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -Wl,--no-as-needed -o $@ $(call stub_objs,efa) -L$(@D)/gone -lvs_gone
+	$(Q)rm -rf $(@D)/gone
 
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
