@@ -6,6 +6,7 @@
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
@@ -198,7 +199,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -444,6 +445,13 @@ check-rxe:
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
+
+# The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
+# VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;
+# docs/trace.md): the same verdicts as make check's rxe-6.1, and each
+# device test's trace not empty.
+check-trace:
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check.sh rxe
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One test of a traced boot (test/boots.list: the set word `trace`;
+# scripts/vm-guest.sh passes this to test/run.sh --wrap): the test runs with
+# VERBSHIM_TRACE=all VERBSHIM_STATS=1, its processes' lines and counters
+# going to DIR/NAME/trace.PID, never to its own output.  Its verdict is
+# the test's, except that a device test (build/test/device/) whose files
+# hold no trace line fails: a trace that silently traced nothing proves
+# nothing.  A pass ends with what was traced (a skip's last line stays its
+# reason).
+#
+#   scripts/trace-wrap.sh DIR TEST [ARGS...]
+set -u
+dir=${1:?usage: trace-wrap.sh DIR TEST [ARGS...]}
+shift
+test=${1:?usage: trace-wrap.sh DIR TEST [ARGS...]}
+name=$(echo "${test#./}" | tr '/' '_')
+out=$dir/$name
+rm -rf "$out"
+mkdir -p "$out" || exit 1
+VERBSHIM_TRACE=all VERBSHIM_STATS=1 VERBSHIM_TRACE_FILE=$out/trace "$@"
+rc=$?
+files=0 lines=0 counted=0
+for f in "$out"/trace.*; do
+	[ -f "$f" ] || continue
+	files=$((files + 1))
+	lines=$((lines + $(grep -c '^verbshim: \[[0-9]*\] ' "$f")))
+	grep -q '^verbshim: calls through the shim (VERBSHIM_STATS)' "$f" && counted=$((counted + 1))
+done
+[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+if [ "$rc" -eq 0 ] && [[ $test == */test/device/* ]] && [ "$lines" -eq 0 ]; then
+	echo "trace-wrap: $test passed but $out/trace.* hold no trace line ($files file(s)): VERBSHIM_TRACE=all traced nothing"
+	exit 1
+fi
+[ "$rc" -eq 0 ] && echo "trace: $lines lines, $counted of $files file(s) with the exit counters ($out)"
+exit "$rc"
