@@ -42,7 +42,7 @@ void vs__tescape(char *dst, size_t size, const char *src)
 		return;
 	for (; *src; src++) {
 		unsigned char c = (unsigned char)*src;
-		int plain = c >= 0x20 && c < 0x7f && c != '\\';
+		int plain = c >= 0x20 && c < 0x7f;
 
 		if (n + (plain ? 1 : 4) >= size)
 			break;	/* cut, but never inside an escape */
@@ -51,10 +51,6 @@ void vs__tescape(char *dst, size_t size, const char *src)
 			continue;
 		}
 		dst[n++] = '\\';
-		if (c == '\\') {
-			dst[n++] = '\\';
-			continue;
-		}
 		dst[n++] = 'x';
 		dst[n++] = hex[c >> 4];
 		dst[n++] = hex[c & 15];
