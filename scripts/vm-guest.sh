@@ -125,6 +125,10 @@ done < <(scripts/tests.sh list "$sets")
 opts=(--stage "$label" --no-skip --results "$out")
 [ "$provider" = siw ] && opts+=(--skip-ok iWARP)
 [ -z "$traced" ] || opts+=(--wrap "scripts/trace-wrap.sh $traced")
+# each test's verdict, for scripts/vm-stage.sh's comparison of a traced
+# boot with the plain ones
+rm -f "$vmdir/verdicts-$label"
+opts+=(--verdicts "$vmdir/verdicts-$label")
 # Each test's limit guards against a hang, not slowness: under TCG with
 # the host's two cores busy typed_events' 4 x 100000 messages took over
 # 120 s (21-40 s a phase, progressing) where a quiet host takes 48 s.
