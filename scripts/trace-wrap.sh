@@ -3,10 +3,12 @@
 # scripts/vm-guest.sh passes this to test/run.sh --wrap): the test runs with
 # VERBSHIM_TRACE=all VERBSHIM_STATS=1, its processes' lines and counters
 # going to DIR/NAME/trace.PID, never to its own output.  Its verdict is
-# the test's, except that a device test (build/test/device/) whose files
-# hold no trace line fails: a trace that silently traced nothing proves
-# nothing.  A pass ends with what was traced (a skip's last line stays its
-# reason).
+# the test's, except that a device test (build/test/device/) that left no
+# trace line fails: a trace that silently traced nothing proves nothing.
+# The lines counted are those of its files and of its own output (a test
+# that sets its own knobs, as test/device/trace_cm_fault.c does, traces to
+# its own file and prints it).  A pass ends with what was traced (a skip's
+# last line stays its reason).
 #
 #   scripts/trace-wrap.sh DIR TEST [ARGS...]
 set -u
@@ -17,9 +19,11 @@ name=$(echo "${test#./}" | tr '/' '_')
 out=$dir/$name
 rm -rf "$out"
 mkdir -p "$out" || exit 1
-VERBSHIM_TRACE=all VERBSHIM_STATS=1 VERBSHIM_TRACE_FILE=$out/trace "$@"
-rc=$?
-files=0 lines=0 counted=0
+VERBSHIM_TRACE=all VERBSHIM_STATS=1 VERBSHIM_TRACE_FILE=$out/trace "$@" 2>&1 |
+	tee "$out/output"
+rc=${PIPESTATUS[0]}
+files=0 counted=0
+lines=$(grep -c '^verbshim: \[[0-9]*\] ' "$out/output")
 for f in "$out"/trace.*; do
 	[ -f "$f" ] || continue
 	files=$((files + 1))
@@ -28,7 +32,7 @@ for f in "$out"/trace.*; do
 done
 [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
 if [ "$rc" -eq 0 ] && [[ $test == */test/device/* ]] && [ "$lines" -eq 0 ]; then
-	echo "trace-wrap: $test passed but $out/trace.* hold no trace line ($files file(s)): VERBSHIM_TRACE=all traced nothing"
+	echo "trace-wrap: $test passed but left no trace line ($files file(s) in $out, nor in its output): VERBSHIM_TRACE=all traced nothing"
 	exit 1
 fi
 [ "$rc" -eq 0 ] && echo "trace: $lines lines, $counted of $files file(s) with the exit counters ($out)"
