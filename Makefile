@@ -6,6 +6,7 @@
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
@@ -195,7 +196,8 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
-	 $(BUILD)/stubs/fake/libefa.so.1
+	 $(BUILD)/stubs/fake/libefa.so.1 \
+	 $(BUILD)/stubs/broken/libefa.so.1
 # Two plugins that each link the archive statically: several copies of the
 # shim in one process, for test/unit/trace_copies.c.
 SHIM_PLUGINS := $(BUILD)/stubs/plugins/libplugin_a.so $(BUILD)/stubs/plugins/libplugin_b.so
@@ -206,7 +208,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -330,6 +332,18 @@ $(SHIM_PLUGINS): test/stubs/shim_plugin.c $(ARCHIVE) $(CONFIG_H)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -shared -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
 $(BUILD)/test/unit/trace_copies: | $(SHIM_PLUGINS)
 
+# A libefa that is there but cannot load: it needs libvs_gone.so.0, which
+# exists only while it is linked (test/unit/feature_stubs.c: "found but
+# failed to load", not "not found").
+$(BUILD)/stubs/broken/libefa.so.1: $(call stub_objs,efa) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D) $(@D)/gone
+	$(call say,STUB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libvs_gone.so.0 -o $(@D)/gone/libvs_gone.so.0 -xc /dev/null
+	$(Q)ln -sf libvs_gone.so.0 $(@D)/gone/libvs_gone.so
+	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -Wl,--no-as-needed -o $@ $(call stub_objs,efa) -L$(@D)/gone -lvs_gone
+	$(Q)rm -rf $(@D)/gone
+
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
@@ -448,6 +462,13 @@ check-rxe:
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
+
+# The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
+# VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;
+# docs/trace.md): the same verdicts as make check's rxe-6.1, and each
+# device test's trace not empty.
+check-trace:
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check.sh rxe
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,

@@ -40,22 +40,19 @@ static pthread_key_t vs_fault_key;
 static void vs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void vs_say(const char *fmt, ...)
 {
-	char msg[512];
+	char raw[512], msg[1024];
 	va_list ap;
-	int n;
+	size_t n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg) - 1, fmt, ap);
+	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
+		raw[0] = '\0';
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(msg) - 2)
-		n = sizeof(msg) - 2;
-	for (int i = 0; i < n; i++)	/* one line, whatever the knob held */
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			msg[i] = '?';
+	/* one line of printable ASCII, whatever the knob held */
+	vs__tescape(msg, sizeof(msg) - 1, raw);
+	n = strlen(msg);
 	msg[n++] = '\n';
-	if (write(2, msg, (size_t)n) < 0)
+	if (write(2, msg, n) < 0)
 		return;	/* nowhere else to say it */
 }
 
@@ -80,10 +77,10 @@ static int vs_truthy(const char *v, const char *knob)
 
 static void vs_knobs_read(void)
 {
-	const char *trace = secure_getenv("VERBSHIM_TRACE");
-	const char *stats = secure_getenv("VERBSHIM_STATS");
-	const char *fault = secure_getenv("VERBSHIM_FAULT");
-	const char *file = secure_getenv("VERBSHIM_TRACE_FILE");
+	const char *trace = vs__knob(VS_KNOB_TRACE);
+	const char *stats = vs__knob(VS_KNOB_STATS);
+	const char *fault = vs__knob(VS_KNOB_FAULT);
+	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
 	if (trace && *trace) {
@@ -122,7 +119,10 @@ static void vs_knobs_read(void)
 
 int vs__trace_knobs_on(void)
 {
+	int caller_errno = errno;	/* the knobs are read on its behalf */
+
 	pthread_once(&vs_knobs_once, vs_knobs_read);
+	errno = caller_errno;
 	return vs_knobs.on;
 }
 

@@ -21,6 +21,7 @@
 #include "syms_mlx4.h"
 #include "syms_umad.h"
 #include "verbshim/loader.h"
+#include "vs_knobs.h"
 
 /*
  * Every library the shim loads, one row each:
@@ -77,7 +78,7 @@ struct vs_lib_desc {
 	const char *name;	/* "libibverbs" */
 	const char *soname;	/* "libibverbs.so.1" */
 	const char *devname;	/* "libibverbs.so" */
-	const char *env;	/* "VERBSHIM_LIBIBVERBS" */
+	unsigned char knob;	/* enum vs_knob: VS_KNOB_LIBIBVERBS */
 	const char *node_prefix;	/* "IBVERBS_" */
 	const char *probe;	/* a symbol every copy exports */
 	const char *package;	/* the Debian package that ships it */

@@ -288,6 +288,11 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 /* Whether the kth call (1-based) of function name fails under rule r. */
 int vs__tfault_fires(const struct vs_tfault_rule *r, const char *name,
 		     uint64_t k);
+/* src into dst (cut to size, never inside an escape), every byte that is
+ * not printable ASCII (C0 and C1 controls, DEL, any byte >= 0x80) as \xNN:
+ * a knob's value echoed to a terminal.  Printable bytes stay as they are,
+ * so that escaping twice (a refusal inside a message) changes nothing. */
+void vs__tescape(char *dst, size_t size, const char *src);
 /* "ENOMEM" -> ENOMEM, or 0 */
 int vs__errno_from_name(const char *name);
 /* ENOMEM -> "ENOMEM", or NULL */
