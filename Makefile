@@ -335,6 +335,8 @@ $(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) -o $$@ $(call tool_objs,$(1)) $$(ARCHIVE) $$(LDLIBS_SHIM) $$(LDFLAGS)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
+# the version a report names (verbshim-selftest --json)
+$(BUILD)/obj/tools/%.o: private CPPFLAGS_ALL += -DVERBSHIM_VERSION_STRING='"$(VERSION)"'
 
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
