@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * verbshim-selftest [-d DEV] [--json FILE] [--server | --client HOST]
- *                   [--port PORT] [--timeout SEC]
+ *                   [--port PORT] [--timeout SEC] [--wait SEC]
  *
  * Exit: 0 every test passed (or was skipped, saying why), 1 a test
  * failed, 77 nothing to test (no device, no active port: said why), 2 a
@@ -22,7 +22,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: verbshim-selftest [-d DEV] [--json FILE] [--server | --client HOST]\n"
-	      "                         [--port PORT] [--timeout SEC]\n"
+	      "                         [--port PORT] [--timeout SEC] [--wait SEC]\n"
 	      "\n"
 	      "Runs, on every RDMA device and active port (or DEV), what its link\n"
 	      "layer and transport offer, through verbshim's typed API and through\n"
@@ -31,12 +31,16 @@ static void usage(FILE *f)
 	      "and a CM connection by IP address.  One node loops back; --server on\n"
 	      "one machine and --client HOST on another run across the fabric.\n"
 	      "\n"
-	      "  -d, --device DEV   only this device (its first active port)\n"
-	      "  -j, --json FILE    also write the JSON report (- for stdout)\n"
+	      "  -d, --device DEV   only this device\n"
+	      "  -j, --json FILE    also write the JSON report (-: to stdout, the\n"
+	      "                     table then to stderr)\n"
 	      "  -s, --server       serve one client run, then exit\n"
 	      "  -c, --client HOST  run the CM tests against HOST's --server\n"
 	      "  -p, --port PORT    the CM port (default 7490)\n"
 	      "  -t, --timeout SEC  each wait's limit (default 10)\n"
+	      "  -w, --wait SEC     --client: retry the first connection while the\n"
+	      "                     server is not up yet; --server: wait this long\n"
+	      "                     for the client (default: for ever)\n"
 	      "  -h, --help         this help\n"
 	      "\n"
 	      "Exit status: 0 all passed (skips say why), 1 a test failed, 77 nothing\n"
@@ -55,6 +59,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "client", required_argument, NULL, 'c' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,7 +68,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	*o = (struct options){ .cm_port = "7490", .timeout_ms = 10000 };
-	while ((c = getopt_long(argc, argv, "d:j:sc:p:t:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:j:sc:p:t:w:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o->device = optarg; break;
 		case 'j': o->json = optarg; break;
@@ -71,13 +76,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'c': o->client = optarg; break;
 		case 'p': o->cm_port = optarg; break;
 		case 't':
+		case 'w':
 			sec = strtol(optarg, &end, 10);
-			if (*end || sec < 1 || sec > 3600) {
-				fprintf(stderr, "verbshim-selftest: --timeout %s: "
-					"seconds, 1 to 3600\n", optarg);
+			if (*end || sec < 1 || sec > 86400) {
+				fprintf(stderr, "verbshim-selftest: -%c %s: seconds, "
+					"1 to 86400\n", c, optarg);
 				return 1;
 			}
-			o->timeout_ms = (int)sec * 1000;
+			*(c == 't' ? &o->timeout_ms : &o->wait_ms) = (int)sec * 1000;
 			break;
 		case 'h':
 			usage(stdout);
@@ -258,7 +264,7 @@ int main(int argc, char **argv)
 	r.cap = MAX_ROWS;
 	if (!find_ports(&r))
 		run_all(&r);
-	print_table(stdout, &r);
+	print_table(r.opt.json && !strcmp(r.opt.json, "-") ? stderr : stdout, &r);
 	ret = run_exit_code(&r);
 	if (r.opt.json && (ret = write_json(r.opt.json, &r)) < 0) {
 		fprintf(stderr, "verbshim-selftest: --json %s: %s\n", r.opt.json,

@@ -136,7 +136,7 @@ static void test_send(const struct rc_api *a, struct result *res)
 			   "byte at %ld", wc[1].byte_len, MSG_BYTES, d);
 		return;
 	}
-	result_end(res, PASS, "%d bytes sent, received back, compared", MSG_BYTES);
+	result_end(res, PASS, "%d bytes sent, the received copy compared", MSG_BYTES);
 }
 
 static void test_read(const struct rc_api *a, struct result *res,

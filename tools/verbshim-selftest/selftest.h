@@ -58,6 +58,7 @@ struct options {
 	bool server;
 	const char *cm_port;		/* --port, "7490" */
 	int timeout_ms;			/* each wait's hang guard */
+	int wait_ms;			/* --wait: for the peer; 0 the default */
 };
 
 struct run {

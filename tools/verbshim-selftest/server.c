@@ -169,7 +169,8 @@ int server_start(struct run *r, const struct port_under_test *p,
 		return -ENOMEM;
 	}
 	*s = (struct server){ .r = r, .p = p, .conns = conns,
-			      .accept_ms = r->opt.server ? -1 : r->opt.timeout_ms };
+			      .accept_ms = !r->opt.server ? r->opt.timeout_ms :
+					   r->opt.wait_ms ? r->opt.wait_ms : -1 };
 	ret = vs_cm_listen(host, port, NULL, &s->listener);
 	if (ret) {
 		result_fail_vs(res, "vs_cm_listen", ret);

@@ -564,6 +564,31 @@ void typed_tests(struct run *r, const struct port_under_test *p)
 	rig_close(&g);
 }
 
+/* Whether a connect's failure means the server is not up yet. */
+static bool not_up_yet(int ret)
+{
+	return ret == -ECONNREFUSED || ret == -EHOSTUNREACH || ret == -ENETUNREACH ||
+	       ret == -ETIMEDOUT || ret == -EADDRNOTAVAIL || ret == -ECONNRESET;
+}
+
+/* vs_cm_rc_client, retried for --wait while the server is not up yet. */
+static int cm_connect(struct run *r, const char *host, const char *port,
+		      struct vs_cm_id **id)
+{
+	uint64_t end = now_ns() + (uint64_t)r->opt.wait_ms * 1000000u;
+	int ret;
+
+	for (;;) {
+		ret = vs_cm_rc_client(host, port, &(struct vs_cm_config){
+			.timeout_ms = r->opt.timeout_ms }, &(struct vs_cm_conn_config){
+			.timeout_ms = r->opt.timeout_ms }, &(struct vs_rc_config){
+			.caps = { .max_send_wr = 32, .max_recv_wr = 32 } }, id);
+		if (!ret || !not_up_yet(ret) || now_ns() >= end)
+			return ret;
+		sleep(1);
+	}
+}
+
 /* The RC suite over a CM connection to host:port (a verbshim-selftest server). */
 void typed_cm_tests(struct run *r, const struct port_under_test *p,
 		    const char *host, const char *port)
@@ -577,10 +602,7 @@ void typed_cm_tests(struct run *r, const struct port_under_test *p,
 	uint8_t len = 0;
 	int ret;
 
-	ret = vs_cm_rc_client(host, port, &(struct vs_cm_config){
-		.timeout_ms = r->opt.timeout_ms }, &(struct vs_cm_conn_config){
-		.timeout_ms = r->opt.timeout_ms }, &(struct vs_rc_config){
-		.caps = { .max_send_wr = 32, .max_recv_wr = 32 } }, &id);
+	ret = cm_connect(r, host, port, &id);
 	if (ret) {
 		result_fail_vs(res, "vs_cm_rc_client", ret);
 		return;
@@ -604,8 +626,8 @@ void typed_cm_tests(struct run *r, const struct port_under_test *p,
 		result_fail_vs(res, "vs_mr_alloc", ret);
 		goto out;
 	}
-	result_end(res, PASS, "connected to %s port %s through %s",
-		   vs_cm_peer(id), port, vs_cm_context(id)->name);
+	result_end(res, PASS, "vs_cm_rc_client to %s through %s",
+		   vs_cm_peer(id), vs_cm_context(id)->name);
 	api = typed_api(&t);
 	rc_suite(r, p, &api, "cm-", be64toh(peer.addr), be32toh(peer.rkey));
 	(void)vs_mr_close(t.mr);
