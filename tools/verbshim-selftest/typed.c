@@ -34,6 +34,14 @@ static void vs_err(char *err, size_t len, const char *what)
 		 vs_format_error(vs_last_error(), msg, sizeof(msg)));
 }
 
+/* One receive of s, posted. */
+static int post_recv(struct vs_recv_batch *rb, uint64_t id, const struct ibv_sge *s)
+{
+	int ret = vs_recv_add(rb, id, s, 1);
+
+	return ret ? ret : vs_recv_submit(rb);
+}
+
 static int typed_post(void *c, enum rc_op op, uint64_t wr_id, uint32_t off,
 		      uint32_t len, uint64_t raddr, uint32_t rkey, uint64_t cmp_add,
 		      uint64_t swap, char *err, size_t errlen)
@@ -85,9 +93,7 @@ static int typed_post_recv(void *c, uint64_t wr_id, uint32_t off, uint32_t len,
 	int ret = vs_rc_recv_start(t->qp, &rb);
 
 	if (!ret)
-		ret = vs_recv_add(&rb, wr_id, &s, 1);
-	if (!ret)
-		ret = vs_recv_submit(&rb);
+		ret = post_recv(&rb, wr_id, &s);
 	if (ret)
 		vs_err(err, errlen, "posting a receive");
 	return ret;
@@ -215,6 +221,36 @@ static void rc_loopback(struct run *r, const struct port_under_test *p, struct r
 	(void)vs_rc_qp_close(t.qp);
 }
 
+/*
+ * The end of a send-to-a-receive test: the two completions (the send's
+ * and recv_id's, either order), successful, the receive of recv_len
+ * bytes, and n bytes at got equal to those at sent.  Ends the row.
+ */
+static void finish_send_recv(struct run *r, struct result *res, struct vs_cq *cq,
+			     uint64_t recv_id, uint32_t recv_len, const uint8_t *got,
+			     const uint8_t *sent, size_t n, const char *passed)
+{
+	char err[VS_ERROR_MSG_MAX + 64];
+	struct vs_wc wc;
+
+	for (int i = 0; i < 2; i++) {
+		if (poll_one(cq, &wc, r->opt.timeout_ms, err, sizeof(err))) {
+			result_end(res, FAIL, "%s", err);
+			return;
+		}
+		if (wc.status || (wc.wr_id == recv_id && wc.byte_len != recv_len)) {
+			result_end(res, FAIL, "completion %llu: %s, %u bytes",
+				   (unsigned long long)wc.wr_id,
+				   ibv_wc_status_str(wc.status), wc.byte_len);
+			return;
+		}
+	}
+	if (memcmp(got, sent, n))
+		result_end(res, FAIL, "the receive holds other bytes than sent");
+	else
+		result_end(res, PASS, "%s", passed);
+}
+
 /* An RC QP on an SRQ connected to itself: the send lands in the SRQ's receive. */
 static void srq_loopback(struct run *r, const struct port_under_test *p, struct rig *g)
 {
@@ -225,9 +261,7 @@ static void srq_loopback(struct run *r, const struct port_under_test *p, struct 
 	struct vs_rc_batch b;
 	struct vs_rc_qp *qp = NULL;
 	struct vs_srq *srq;
-	struct vs_wc wc;
-	char err[VS_ERROR_MSG_MAX + 64];
-	int ret, got = 0;
+	int ret;
 
 	ret = vs_srq_create(g->pd, &(struct vs_srq_config){ .max_wr = 16 }, &srq);
 	if (ret) {
@@ -241,36 +275,18 @@ static void srq_loopback(struct run *r, const struct port_under_test *p, struct 
 	if (!ret)
 		ret = vs_srq_recv_start(srq, &rb);
 	if (!ret)
-		ret = vs_recv_add(&rb, 21, &dst, 1);
-	if (!ret)
-		ret = vs_recv_submit(&rb);
+		ret = post_recv(&rb, 21, &dst);
 	if (!ret)
 		ret = vs_rc_batch_start(qp, &b);
 	if (!ret)
 		ret = vs_rc_send(&b, 20, VS_WR_SIGNALED, &src, 1);
 	if (!ret)
 		ret = vs_rc_batch_submit(&b);
-	if (ret) {
-		result_fail_vs(res, "an RC QP on an SRQ, its receive and send", ret);
-		goto out;
-	}
-	while (got < 2 && !(ret = poll_one(g->cq, &wc, r->opt.timeout_ms, err,
-					   sizeof(err)))) {
-		got++;
-		if (wc.status || (wc.wr_id == 21 && wc.byte_len != 512)) {
-			result_end(res, FAIL, "completion %llu: %s, %u bytes",
-				   (unsigned long long)wc.wr_id,
-				   ibv_wc_status_str(wc.status), wc.byte_len);
-			goto out;
-		}
-	}
 	if (ret)
-		result_end(res, FAIL, "%s", err);
-	else if (memcmp(m + 4096, m, 512))
-		result_end(res, FAIL, "the SRQ's receive holds other bytes than sent");
+		result_fail_vs(res, "an RC QP on an SRQ, its receive and send", ret);
 	else
-		result_end(res, PASS, "512 bytes received through the SRQ, compared");
-out:
+		finish_send_recv(r, res, g->cq, 21, 512, m + 4096, m, 512,
+				 "512 bytes received through the SRQ, compared");
 	if (qp)
 		(void)vs_rc_qp_close(qp);
 	(void)vs_srq_close(srq);
@@ -288,9 +304,7 @@ static void ud_loopback(struct run *r, const struct port_under_test *p, struct r
 	struct vs_ud_dest to_b = { 0 };
 	struct vs_recv_batch rb;
 	struct vs_ud_batch ub;
-	struct vs_wc wc;
-	char err[VS_ERROR_MSG_MAX + 64];
-	int ret, got = 0;
+	int ret;
 	bool dest = false;
 
 	for (int i = 0; i < 256; i++)
@@ -316,37 +330,19 @@ static void ud_loopback(struct run *r, const struct port_under_test *p, struct r
 	if (!ret)
 		ret = vs_ud_recv_start(b, &rb);
 	if (!ret)
-		ret = vs_recv_add(&rb, 31, &dst, 1);
-	if (!ret)
-		ret = vs_recv_submit(&rb);
+		ret = post_recv(&rb, 31, &dst);
 	if (!ret)
 		ret = vs_ud_batch_start(a, &ub);
 	if (!ret)
 		ret = vs_ud_send(&ub, 30, VS_WR_SIGNALED, &to_b, &src, 1);
 	if (!ret)
 		ret = vs_ud_batch_submit(&ub);
-	if (ret) {
-		result_fail_vs(res, "two UD QPs, a destination, a receive and a send", ret);
-		goto out;
-	}
-	while (got < 2 && !(ret = poll_one(g->cq, &wc, r->opt.timeout_ms, err,
-					   sizeof(err)))) {
-		got++;
-		if (wc.status || (wc.wr_id == 31 &&
-				  wc.byte_len != VS_UD_GRH_BYTES + 256)) {
-			result_end(res, FAIL, "completion %llu: %s, %u bytes",
-				   (unsigned long long)wc.wr_id,
-				   ibv_wc_status_str(wc.status), wc.byte_len);
-			goto out;
-		}
-	}
 	if (ret)
-		result_end(res, FAIL, "%s", err);
-	else if (memcmp(m + 8192 + VS_UD_GRH_BYTES, m, 256))
-		result_end(res, FAIL, "the datagram holds other bytes than sent");
+		result_fail_vs(res, "two UD QPs, a destination, a receive and a send", ret);
 	else
-		result_end(res, PASS, "a 256-byte datagram between two QPs, compared");
-out:
+		finish_send_recv(r, res, g->cq, 31, VS_UD_GRH_BYTES + 256,
+				 m + 8192 + VS_UD_GRH_BYTES, m, 256,
+				 "a 256-byte datagram between two QPs, compared");
 	if (dest)
 		(void)vs_ud_dest_release(&to_b);
 	if (a)
@@ -475,10 +471,8 @@ static void srd_test(struct run *r, const struct port_under_test *p, struct rig 
 	struct ibv_sge src = vs_mr_sge(g->mr, 0, 256), dst = vs_mr_sge(g->mr, 8192, 1024);
 	struct vs_recv_batch rb;
 	struct vs_srd_batch sb;
-	struct vs_wc wc;
 	uint8_t *m = vs_mr_ptr(g->mr, 0);
-	char err[VS_ERROR_MSG_MAX + 64];
-	int ret, got = 0;
+	int ret;
 
 	if (!p->efa) {
 		result_end(res, SKIP, "%s is not an EFA device (SRD is EFA's only)",
@@ -502,29 +496,18 @@ static void srd_test(struct run *r, const struct port_under_test *p, struct rig 
 	if (!ret)
 		ret = vs_srd_recv_start(b, &rb);
 	if (!ret)
-		ret = vs_recv_add(&rb, 51, &dst, 1);
-	if (!ret)
-		ret = vs_recv_submit(&rb);
+		ret = post_recv(&rb, 51, &dst);
 	if (!ret)
 		ret = vs_srd_batch_start(a, &sb);
 	if (!ret)
 		ret = vs_srd_send(&sb, 50, VS_WR_SIGNALED, &to_b, &src, 1);
 	if (!ret)
 		ret = vs_srd_batch_submit(&sb);
-	if (ret) {
+	if (ret)
 		result_fail_vs(res, "two SRD QPs, destinations, a receive and a send", ret);
-		goto out;
-	}
-	while (got < 2 && !(ret = poll_one(g->cq, &wc, r->opt.timeout_ms, err,
-					   sizeof(err))))
-		got += wc.status == IBV_WC_SUCCESS ? 1 : 100;
-	if (ret || got != 2)
-		result_end(res, FAIL, "%s", ret ? err : "a completion in error");
-	else if (memcmp(m + 8192, m, 256))
-		result_end(res, FAIL, "the SRD datagram holds other bytes than sent");
 	else
-		result_end(res, PASS, "a 256-byte SRD datagram between two QPs, compared");
-out:
+		finish_send_recv(r, res, g->cq, 51, 256, m + 8192, m, 256,
+				 "a 256-byte SRD datagram between two QPs, compared");
 	if (to_b.base.ah)
 		(void)vs_srd_dest_release(&to_b);
 	if (to_a.base.ah)
