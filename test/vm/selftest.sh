@@ -39,6 +39,9 @@ for api in typed dropin; do
 	for t in send read write; do row "$api" "cm-rc-$t" pass; done
 done
 row typed srd skip
+row typed cm-srq-events pass
+[ "$(grep -cE "^$VS_RXE_DEV +1 +typed +serve +pass " "$tmp/table")" -eq 3 ] ||
+	{ echo "FAIL: the loopback server did not serve 3 connections"; exit 1; }
 if [ "${VS_PROVIDER:-rxe}" = siw ]; then
 	for t in rc-connect srq ud events; do row typed "$t" skip; done
 	grep -E "^$VS_RXE_DEV .* typed +(rc-connect|srq|ud|events) +skip" "$tmp/table" |

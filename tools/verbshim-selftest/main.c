@@ -34,7 +34,7 @@ static void usage(FILE *f)
 	      "  -d, --device DEV   only this device\n"
 	      "  -j, --json FILE    also write the JSON report (-: to stdout, the\n"
 	      "                     table then to stderr)\n"
-	      "  -s, --server       serve one client run, then exit\n"
+	      "  -s, --server       serve one client run (three connections), then exit\n"
 	      "  -c, --client HOST  run the CM tests against HOST's --server\n"
 	      "  -p, --port PORT    the CM port (default 7490)\n"
 	      "  -t, --timeout SEC  each wait's limit (default 10)\n"
@@ -207,17 +207,19 @@ static void cm_tests(struct run *r, struct port_under_test *p, const char *host)
 	if (!host) {
 		static const char *const apis[] = { "typed", "dropin" };
 
-		for (int i = 0; i < 2; i++)
-			result_end(result_begin(r, p, apis[i], "cm-connect"), SKIP,
+		for (int i = 0; i < 3; i++)
+			result_end(result_begin(r, p, apis[i % 2], i < 2 ?
+						"cm-connect" : "cm-srq-events"), SKIP,
 				   "no IPv4 address the CM maps to %s port %u: give "
 				   "its netdev an address to test the CM", p->device,
 				   p->port);
 		return;
 	}
-	if (!r->opt.client && server_start(r, p, host, r->opt.cm_port, 2, &s))
+	if (!r->opt.client && server_start(r, p, host, r->opt.cm_port, CLIENT_CONNS, &s))
 		return;
 	typed_cm_tests(r, p, host, r->opt.cm_port);
 	dropin_tests(r, p, host, r->opt.cm_port);
+	typed_cm_srq_events(r, p, host, r->opt.cm_port);
 	if (s)
 		(void)server_finish(s);
 }
@@ -228,7 +230,7 @@ static void run_all(struct run *r)
 		struct server *s;
 
 		/* every address: the client names ours */
-		if (!server_start(r, &r->ports[0], NULL, r->opt.cm_port, 2, &s)) {
+		if (!server_start(r, &r->ports[0], NULL, r->opt.cm_port, CLIENT_CONNS, &s)) {
 			fprintf(stderr, "verbshim-selftest: serving one client run on "
 				"port %s\n", r->opt.cm_port);
 			server_run(s);

@@ -132,6 +132,10 @@ struct peer_info {
 };
 #define PEER_MAGIC 0x56535354u	/* "VSST" */
 
+/* The connections one client run makes: the typed RC suite's, the
+ * drop-in's, the typed SRQ-and-events one. */
+#define CLIENT_CONNS 3
+
 /* server.c: a CM responder serving `conns` connections on host:port
  * (host NULL: every address); in a thread (loopback) or the process
  * (--server).  Its rows go to r. */
@@ -146,6 +150,8 @@ void server_run(struct server *s);	/* --server: serve in this thread */
 void typed_tests(struct run *r, const struct port_under_test *p);
 void typed_cm_tests(struct run *r, const struct port_under_test *p,
 		    const char *host, const char *port);
+void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
+			 const char *host, const char *port);
 void dropin_tests(struct run *r, const struct port_under_test *p,
 		  const char *host, const char *port);
 

@@ -531,8 +531,10 @@ void typed_tests(struct run *r, const struct port_under_test *p)
 		for (size_t i = 0; i < sizeof(self_tests) / sizeof(self_tests[0]); i++)
 			result_end(result_begin(r, p, "typed", self_tests[i]), SKIP,
 				   "iWARP: a QP connects only through the CM, never "
-				   "to itself by its endpoint%s (the cm- rows test RC here)",
-				   i == 2 ? "; iWARP has no UD" : "");
+				   "to itself by its endpoint%s", i == 2 ?
+				   "; and iWARP has no UD" : i == 0 ?
+				   " (the cm-rc- rows test RC here)" :
+				   " (cm-srq-events tests it here)");
 	} else if (p->efa) {
 		result_end(result_begin(r, p, "typed", "rc-connect"), SKIP,
 			   "EFA has no RC: SRD instead");
@@ -616,4 +618,116 @@ void typed_cm_tests(struct run *r, const struct port_under_test *p,
 	(void)vs_mr_close(t.mr);
 out:
 	(void)vs_cm_close(id);
+}
+
+/* What the SRQ-and-events connection holds. */
+struct cm_rig {
+	struct vs_cm_id *id;
+	struct vs_channel *ch;
+	struct rig g;
+	struct vs_srq *srq;
+	struct vs_rc_qp *qp;	/* the id's; the id holds it */
+};
+
+/*
+ * Our own CQ (on a completion channel) and SRQ under a CM connection: the
+ * way iWARP, which has no loopback QP, tests them, and the steps of the
+ * typed CM beside vs_cm_rc_client's one call.  The server's echo must
+ * land in the SRQ's receive and wake the wait on the channel.
+ */
+static int cm_rig_open(struct run *r, const char *host, const char *port,
+		       struct cm_rig *c)
+{
+	struct ibv_sge dst;
+	struct vs_recv_batch rb;
+	int ret = vs_cm_resolve(host, port, &(struct vs_cm_config){
+		.timeout_ms = r->opt.timeout_ms }, &c->id);
+
+	if (!ret)
+		ret = vs_channel_create(vs_cm_context(c->id), &c->ch);
+	if (!ret)
+		ret = vs_pd_alloc(vs_cm_context(c->id), &c->g.pd);
+	if (!ret)
+		ret = vs_cq_create(vs_cm_context(c->id), &(struct vs_cq_config){
+			.depth = 16, .channel = c->ch }, &c->g.cq);
+	if (!ret)
+		ret = vs_mr_alloc(c->g.pd, 8192, 0, &c->g.mr);
+	if (!ret)
+		ret = vs_srq_create(c->g.pd, &(struct vs_srq_config){ .max_wr = 8 },
+				    &c->srq);
+	dst = ret ? (struct ibv_sge){ 0 } : vs_mr_sge(c->g.mr, 4096, 4096);
+	if (!ret)
+		ret = vs_srq_recv_start(c->srq, &rb);
+	if (!ret)
+		ret = post_recv(&rb, 61, &dst);
+	if (!ret)
+		ret = vs_cm_rc_qp_create(c->id, c->g.pd, &(struct vs_rc_config){
+			.send_cq = c->g.cq, .srq = c->srq,
+			.caps = { .max_send_wr = 8 } }, &c->qp);
+	if (!ret)
+		ret = vs_cm_connect(c->id, &(struct vs_cm_conn_config){
+			.timeout_ms = r->opt.timeout_ms });
+	return ret;
+}
+
+static void cm_rig_close(struct cm_rig *c)
+{
+	if (c->id)
+		(void)vs_cm_close(c->id);
+	if (c->srq)
+		(void)vs_srq_close(c->srq);
+	rig_close(&c->g);
+	if (c->ch)
+		(void)vs_channel_close(c->ch);
+}
+
+void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
+			 const char *host, const char *port)
+{
+	struct result *res = result_begin(r, p, "typed", "cm-srq-events");
+	struct cm_rig c = { 0 };
+	struct vs_rc_batch b;
+	struct ibv_sge src;
+	struct vs_wc wc[2];
+	uint8_t *m;
+	int ret = cm_rig_open(r, host, port, &c), got = 0;
+
+	if (ret) {
+		result_fail_vs(res, "a CM connection with our CQ on a channel and an SRQ", ret);
+		goto out;
+	}
+	m = vs_mr_ptr(c.g.mr, 0);
+	for (int i = 0; i < MSG_BYTES; i++)
+		m[i] = (uint8_t)(i * 5 + 11);
+	src = vs_mr_sge(c.g.mr, 0, MSG_BYTES);
+	ret = vs_rc_batch_start(c.qp, &b);
+	if (!ret)
+		ret = vs_rc_send(&b, 60, VS_WR_SIGNALED, &src, 1);
+	if (!ret)
+		ret = vs_rc_batch_submit(&b);
+	while (!ret && got < 2) {	/* each wait sleeps on the channel */
+		ret = vs_cq_wait(c.g.cq, r->opt.timeout_ms, wc + got, 2 - got);
+		if (ret > 0) {
+			got += ret;
+			ret = 0;
+		}
+	}
+	if (ret) {
+		result_fail_vs(res, "the send, then sleeping on the channel", ret);
+		goto out;
+	}
+	if (wc[0].status || wc[1].status || wc[0].wr_id + wc[1].wr_id != 121 ||
+	    (wc[0].wr_id == 61 ? wc[0] : wc[1]).byte_len != MSG_BYTES)
+		result_end(res, FAIL, "completions %llu (%s) and %llu (%s), expected "
+			   "the send (60) and the SRQ's receive (61) of %d bytes",
+			   (unsigned long long)wc[0].wr_id, ibv_wc_status_str(wc[0].status),
+			   (unsigned long long)wc[1].wr_id, ibv_wc_status_str(wc[1].status),
+			   MSG_BYTES);
+	else if (memcmp(m + 4096, m, MSG_BYTES))
+		result_end(res, FAIL, "the echo in the SRQ's receive differs from what was sent");
+	else
+		result_end(res, PASS, "%d bytes echoed into the SRQ's receive, "
+			   "woken on the channel, compared", MSG_BYTES);
+out:
+	cm_rig_close(&c);
 }

@@ -4,8 +4,9 @@
 #   selftest_two_vm server
 #   selftest_two_vm client SERVER_IP
 #
-# The server serves one client run (a typed and a drop-in connection) and
-# must exit 0 with both served; the client runs the RC suite over the CM
+# The server serves one client run (three connections: the typed RC
+# suite's, the drop-in's, the SRQ-and-events one) and must exit 0 with all
+# served; the client runs the RC suite over the CM
 # to the server's address, typed and drop-in, bytes checked in the other
 # machine's memory (atomics where the provider has them), and its local
 # tests.  Each guest runs its own architecture's build, so a mixed pair
@@ -30,8 +31,8 @@ selftest_two_vm() {
 	if [ "$role" = server ]; then
 		rc=$(grep -cE "^$VS_RXE_DEV +1 +typed +serve +pass +[0-9.]+ +client " "$tmp/table" || true)
 		rm -rf "$tmp"
-		[ "$rc" -eq 2 ] || { echo "FAIL: $rc clients served, expected 2 (typed and drop-in)"; return 1; }
-		echo "ok: verbshim-selftest server: both connections served, the message echoed"
+		[ "$rc" -eq 3 ] || { echo "FAIL: $rc connections served, expected 3 (typed, drop-in, SRQ and events)"; return 1; }
+		echo "ok: verbshim-selftest server: the three connections served, the message echoed"
 		return 0
 	fi
 	[ "${VS_PROVIDER:-rxe}" = siw ] || want+=(cas faa)
@@ -43,6 +44,8 @@ selftest_two_vm() {
 				{ echo "FAIL: $api cm-rc-$t did not pass"; rm -rf "$tmp"; return 1; }
 		done
 	done
+	grep -qE "^$VS_RXE_DEV +1 +typed +cm-srq-events +pass " "$tmp/table" ||
+		{ echo "FAIL: cm-srq-events did not pass"; rm -rf "$tmp"; return 1; }
 	grep -qF '"mode": "client"' "$tmp/report.json" && grep -qF "\"peer\": \"$server\"" "$tmp/report.json" ||
 		{ cat "$tmp/report.json"; echo "FAIL: the report does not say client of $server"; rm -rf "$tmp"; return 1; }
 	if command -v python3 >/dev/null; then
