@@ -198,7 +198,7 @@ static int find_ports(struct run *r)
 	return -1;
 }
 
-/* The typed and the drop-in CM rows against host (our own thread's
+/* The CM rows, typed and drop-in, against host (our own thread's
  * server on the port's address, or --client's). */
 static void cm_tests(struct run *r, struct port_under_test *p, const char *host)
 {
