@@ -93,10 +93,44 @@ int run_exit_code(const struct run *r)
 	return n[PASS] ? EXIT_PASS : EXIT_NOTHING;
 }
 
+/* What the rows ran on, for a person: the build, the libraries, the ports. */
+static void print_header(FILE *f, const struct run *r)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	fprintf(f, "verbshim-selftest %s (%s) on Linux %s %s\n", VERBSHIM_VERSION_STRING,
+		r->opt.server ? "server" : r->opt.client ? "client" : "loopback",
+		u.release, u.machine);
+	for (int i = 0; i < 2; i++) {	/* libibverbs, librdmacm */
+		struct vs_library_info l = { 0 };
+		char nodes[128] = "";
+
+		vs_library_query((enum vs_library)i, &l);
+		if (!l.loaded) {
+			fprintf(f, "  %s: not loaded: %s\n", l.name, l.error ? l.error : "?");
+			continue;
+		}
+		vs_library_nodes((enum vs_library)i, nodes, sizeof(nodes));
+		fprintf(f, "  %s: %s, %s (rdma-core %d or later)\n", l.name, l.path,
+			nodes, l.min_release);
+	}
+	for (size_t i = 0; i < r->nports; i++) {
+		const struct port_under_test *p = &r->ports[i];
+
+		fprintf(f, "  %s port %u: %s (%s), provider %s, firmware %s, address %s\n",
+			p->device, p->port, vs_link_kind_name(p->kind), p->link_layer,
+			p->provider, p->firmware[0] ? p->firmware : "-",
+			p->addr[0] ? p->addr : "none");
+	}
+}
+
 void print_table(FILE *f, const struct run *r)
 {
 	size_t n[3];
 
+	print_header(f, r);
 	fprintf(f, "%-10s %-4s %-7s %-16s %-5s %9s  %s\n", "device", "port",
 		"api", "test", "", "ms", "what was checked / why");
 	for (size_t i = 0; i < r->nresults; i++) {
