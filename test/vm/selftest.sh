@@ -24,7 +24,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 rc=0
-"$bin" -d "$VS_RXE_DEV" --json "$tmp/report.json" >"$tmp/table" 2>&1 || rc=$?
+# --timeout: a hang guard only (TCG guests, a loaded host)
+"$bin" -d "$VS_RXE_DEV" --timeout 60 --json "$tmp/report.json" >"$tmp/table" 2>&1 || rc=$?
 cat "$tmp/table"
 [ $rc -eq 0 ] || { echo "FAIL: exit $rc, expected 0"; exit 1; }
 tail -n 1 "$tmp/table" | grep -q ' 0 failed, .*: verbshim works on this machine$' ||
