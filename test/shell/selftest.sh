@@ -18,21 +18,8 @@ if [ -e /sys/class/infiniband ] && [ -n "$(ls -A /sys/class/infiniband 2>/dev/nu
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-# run NAME EXPECTED_RC ARGS...: output in $tmp/NAME.out/.err
-run() {
-	local name=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "$name: exit $rc, expected $want"
-		sed 's/^/    | /' "$tmp/$name.out" "$tmp/$name.err" | head -n 20
-		return 1
-	fi
-}
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 
 if run nodev 77 "$bin" --json "$tmp/nodev.json"; then
 	last=$(tail -n 1 "$tmp/nodev.out")
