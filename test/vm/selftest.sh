@@ -7,7 +7,7 @@
 # port's address, typed and drop-in), the skips those of iWARP, EFA and
 # dmabuf; the JSON report valid against docs/selftest.schema.json (python3
 # where the root has it, else grep).  Then the failing case: a fault in
-# the drop-in's rdma_create_ep gives exit 1, the failed rows, and with
+# the first ibv_alloc_pd gives exit 1, the failed row, and with
 # VERBSHIM_TRACE=failed the injected call's trace line.
 set -euo pipefail
 # shellcheck source=lib/common.bash
@@ -88,16 +88,22 @@ else
 	echo "json ok (grep; python3 not in this root)"
 fi
 
-# The failing case, as docs/selftest.md tells a user to look at it.
+# The failing case, as docs/selftest.md tells a user to look at it: the
+# first ibv_alloc_pd (the typed tests' PD) fails; the CM rows still run.
 rc=0
-VERBSHIM_FAULT=rdma_create_ep:ENOMEM:1 VERBSHIM_TRACE=failed \
-	"$bin" -d "$VS_RXE_DEV" --timeout 3 --json "$tmp/fail.json" >"$tmp/fail" 2>"$tmp/trace" || rc=$?
+VERBSHIM_FAULT=ibv_alloc_pd:ENOMEM:1 VERBSHIM_TRACE=failed \
+	"$bin" -d "$VS_RXE_DEV" --timeout 60 --json "$tmp/fail.json" >"$tmp/fail" 2>"$tmp/trace" || rc=$?
 [ $rc -eq 1 ] || { cat "$tmp/fail" "$tmp/trace"; echo "FAIL: with a fault: exit $rc, expected 1"; exit 1; }
-grep -qE "^$VS_RXE_DEV +1 +dropin +cm-connect +fail .*rdma_create_ep.*Cannot allocate memory" "$tmp/fail" ||
-	{ cat "$tmp/fail"; echo "FAIL: no failed drop-in cm-connect row naming rdma_create_ep"; exit 1; }
+grep -qE "^$VS_RXE_DEV +1 +typed +open +fail .*ibv_alloc_pd.*Cannot allocate memory" "$tmp/fail" ||
+	{ cat "$tmp/fail"; echo "FAIL: no failed typed open row naming ibv_alloc_pd"; exit 1; }
+grep -qE "^$VS_RXE_DEV +1 +dropin +cm-rc-write +pass " "$tmp/fail" ||
+	{ cat "$tmp/fail"; echo "FAIL: the other rows did not run on"; exit 1; }
 grep -q 'FAILED (rerun with VERBSHIM_TRACE=failed' "$tmp/fail" || { echo "FAIL: last line: $(tail -n 1 "$tmp/fail")"; exit 1; }
-grep -qE '^verbshim: \[[0-9]+\] rdma_create_ep\(.*= -1 ENOMEM .*\[injected by VERBSHIM_FAULT\]' "$tmp/trace" ||
-	{ cat "$tmp/trace"; echo "FAIL: no trace line of the failing rdma_create_ep"; exit 1; }
-grep -qF '"verdict": "fail"' "$tmp/fail.json" && grep -qF '"exit": 1' "$tmp/fail.json" ||
-	{ cat "$tmp/fail.json"; echo "FAIL: the JSON does not carry the failure"; exit 1; }
-echo "ok: a fault gives exit 1, the failed row, and VERBSHIM_TRACE=failed's line of the call"
+grep -qE '^verbshim: \[[0-9]+\] ibv_alloc_pd\(.*= NULL ENOMEM .*\[injected by VERBSHIM_FAULT\]' "$tmp/trace" ||
+	{ cat "$tmp/trace"; echo "FAIL: no trace line of the failing ibv_alloc_pd"; exit 1; }
+if ! grep -qF '"verdict": "fail"' "$tmp/fail.json" || ! grep -qF '"exit": 1' "$tmp/fail.json"; then
+	cat "$tmp/fail.json"
+	echo "FAIL: the JSON does not carry the failure"
+	exit 1
+fi
+echo "ok: a fault gives exit 1, the failed row, the other rows, and VERBSHIM_TRACE=failed's line of the call"
