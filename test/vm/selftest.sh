@@ -31,10 +31,12 @@ cat "$tmp/table"
 tail -n 1 "$tmp/table" | grep -q ' 0 failed, .*: verbshim works on this machine$' ||
 	{ echo "FAIL: last line: $(tail -n 1 "$tmp/table")"; exit 1; }
 
-# row API NAME VERDICT: the table has it
+# row API NAME VERDICT: the table has it (bash alone: a process costs
+# a noticeable time in a TCG guest)
+table=$(<"$tmp/table")
 row() {
-	grep -qE "^$VS_RXE_DEV +1 +$1 +$2 +$3 " "$tmp/table" ||
-		{ echo "FAIL: no row $1 $2 $3"; exit 1; }
+	local re=$'(^|\n)'"$VS_RXE_DEV +1 +$1 +$2 +$3 "
+	[[ $table =~ $re ]] || { echo "FAIL: no row $1 $2 $3"; exit 1; }
 }
 for api in typed dropin; do
 	row "$api" cm-connect pass
@@ -46,8 +48,8 @@ row typed cm-srq-events pass
 	{ echo "FAIL: the loopback server did not serve 3 connections"; exit 1; }
 if [ "${VS_PROVIDER:-rxe}" = siw ]; then
 	for t in rc-connect srq ud events; do row typed "$t" skip; done
-	grep -E "^$VS_RXE_DEV .* typed +(rc-connect|srq|ud|events) +skip" "$tmp/table" |
-		grep -v iWARP && { echo "FAIL: a skip on siw that does not name iWARP"; exit 1; }
+	[ "$(grep -E "^$VS_RXE_DEV .* typed +(rc-connect|srq|ud|events) +skip .*iWARP" "$tmp/table" |
+		wc -l)" -eq 4 ] || { echo "FAIL: a skip on siw that does not name iWARP"; exit 1; }
 	for api in typed dropin; do
 		for t in cas faa; do row "$api" "cm-rc-$t" skip; done
 	done
