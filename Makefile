@@ -1,6 +1,6 @@
 # verbshim: build, test, install.
 #
-#   make                 lib/libverbshim.a, examples, tools (verbshim-info)
+#   make                 lib/libverbshim.a, examples, tools (verbshim-info, verbshim-selftest)
 #   make check           the whole test suite (unit, sanitizers, valgrind,
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
@@ -150,6 +150,8 @@ EXCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/common/*.c)
 TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
+# their manual pages (section 1), written by hand beside the sources
+TOOL_MAN1  := $(wildcard tools/*/*.1)
 
 # Tests: test/unit/*.c run on the host, test/device/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
@@ -366,6 +368,8 @@ $(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) -o $$@ $(call tool_objs,$(1)) $$(ARCHIVE) $$(LDLIBS_SHIM) $$(LDFLAGS)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
+# the version a report names (verbshim-selftest --json)
+$(BUILD)/obj/tools/%.o: private CPPFLAGS_ALL += -DVERBSHIM_VERSION_STRING='"$(VERSION)"'
 
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
@@ -526,6 +530,8 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
 		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(LIBDIR)/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(TOOL_MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	rm -rf $(BUILD)/compat-dir
@@ -551,6 +557,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libverbshim.a $(DESTDIR)$(LIBDIR)/pkgconfig/verbshim.pc \
 	  $(DESTDIR)$(LIBDIR)/cmake/verbshim \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(LIBDIR)/verbshim \
+	  $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(TOOL_MAN1))) \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:
