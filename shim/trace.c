@@ -37,25 +37,6 @@ static pthread_once_t vs_knobs_once = PTHREAD_ONCE_INIT;
  * need ld.so's __tls_get_addr (test/shell/static.sh). */
 static pthread_key_t vs_fault_key;
 
-static void vs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void vs_say(const char *fmt, ...)
-{
-	char raw[512], msg[1024];
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
-		raw[0] = '\0';
-	va_end(ap);
-	/* one line of printable ASCII, whatever the knob held */
-	vs__tescape(msg, sizeof(msg) - 1, raw);
-	n = strlen(msg);
-	msg[n++] = '\n';
-	if (write(2, msg, n) < 0)
-		return;	/* nowhere else to say it */
-}
-
 /* The counters at exit, where the trace goes (not when it stopped). */
 static void vs_stats_at_exit(void)
 {
@@ -71,7 +52,7 @@ static int vs_truthy(const char *v, const char *knob)
 		return 1;
 	if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"))
 		return 0;
-	vs_say("verbshim: %s=%s is not 1 or 0; it is off", knob, v);
+	vs__tsay("verbshim: %s=%s is not 1 or 0; it is off", knob, v);
 	return 0;
 }
 
@@ -88,7 +69,7 @@ static void vs_knobs_read(void)
 			;
 		else if (vs__tfilter_parse(trace, &vs_knobs.filter, why,
 					   sizeof(why)))
-			vs_say("verbshim: VERBSHIM_TRACE=%s %s; tracing is off",
+			vs__tsay("verbshim: VERBSHIM_TRACE=%s %s; tracing is off",
 			       trace, why);
 		else
 			vs_knobs.trace = 1;
@@ -97,10 +78,10 @@ static void vs_knobs_read(void)
 		vs_knobs.stats = vs_truthy(stats, "VERBSHIM_STATS");
 	if (fault && *fault) {
 		if (vs__tfault_parse(fault, &vs_knobs.fault, why, sizeof(why)))
-			vs_say("verbshim: VERBSHIM_FAULT=%s %s; no fault is "
+			vs__tsay("verbshim: VERBSHIM_FAULT=%s %s; no fault is "
 			       "injected", fault, why);
 		else if (pthread_key_create(&vs_fault_key, NULL))
-			vs_say("verbshim: VERBSHIM_FAULT: no thread key left "
+			vs__tsay("verbshim: VERBSHIM_FAULT: no thread key left "
 			       "(pthread_key_create); no fault is injected");
 		else
 			vs_knobs.faults = 1;
@@ -108,7 +89,7 @@ static void vs_knobs_read(void)
 	if (vs_knobs.trace || vs_knobs.stats)
 		vs__tfile_open(file);
 	else if (file && *file)
-		vs_say("verbshim: VERBSHIM_TRACE_FILE is set but neither "
+		vs__tsay("verbshim: VERBSHIM_TRACE_FILE is set but neither "
 		       "VERBSHIM_TRACE nor VERBSHIM_STATS is: no file made");
 	if (vs_knobs.stats)
 		atexit(vs_stats_at_exit);

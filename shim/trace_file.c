@@ -26,32 +26,6 @@
 /* the attempts at PREFIX.<pid>, PREFIX.<pid>.2, ... */
 #define VS_TFILE_TRIES 16
 
-/* One line on stderr, the path's bytes that are not printable ASCII as
- * '?' (the message is the shim's; the path is the user's). */
-static void vs_tfile_say(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static void vs_tfile_say(const char *fmt, ...)
-{
-	char msg[sizeof(((struct vs_thub *)0)->path) + 512];
-	va_list ap;
-	int len, i;
-
-	va_start(ap, fmt);
-	len = vsnprintf(msg, sizeof(msg) - 1, fmt, ap);
-	va_end(ap);
-
-	if (len < 0)
-		return;
-	if ((size_t)len > sizeof(msg) - 2)
-		len = (int)sizeof(msg) - 2;
-	for (i = 0; i < len; i++)
-		if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] >= 0x7f)
-			msg[i] = '?';
-	msg[len++] = '\n';
-	if (write(2, msg, (size_t)len) < 0)
-		return;	/* nowhere else to say it */
-}
-
 /* The lowest free descriptor from half the limit up, close-on-exec, in
  * place of fd; fd itself when there is none. */
 static int vs_tfile_high(int fd)
@@ -87,7 +61,7 @@ static void vs_tfile_create(struct vs_thub *h, const char *prefix)
 					    prefix, pid, n);
 
 		if (len < 0 || (size_t)len >= sizeof(path)) {
-			vs_tfile_say("verbshim: VERBSHIM_TRACE_FILE=%s is too "
+			vs__tsay("verbshim: VERBSHIM_TRACE_FILE=%s is too "
 				     "long (%ld bytes at most with its "
 				     "suffix); the trace and the counters are "
 				     "off", prefix, (long)sizeof(path) - 1);
@@ -109,20 +83,20 @@ static void vs_tfile_create(struct vs_thub *h, const char *prefix)
 	}
 	if (fd < 0) {
 		if (n > VS_TFILE_TRIES)
-			vs_tfile_say("verbshim: VERBSHIM_TRACE_FILE: %s and the "
+			vs__tsay("verbshim: VERBSHIM_TRACE_FILE: %s and the "
 				     "next %d names exist (an existing file is "
 				     "never written over); the trace and the "
 				     "counters are off", first,
 				     VS_TFILE_TRIES - 1);
 		else
-			vs_tfile_say("verbshim: VERBSHIM_TRACE_FILE: cannot "
+			vs__tsay("verbshim: VERBSHIM_TRACE_FILE: cannot "
 				     "create %s (%s); the trace and the "
 				     "counters are off", path, strerror(err));
 		h->file = VS_TFILE_OFF;
 		return;
 	}
 	if (n > 1)
-		vs_tfile_say("verbshim: VERBSHIM_TRACE_FILE: %s exists (an "
+		vs__tsay("verbshim: VERBSHIM_TRACE_FILE: %s exists (an "
 			     "existing file is never written over); tracing "
 			     "to %s", first, path);
 	h->fd = vs_tfile_high(fd);
@@ -154,7 +128,7 @@ static void vs_tfile_lost(struct vs_thub *h)
 
 	if (__atomic_compare_exchange_n(&h->stopped, &zero, 1, 0,
 					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		vs_tfile_say("verbshim: the trace file %s is no longer "
+		vs__tsay("verbshim: the trace file %s is no longer "
 			     "descriptor %ld (the program closed it, or put "
 			     "another file there): the trace stops here, and "
 			     "the counters are not written at exit", h->path,

@@ -33,31 +33,6 @@ static int vs_why(char *why, size_t len, const char *fmt, ...)
 	return -EINVAL;
 }
 
-void vs__tescape(char *dst, size_t size, const char *src)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = 0;
-
-	if (!size)
-		return;
-	for (; *src; src++) {
-		unsigned char c = (unsigned char)*src;
-		int plain = c >= 0x20 && c < 0x7f;
-
-		if (n + (plain ? 1 : 4) >= size)
-			break;	/* cut, but never inside an escape */
-		if (plain) {
-			dst[n++] = (char)c;
-			continue;
-		}
-		dst[n++] = '\\';
-		dst[n++] = 'x';
-		dst[n++] = hex[c >> 4];
-		dst[n++] = hex[c & 15];
-	}
-	dst[n] = '\0';
-}
-
 #define VS_ERRNO_ROW(e) { e, #e },
 static const struct {
 	int err;

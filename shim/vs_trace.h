@@ -293,6 +293,8 @@ int vs__tfault_fires(const struct vs_tfault_rule *r, const char *name,
  * a knob's value echoed to a terminal.  Printable bytes stay as they are,
  * so that escaping twice (a refusal inside a message) changes nothing. */
 void vs__tescape(char *dst, size_t size, const char *src);
+/* One line on stderr, escaped as vs__tescape does; errno untouched. */
+void vs__tsay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ENOMEM" -> ENOMEM, or 0 */
 int vs__errno_from_name(const char *name);
 /* ENOMEM -> "ENOMEM", or NULL */
