@@ -72,6 +72,10 @@ void vs__error_set_batch_posted(long n);
  */
 const char *vs__fault_last(void);
 int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
+/* vs_library_query() for a library this program links (shim/introspect.c:
+ * it links no other library's table); -ENOENT when not linked. */
+struct vs_library_info;
+int vs__library_query_linked(int lib, struct vs_library_info *info);
 int vs__tstats_print(int fd);
 /*
  * lib/base/names.c: "a" or "an" before w, by its spoken sound (an RC, an
