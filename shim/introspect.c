@@ -9,9 +9,9 @@
  * Weak: what lib/ calls here (vs_symbol_resolved, vs_feature_query, the
  * error record's reasons) must not link the table of a library the
  * program never calls, nor its ELF notes (shim/vs_notes.h); such a
- * library is NULL below.  vs_library_load() and vs_library_query()
- * (shim/library_load.c) refer to them all: a program that asks for any
- * library by number can load any.
+ * library is NULL below.  The public calls that take a library or a
+ * feature by number (shim/library_load.c) refer to them all: a program
+ * that asks for any library can load any.
  */
 #define VS_LIB_WEAK(lib, ...)                                                  \
 	extern const struct vs_lib_desc vs__##lib##_desc __attribute__((weak));
@@ -38,6 +38,11 @@ int vs__library_query_linked(int lib, struct vs_library_info *info)
 	const struct vs_lib_desc *desc = vs_lib_get((enum vs_library)lib);
 
 	return desc ? vs__library_describe(desc, info) : -ENOENT;
+}
+
+int vs__feature_query_linked(int feature, struct vs_feature_info *info)
+{
+	return vs__feature_describe((enum vs_feature)feature, info, vs_libs);
 }
 
 int vs__library_describe(const struct vs_lib_desc *desc,
@@ -217,22 +222,6 @@ void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s)", st->highest_node, span);
 }
 
-int vs_library_nodes(enum vs_library lib, char *buf, size_t len)
-{
-	const struct vs_lib_desc *desc = vs_lib_get(lib);
-	int ret;
-
-	if ((unsigned int)lib >= VS_LIB_COUNT || !buf || !len)
-		return -EINVAL;
-	buf[0] = '\0';
-	if (!desc)	/* not linked: never loaded */
-		return 0;
-	ret = vs__ensure(desc);
-	if (ret)
-		return -ret;
-	return (int)vs__nodes_found_text(desc, buf, len);
-}
-
 /* Each feature: its name, the verb that tells, its node and library
  * (known even to a build whose headers lack the verb; a unit test checks
  * them against the symbol tables). */
@@ -268,7 +257,8 @@ static int vs_node_release(const char *node)
 	return 0;
 }
 
-int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info)
+int vs__feature_describe(enum vs_feature feature, struct vs_feature_info *info,
+			 const struct vs_lib_desc *const *libs)
 {
 	const struct vs_lib_desc *desc;
 
@@ -282,7 +272,7 @@ int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info)
 		.compiled_in = vs_symbol_node(vs_features[feature].verb) != NULL,
 	};
 	info->available = info->compiled_in && vs_symbol_resolved(info->verb) == 1;
-	desc = vs_lib_get(vs_features[feature].lib);
+	desc = libs[vs_features[feature].lib];
 	if (desc)
 		vs__found_text(desc, info->found, sizeof(info->found));
 	else

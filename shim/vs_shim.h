@@ -301,8 +301,12 @@ int vs__library_describe(const struct vs_lib_desc *desc,
 			 struct vs_library_info *info);
 /* The same by number for lib/, without linking the other tables:
  * -ENOENT when the program does not link that library. */
-struct vs_library_info;
 int vs__library_query_linked(int lib, struct vs_library_info *info);
+/* vs_feature_query() with the library descriptors of libs (by number;
+ * NULL: not linked); and for lib/, with those this program links. */
+int vs__feature_describe(enum vs_feature feature, struct vs_feature_info *info,
+			 const struct vs_lib_desc *const *libs);
+int vs__feature_query_linked(int feature, struct vs_feature_info *info);
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
 int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,
