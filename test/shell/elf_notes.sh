@@ -25,14 +25,12 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 ok() { echo "ok: $*"; }
 
-# The rows: lib soname probe needs_ibverbs priority.
-sed -n '/^#define VS_LIBRARIES(L)/,/^$/p' shim/vs_shim.h | tr -d '\\\n\t' |
-	grep -oE 'L\([^)]*\)' |
-	sed -E 's/L\(([a-z0-9_]+), *[A-Z0-9_]+, *"([^"]+)", *"([^"]+)", *"[^"]*", *([01]), *"[^"]*", *"([a-z]+)"\)/\1 \2 \3 \4 \5/' \
-	>"$tmp/rows"
+# The rows: lib LIB soname probe needs_ibverbs priority.
+. test/shell/lib/vs_rows.bash
+vs_library_rows >"$tmp/rows"
 [ "$(grep -c . "$tmp/rows")" -ge 6 ] && ! grep -q 'L(' "$tmp/rows" ||
 	{ fail "could not read the VS_LIBRARIES rows"; cat "$tmp/rows"; exit 1; }
-ibverbs_so=$(awk '$1 == "ibverbs" { print $2 }' "$tmp/rows")
+ibverbs_so=$(awk '$1 == "ibverbs" { print $3 }' "$tmp/rows")
 
 # sonames FILE: the sorted dlopen sonames the notes of FILE list.
 sonames() { awk '$2 == "dlopen" { print $3 }' "$tmp/notes" | sort | tr '\n' ' '; }
@@ -62,19 +60,19 @@ check() {
 
 # linked FILE: the sonames of the tables FILE links, from its symbols.
 linked() {
-	local lib so probe needs prio
+	local lib up so probe needs prio
 	nm "$1" 2>/dev/null >"$tmp/nm"
-	while read -r lib so probe needs prio; do
+	while read -r lib up so probe needs prio; do
 		grep -q " vs__${lib}_desc$" "$tmp/nm" && echo "$so"
 	done <"$tmp/rows"
 }
 
 check_build() {
-	local build=$1 archive=$2 cc=$3 lib so probe needs prio f
+	local build=$1 archive=$2 cc=$3 lib up so probe needs prio f
 	[ -f "$archive" ] || { echo "note: $archive not built: $build skipped"; return; }
 	# One program per row, calling only its probe symbol.
 	if command -v "$cc" >/dev/null; then
-		while read -r lib so probe needs prio; do
+		while read -r lib up so probe needs prio; do
 			printf 'void %s(void);\nint main(void) { %s(); return 0; }\n' \
 				"$probe" "$probe" >"$tmp/$lib.c"
 			if ! "$cc" -o "$tmp/$lib" "$tmp/$lib.c" "$archive" -ldl -lpthread 2>"$tmp/cc.err"; then
@@ -92,7 +90,7 @@ check_build() {
 	for f in "$build"/bin/*; do
 		[ -x "$f" ] || continue
 		case ${f##*/} in
-		verbshim-info) check "$f" $(awk '{ print $2 }' "$tmp/rows") ;;
+		verbshim-info) check "$f" $(awk '{ print $3 }' "$tmp/rows") ;;
 		*) check "$f" libibverbs.so.1 librdmacm.so.1 libefa.so.1 ;;
 		esac
 	done
