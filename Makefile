@@ -22,6 +22,8 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
+#   make check-dlopen    systemd-analyze and dh-dlopenlibdeps read the ELF
+#                        dlopen notes (a trixie root; docs/shipping.md)
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another rdma-core header set
@@ -605,6 +607,16 @@ newest-api-table: oldest
 check-deb:
 	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
 	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
+
+# The real tools that read the ELF dlopen notes (docs/shipping.md,
+# test/shell/dlopen_tools.sh): systemd-analyze dlopen-metadata on the
+# oldest build's programs, and a user's Debian package built with
+# debhelper and dh-dlopenlibdeps against the .deb, in a Debian trixie
+# root (scripts/packaging-root.sh; VS_PACKAGING_SUITE=sid for sid).
+.PHONY: check-dlopen
+check-dlopen:
+	$(Q)$(MAKE) -s oldest deb
+	$(Q)test/run.sh --stage dlopen --timeout 3600 $$(scripts/tests.sh list check-dlopen)
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
