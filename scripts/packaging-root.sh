@@ -63,7 +63,8 @@ build_root() {
 	ln -sfn mawk "$tmp/usr/bin/awk"
 	[ -e "$tmp/usr/bin/cc" ] || ln -sfn gcc "$tmp/usr/bin/cc"
 	mkdir -p "$tmp/etc" "$tmp/tmp" "$tmp/proc" "$tmp/dev"
-	root_check_loads "$tmp" usr/bin/gcc usr/bin/perl usr/bin/python3 usr/bin/systemd-analyze ||
+	# (systemd-analyze finds libsystemd-core through its RUNPATH: run below)
+	root_check_loads "$tmp" usr/bin/gcc usr/bin/perl usr/bin/python3 ||
 		die "broken root"
 	for f in dpkg-buildpackage dh dh_dlopenlibdeps; do
 		[ -e "$tmp/usr/bin/$f" ] || die "broken root: no usr/bin/$f"
@@ -99,13 +100,13 @@ exec unshare -m --propagation private -- /bin/sh -c '
 	set -e
 	root=$1 cmd=$2 cwd=$3
 	shift 3
-	for d in "$@"; do
-		mkdir -p "$root$d"
-		mount --bind "$d" "$root$d"
-	done
 	mount --bind /dev "$root/dev"
 	mount -t tmpfs tmp "$root/tmp"
 	mount -t proc proc "$root/proc"
+	for d in "$@"; do	# after the tmpfs: a DIR under /tmp stays seen
+		mkdir -p "$root$d"
+		mount --bind "$d" "$root$d"
+	done
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
 		TERM="${TERM:-dumb}" LC_ALL=C.UTF-8 /bin/sh -c "cd \"\$0\" && exec $cmd" "$cwd"
 ' packaging-root "$root" "$cmd" "${binds[0]:-/tmp}" "${binds[@]}"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The real tools that read verbshim's ELF dlopen notes, in a Debian trixie
-# root made with the project's apt (scripts/packaging-root.sh;
-# VS_PACKAGING_SUITE=sid for sid):
-#  - systemd-analyze dlopen-metadata (systemd >= 256) lists, for the
+# The real tools that read verbshim's ELF dlopen notes, in Debian roots
+# made with the project's apt (scripts/packaging-root.sh):
+#  - systemd-analyze dlopen-metadata, in the sid root (trixie's systemd 257
+#    has no such verb; VS_SYSTEMD_SUITE=trixie tries it there) lists, for the
 #    examples and tools of the Debian 11 build (make oldest), exactly the
 #    sonames the typed API reaches, and every row's for verbshim-info;
 #  - a user's own Debian package (debhelper, dh-sequence-dlopenlibdeps) of
 #    two small programs linked with the archive of verbshim's .deb (make
-#    deb): the one calling rdma_* gets trixie's librdmacm1t64 and
+#    deb), in the trixie root (VS_PACKAGING_SUITE=sid: sid's): the one
+#    calling rdma_* gets trixie's librdmacm1t64 and
 #    libibverbs1 as the notes' priority says (Recommends), the control
 #    calling only ibv_* gets libibverbs1 and nothing of librdmacm; neither
 #    Depends on them (both run without).
@@ -17,6 +18,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 suite=${VS_PACKAGING_SUITE:-trixie}
+sa_suite=${VS_SYSTEMD_SUITE:-sid}
 [ "$(id -u)" -eq 0 ] || { echo "skip: needs root (chroot)"; exit 77; }
 dev=$(ls build/deb/libverbshim-dev_*_amd64.deb 2>/dev/null | tail -n 1)
 [ -n "$dev" ] || { echo "skip: no build/deb/libverbshim-dev_*_amd64.deb (make deb)"; exit 77; }
@@ -30,10 +32,13 @@ ok() { echo "ok: $*"; }
 . test/shell/lib/vs_rows.bash
 vs_library_rows >"$tmp/rows"
 
-root=$(scripts/packaging-root.sh --suite "$suite" 2>"$tmp/root.log") ||
-	{ tail -n 20 "$tmp/root.log"; echo "FAIL: no $suite packaging root"; exit 1; }
-in_root() { scripts/packaging-root.sh --suite "$suite" --bind "$tmp" -- "$@"; }
-echo "root: $(head -n 1 "$root/.verbshim-root")"
+for s in "$sa_suite" "$suite"; do
+	root=$(scripts/packaging-root.sh --suite "$s" 2>"$tmp/root.log") ||
+		{ tail -n 20 "$tmp/root.log"; echo "FAIL: no $s packaging root"; exit 1; }
+	echo "root: $(head -n 1 "$root/.verbshim-root")"
+done
+in_root() { scripts/packaging-root.sh --suite "$sa_suite" --bind "$tmp" -- "$@"; }
+in_root systemd-analyze --version | head -n 1
 
 # systemd-analyze on copies of the programs (the root sees only $tmp).
 mkdir -p "$tmp/bin"

@@ -6,7 +6,8 @@
 # exactly the functions of each (the rows of shim/syms_*.h); the exit
 # status (0 only when nothing is missing or older).  An arm64 program
 # (ARCH=arm64 build, when there is one) read on this x86-64 host: its
-# libraries are missing from an x86-64 root.  Bad input: a non-ELF file, a
+# libraries are missing from an x86-64 root; the arm64 verbshim-info under
+# qemu-user reads the x86-64 program as the x86-64 one does.  Bad input: a non-ELF file, a
 # program without verbshim.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
@@ -112,6 +113,22 @@ if [ -x "$arm64" ] && [ -n "${root:-}" ]; then
 	fi
 else
 	echo "note: no arm64 build (make ARCH=arm64 oldest): the other architecture is not read"
+fi
+
+# And the other way: the arm64 verbshim-info (under qemu-user) reading the
+# x86-64 program says what the x86-64 one says.
+arm64_tool=build/arm64/bin/verbshim-info
+if [ -x "$arm64_tool" ] && command -v qemu-aarch64 >/dev/null && [ -n "${root:-}" ]; then
+	rc=0 rc64=0
+	VERBSHIM_INFO_ROOT=$root "$bin" --binary "$typed" >"$tmp/x86" 2>&1 || rc=$?
+	VERBSHIM_INFO_ROOT=$root qemu-aarch64 -L /usr/aarch64-linux-gnu "$arm64_tool" \
+		--binary "$typed" >"$tmp/a64" 2>&1 || rc64=$?
+	if [ "$rc" = "$rc64" ] && cmp -s "$tmp/x86" "$tmp/a64"; then
+		ok "$arm64_tool (qemu-aarch64) reads $typed as the x86-64 tool does (exit $rc64)"
+	else
+		fail "$arm64_tool on $typed: exit $rc64, differs from the x86-64 tool's (exit $rc)"
+		diff "$tmp/x86" "$tmp/a64" | head -n 8 | sed 's/^/    | /'
+	fi
 fi
 
 # Bad input.
