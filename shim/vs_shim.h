@@ -122,7 +122,7 @@ struct vs_lib_state {
 	char error[2 * PATH_MAX];
 };
 
-#define VS_SLOT(node, name, ret, params, args, conv) ret (*name) params;
+#define VS_SLOT(node, name, ret, params, args, conv, facts) ret (*name) params;
 
 struct vs_ibverbs_table {
 	struct vs_lib_state state;
@@ -274,17 +274,17 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	}
 #define VS_DEFINE_CUSTOM(lib, name, ret, params, args) /* hand-written */
 
-#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv)                 \
+#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv, facts)                 \
 	VS_DEFINE_##conv(ibverbs, name, ret, params, args)
-#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(rdmacm, name, ret, params, args)
-#define VS_DEFINE_EFA(node, name, ret, params, args, conv)                     \
+#define VS_DEFINE_EFA(node, name, ret, params, args, conv, facts)                     \
 	VS_DEFINE_##conv(efa, name, ret, params, args)
-#define VS_DEFINE_MLX5(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX5(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx5, name, ret, params, args)
-#define VS_DEFINE_MLX4(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX4(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx4, name, ret, params, args)
-#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(ibumad, name, ret, params, args)
 
 /* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");
