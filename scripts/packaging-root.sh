@@ -39,10 +39,12 @@ case $suite in trixie | sid) ;; *) die "--suite $suite: trixie or sid (dh-dlopen
 . "$repo/scripts/lib/dpkg-status.bash"
 mkdir -p "$cache/roots"
 
-# What a packager has: debhelper with dh-dlopenlibdeps, systemd, a C
-# compiler, the Essential tools debhelper's scripts call, and the rdma-core
-# libraries whose packages dh-dlopenlibdeps must find (dpkg -S).
-wanted="debhelper dh-dlopenlibdeps systemd gcc libc6-dev dpkg-dev make
+# What a packager has: debhelper with dh-dlopenlibdeps, systemd (and
+# elfutils' libdw and libelf, which systemd-analyze dlopens to read ELF
+# files: only recommended, so not in the closure), a C compiler, the
+# Essential tools debhelper's scripts call, and the rdma-core libraries
+# whose packages dh-dlopenlibdeps must find (dpkg -S).
+wanted="debhelper dh-dlopenlibdeps systemd libdw1t64 libelf1t64 gcc libc6-dev dpkg-dev make
 bash coreutils dash diffutils findutils grep gzip sed tar mawk xz-utils
 util-linux base-files base-passwd debianutils libc-bin perl-base
 libibverbs1 librdmacm1t64 ibverbs-providers libibumad3"
