@@ -52,8 +52,8 @@
 		    priority "\"}]")
 
 #define VS_NOTE_NODE(id, name, release) "node " #id " " name " " #release "\n"
-#define VS_NOTE_SYM(node, name, ret, params, args, conv)                       \
-	"sym " #name " " #node "\n"
+/* (a row's further columns, the prototype onwards, do not matter here) */
+#define VS_NOTE_SYM(node, name, ...) "sym " #name " " #node "\n"
 #define VS_NOTE_TABLE(lib, LIB, soname)                                        \
 	VS_ELF_NOTE(vs__##lib##_note_table, ".note.verbshim",                  \
 		    VS_NOTE_TABLE_OWNER, VS_NOTE_TABLE_TYPE,                    \
