@@ -23,6 +23,8 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
+#   make check-dlopen    systemd-analyze and dh-dlopenlibdeps read the ELF
+#                        dlopen notes (a trixie root; docs/shipping.md)
 #   make rpm             RPMs (scripts/rpm/verbshim.spec), built in the Debian 11 build
 #                        root: build/rpm/RPMS/x86_64 (ARCH=arm64: aarch64,
 #                        build/arm64/rpm/RPMS/aarch64); scripts/deps.sh --rpm
@@ -134,8 +136,14 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(sort $(wildcard shim/*.c) $(wildcard lib/*/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_SRCS := $(sort $(filter-out shim/tables.c,$(wildcard shim/*.c)) $(wildcard lib/*/*.c))
+# shim/tables.c is compiled once per row of VS_LIBRARIES (shim/vs_shim.h),
+# tables_<lib>.o: a program links a library's table, and its ELF notes
+# (shim/vs_notes.h), only when it calls into that library.
+TABLE_ROW_SED := s/^[[:space:]]*L[(]\([a-z0-9_]*\),.*/\1/p
+TABLE_LIBS := $(shell sed -n '$(TABLE_ROW_SED)' shim/vs_shim.h)
+TABLE_OBJS = $(TABLE_LIBS:%=$(BUILD)/obj/$(1)shim/tables_%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(call TABLE_OBJS)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
 # is linked into each.
@@ -250,6 +258,12 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
+
+$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/): shim/tables.c $(CONFIG_H) | $(FFI_GEN)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -DVS_TABLE_OF_$(patsubst tables_%.o,%,$(@F))=1 \
+		-MMD -MP -c -o $@ $<
 
 $(BUILD)/obj/%.o: %.cpp $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
@@ -401,7 +415,9 @@ $(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHI
 
 # The shim compiled as VISIBILITY=default builds it, for the test of a
 # -rdynamic program whose exported drop-ins capture libibverbs' own calls.
-SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(wildcard shim/*.c))
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out shim/tables.c,$(wildcard shim/*.c))) \
+	$(call TABLE_OBJS,default-vis/)
+$(BUILD)/obj/default-vis/shim/tables_%.o: private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
 $(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
@@ -635,6 +651,16 @@ newest-api-table: oldest
 check-deb:
 	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
 	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
+
+# The real tools that read the ELF dlopen notes (docs/shipping.md,
+# test/shell/dlopen_tools.sh): systemd-analyze dlopen-metadata on the
+# oldest build's programs, and a user's Debian package built with
+# debhelper and dh-dlopenlibdeps against the .deb, in a Debian trixie
+# root (scripts/packaging-root.sh; VS_PACKAGING_SUITE=sid for sid).
+.PHONY: check-dlopen
+check-dlopen:
+	$(Q)$(MAKE) -s oldest deb
+	$(Q)test/run.sh --stage dlopen --timeout 3600 $$(scripts/tests.sh list check-dlopen)
 
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc

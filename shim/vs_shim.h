@@ -27,26 +27,29 @@
  * Every library the shim loads, one row each:
  *
  *   L(lib, LIB, soname, probe symbol, symbol family, needs libibverbs,
- *     Debian package)
+ *     Debian package, dlopen note priority)
  *
  * lib names the table (vs__<lib>), the symbol list (VS_<LIB>_SYMBOLS), the
  * node list (VS_<LIB>_NODES), "lib<lib>" and VERBSHIM_LIB<LIB>; the row's
  * order is enum vs_library's.  Adding a library is a row here, a symbol
- * list and a drop-in file.
+ * list and a drop-in file.  The priority is that of the library's
+ * .note.dlopen entry (shim/vs_notes.h; docs/shipping.md says why):
+ * "recommended" when the library's own calls can do nothing without it,
+ * "suggested" for a provider's direct verbs (useful with its hardware only).
  */
 #define VS_LIBRARIES(L)                                                        \
 	L(ibverbs, IBVERBS, "libibverbs.so.1", "ibv_get_device_list", "ibv_*", \
-	  0, "libibverbs1")                                                    \
+	  0, "libibverbs1", "recommended")                                     \
 	L(rdmacm, RDMACM, "librdmacm.so.1", "rdma_create_id", "rdma_*", 1,     \
-	  "librdmacm1")                                                        \
+	  "librdmacm1", "recommended")                                         \
 	L(efa, EFA, "libefa.so.1", "efadv_query_device", "efadv_*", 1,         \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(mlx5, MLX5, "libmlx5.so.1", "mlx5dv_query_device", "mlx5dv_*", 1,    \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(mlx4, MLX4, "libmlx4.so.1", "mlx4dv_query_device", "mlx4dv_*", 1,    \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(ibumad, IBUMAD, "libibumad.so.3", "umad_init", "umad_*", 0,          \
-	  "libibumad3")
+	  "libibumad3", "recommended")
 
 /* Every version node of the libraries, in list order. */
 #define VS_NODE_ENUM(id, str, release) VS_NODE_##id,
@@ -292,6 +295,19 @@ size_t vs__nodes_found_text(const struct vs_lib_desc *desc, char *buf,
 /* What the machine has of a library, for a sentence: "IBVERBS_1.11
  * (rdma-core 32/33)", or why it has none ("no libibverbs: ..."). */
 void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len);
+
+/* vs_library_query()'s answer for one library (loading it first); -EINVAL
+ * for a NULL desc or info. */
+int vs__library_describe(const struct vs_lib_desc *desc,
+			 struct vs_library_info *info);
+/* The same by number for lib/, without linking the other tables:
+ * -ENOENT when the program does not link that library. */
+int vs__library_query_linked(int lib, struct vs_library_info *info);
+/* vs_feature_query() with the library descriptors of libs (by number;
+ * NULL: not linked); and for lib/, with those this program links. */
+int vs__feature_describe(enum vs_feature feature, struct vs_feature_info *info,
+			 const struct vs_lib_desc *const *libs);
+int vs__feature_query_linked(int feature, struct vs_feature_info *info);
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
 int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,

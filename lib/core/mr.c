@@ -179,7 +179,7 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 		/* The machine's libibverbs predates the verb (or this build's
 		 * headers did): say which release added it and what is here. */
 		if (err == EOPNOTSUPP &&
-		    !vs_feature_query(VS_FEATURE_DMABUF_MR, &fi) && !fi.available) {
+		    !vs__feature_query_linked(VS_FEATURE_DMABUF_MR, &fi) && !fi.available) {
 			if (!fi.compiled_in)
 				return vs__verb_error("vs_mr_register_dmabuf", fi.verb, EOPNOTSUPP,
 						     "%s needs rdma-core %d or later headers: "
