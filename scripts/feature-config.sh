@@ -30,6 +30,9 @@ headers="infiniband/verbs.h:libibverbs-dev rdma/rdma_cma.h:librdmacm-dev
 rdma/rsocket.h:librdmacm-dev infiniband/efadv.h:ibverbs-providers
 infiniband/mlx4dv.h:libibverbs-dev infiniband/mlx5dv.h:libibverbs-dev
 infiniband/umad.h:libibumad-dev infiniband/umad_str.h:libibumad-dev"
+# Optional (vs_rdma_headers.h includes them when present): without one,
+# its library's nodes are left out, like any node the headers lack.
+# infiniband/hnsdv.h, infiniband/manadv.h, infiniband/ionic_dv.h: libibverbs-dev
 
 # make's dependency list, one file per line: "x: a.h \\\n b.h" -> a.h, b.h.
 deps_list() { awk '{ sub(/\\$/, ""); for (i = 1; i <= NF; i++) print $i }'; }
@@ -147,7 +150,7 @@ flush() {
 	[ "$last" = "$first" ] || r+=-${last#*_}
 	if [ "$cur" = on ]; then ranges_in+=" $r"; else ranges_out+=" $r"; fi
 }
-for lib in IBVERBS RDMACM EFA MLX5 MLX4 IBUMAD; do
+for lib in IBVERBS RDMACM EFA MLX5 MLX4 IBUMAD HNS MANA IONIC; do
 	first='' last='' cur=''
 	for n in $(sed -n "s/^[[:space:]]*N(${lib}_[0-9_]*, \"\(${lib}_[0-9.]*\)\".*/\1/p" "$(syms_file "VS_${lib}_NODES")"); do
 		key=${n//./_}

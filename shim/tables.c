@@ -8,7 +8,6 @@
 
 #include "vs_trace.h"
 
-#define VS_COUNT_NODE(id, str, release) +1
 #define VS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Forward declarations of the once routines, for the descriptors. */
@@ -44,8 +43,7 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 				" while loading",                              \
 		.reentry_dep = "libibverbs called back into " family_          \
 			       " while loading",                               \
-		.first_node = VS_NODE_END_##LIB -                              \
-			      (0 VS_##LIB##_NODES(VS_COUNT_NODE)),             \
+		.first_node = VS_FIRST_NODE_##lib,                             \
 		.nnodes = 0 VS_##LIB##_NODES(VS_COUNT_NODE),                   \
 		.syms = vs__##lib##_syms,                                      \
 		.nsyms = VS_ARRAY_SIZE(vs__##lib##_syms),                      \
@@ -90,5 +88,18 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 	VS_SYM_ROW(ibumad, node, name)
 #define VS_IBUMAD_FILL(node, name, ret, params, args, conv)                    \
 	VS_FILL_SLOT(ibumad, handle, node, name)
+
+#define VS_HNS_SYM(node, name, ret, params, args, conv)                        \
+	VS_SYM_ROW(hns, node, name)
+#define VS_HNS_FILL(node, name, ret, params, args, conv)                       \
+	VS_FILL_SLOT(hns, handle, node, name)
+#define VS_MANA_SYM(node, name, ret, params, args, conv)                       \
+	VS_SYM_ROW(mana, node, name)
+#define VS_MANA_FILL(node, name, ret, params, args, conv)                      \
+	VS_FILL_SLOT(mana, handle, node, name)
+#define VS_IONIC_SYM(node, name, ret, params, args, conv)                      \
+	VS_SYM_ROW(ionic, node, name)
+#define VS_IONIC_FILL(node, name, ret, params, args, conv)                     \
+	VS_FILL_SLOT(ionic, handle, node, name)
 
 VS_LIBRARIES(VS_LIBRARY)
