@@ -360,8 +360,15 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
  * than this build knows still means at least the newest one it knows. */
 static int vs_min_release(const struct vs_lib_desc *desc, const char *highest)
 {
-	int rank = vs_node_rank(highest, desc->node_prefix), release = 0;
+	/* A known node is its own answer (the list goes up by rank), found
+	 * by name from the newest end, without parsing every node. */
+	int known = vs_known_node(desc, highest, desc->nnodes - 1);
+	int rank, release = 0;
 	unsigned int i;
+
+	if (known >= 0)
+		return vs__nodes[desc->first_node + (unsigned int)known].release;
+	rank = vs_node_rank(highest, desc->node_prefix);
 
 	for (i = desc->first_node; i < desc->first_node + desc->nnodes; i++)
 		if (vs_node_rank(vs__nodes[i].name, desc->node_prefix) <= rank)
