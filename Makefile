@@ -22,7 +22,7 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
-#   make rpm             RPMs (verbshim.spec), built in the Debian 11 build
+#   make rpm             RPMs (scripts/rpm/verbshim.spec), built in the Debian 11 build
 #                        root: build/rpm/RPMS/x86_64 (ARCH=arm64: aarch64,
 #                        build/arm64/rpm/RPMS/aarch64); scripts/deps.sh --rpm
 #   make check-rpm       the RPM test (rpmlint, rpm --root, rxe)
@@ -277,7 +277,7 @@ $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(Q)$(CC) -o $@ $<
 endif
 
-stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
+stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs rdmacm,$(1)),$(STUB_OBJ)/stub_$(1)_special.o)
 define stub_rules
 $(BUILD)/stubs/v%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
@@ -407,7 +407,7 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 #                             thousand in make check.
 FUZZ_RUNS ?= 10000000
 FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
-fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v44/,$(STUB_SONAMES))
 $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)
@@ -641,7 +641,7 @@ ifeq ($(ARCH),arm64)
 endif
 $(BUILD)/gen/config.id: | need-cc
 
-# RPMs (verbshim.spec): verbshim-devel (the archive, with Provides:
+# RPMs (scripts/rpm/verbshim.spec): verbshim-devel (the archive, with Provides:
 # verbshim-static, headers, pkg-config, CMake package, compat directory,
 # man pages) and verbshim-tools, /usr/lib64 as Fedora and RHEL want.
 # rpmbuild (Debian's rpm, scripts/deps.sh --rpm) runs on the host, its
@@ -665,7 +665,7 @@ rpm:
 	$(call say,RPM,$(RPM_DIR))
 	$(Q)rm -rf $(RPM_DIR) && mkdir -p $(RPM_DIR)/SOURCES
 	$(Q)$(call TREE_TAR,$(RPM_TREE)) | gzip -9n >$(RPM_DIR)/SOURCES/verbshim-$(VERSION).tar.gz
-	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) verbshim.spec \
+	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) scripts/rpm/verbshim.spec \
 		>$(RPM_DIR)/build.log 2>&1 || { tail -n 40 $(RPM_DIR)/build.log; exit 1; }
 	$(Q)ls $(RPM_DIR)/RPMS/$(RPM_ARCH)/*.rpm
 

@@ -65,43 +65,43 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 		return vs__ensure(&vs__##lib##_desc);                          \
 	}
 
-#define VS_IBVERBS_SYM(node, name, ret, params, args, conv)                    \
+#define VS_IBVERBS_SYM(node, name, ret, params, args, conv, facts)                    \
 	VS_SYM_ROW(ibverbs, node, name)
-#define VS_RDMACM_SYM(node, name, ret, params, args, conv)                     \
+#define VS_RDMACM_SYM(node, name, ret, params, args, conv, facts)                     \
 	VS_SYM_ROW(rdmacm, node, name)
-#define VS_EFA_SYM(node, name, ret, params, args, conv)                        \
+#define VS_EFA_SYM(node, name, ret, params, args, conv, facts)                        \
 	VS_SYM_ROW(efa, node, name)
 
-#define VS_IBVERBS_FILL(node, name, ret, params, args, conv)                   \
+#define VS_IBVERBS_FILL(node, name, ret, params, args, conv, facts)                   \
 	VS_FILL_SLOT(ibverbs, handle, node, name)
-#define VS_RDMACM_FILL(node, name, ret, params, args, conv)                    \
+#define VS_RDMACM_FILL(node, name, ret, params, args, conv, facts)                    \
 	VS_FILL_SLOT(rdmacm, handle, node, name)
-#define VS_EFA_FILL(node, name, ret, params, args, conv)                       \
+#define VS_EFA_FILL(node, name, ret, params, args, conv, facts)                       \
 	VS_FILL_SLOT(efa, handle, node, name)
-#define VS_MLX5_SYM(node, name, ret, params, args, conv)                       \
+#define VS_MLX5_SYM(node, name, ret, params, args, conv, facts)                       \
 	VS_SYM_ROW(mlx5, node, name)
-#define VS_MLX5_FILL(node, name, ret, params, args, conv)                      \
+#define VS_MLX5_FILL(node, name, ret, params, args, conv, facts)                      \
 	VS_FILL_SLOT(mlx5, handle, node, name)
-#define VS_MLX4_SYM(node, name, ret, params, args, conv)                       \
+#define VS_MLX4_SYM(node, name, ret, params, args, conv, facts)                       \
 	VS_SYM_ROW(mlx4, node, name)
-#define VS_MLX4_FILL(node, name, ret, params, args, conv)                      \
+#define VS_MLX4_FILL(node, name, ret, params, args, conv, facts)                      \
 	VS_FILL_SLOT(mlx4, handle, node, name)
-#define VS_IBUMAD_SYM(node, name, ret, params, args, conv)                     \
+#define VS_IBUMAD_SYM(node, name, ret, params, args, conv, facts)                     \
 	VS_SYM_ROW(ibumad, node, name)
-#define VS_IBUMAD_FILL(node, name, ret, params, args, conv)                    \
+#define VS_IBUMAD_FILL(node, name, ret, params, args, conv, facts)                    \
 	VS_FILL_SLOT(ibumad, handle, node, name)
 
-#define VS_HNS_SYM(node, name, ret, params, args, conv)                        \
+#define VS_HNS_SYM(node, name, ret, params, args, conv, facts)                        \
 	VS_SYM_ROW(hns, node, name)
-#define VS_HNS_FILL(node, name, ret, params, args, conv)                       \
+#define VS_HNS_FILL(node, name, ret, params, args, conv, facts)                       \
 	VS_FILL_SLOT(hns, handle, node, name)
-#define VS_MANA_SYM(node, name, ret, params, args, conv)                       \
+#define VS_MANA_SYM(node, name, ret, params, args, conv, facts)                       \
 	VS_SYM_ROW(mana, node, name)
-#define VS_MANA_FILL(node, name, ret, params, args, conv)                      \
+#define VS_MANA_FILL(node, name, ret, params, args, conv, facts)                      \
 	VS_FILL_SLOT(mana, handle, node, name)
-#define VS_IONIC_SYM(node, name, ret, params, args, conv)                      \
+#define VS_IONIC_SYM(node, name, ret, params, args, conv, facts)                      \
 	VS_SYM_ROW(ionic, node, name)
-#define VS_IONIC_FILL(node, name, ret, params, args, conv)                     \
+#define VS_IONIC_FILL(node, name, ret, params, args, conv, facts)                     \
 	VS_FILL_SLOT(ionic, handle, node, name)
 
 VS_LIBRARIES(VS_LIBRARY)

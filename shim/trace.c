@@ -146,17 +146,6 @@ int vs__trace_knobs_on(void)
 	return vs_knobs.on;
 }
 
-/* Whether a successful call of this function ends the life of its first
- * argument: its id is then forgotten, and a new object at the same
- * address gets a new one. */
-static int vs_ends_handle(const char *name)
-{
-	return strstr(name, "destroy") || strstr(name, "dealloc") ||
-	       strstr(name, "dereg") || strstr(name, "close_device") ||
-	       strstr(name, "unimport") || strstr(name, "free") ||
-	       !strcmp(name, "rdma_ack_cm_event");
-}
-
 void *vs__trace_slot(enum vs_tsym sym, void *real)
 {
 	struct vs_tsym_state *st = &vs__tsym[sym];
@@ -165,7 +154,6 @@ void *vs__trace_slot(enum vs_tsym sym, void *real)
 
 	st->real = (void (*)(void))real;
 	st->fault = -1;
-	st->ends_handle = vs_ends_handle(in->name);
 	if (!vs__tsym_wrapper[sym])
 		return real;
 	st->traced = vs_knobs.trace &&
@@ -178,6 +166,8 @@ void *vs__trace_slot(enum vs_tsym sym, void *real)
 		}
 	if (!st->traced && st->fault < 0 && !vs_knobs.stats)
 		return real;
+	/* a successful call forgets the ids of the handles it ended */
+	st->ends_handle = vs_knobs.trace && vs__tfacts_ends(sym);
 	return (void *)vs__tsym_wrapper[sym];
 }
 
@@ -198,17 +188,15 @@ const char *vs__fault_last(void)
 /* "verbshim: [tid] name(arg=..., ...)" into c->line */
 static void vs_decode_call(struct vs_tcall *c)
 {
-	struct vs_tparam p[8];
-	int n = vs__tparams_parse(vs__tsym_info[c->sym].params, p, 8), i;
+	int i;
 
 	/* a system call per traced line: no thread-local cache (above) */
 	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%ld] %s(",
 		    (long)syscall(SYS_gettid), vs__tsym_info[c->sym].name);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < c->facts.sig.n; i++) {
 		if (i)
 			vs__tputs(c->line, sizeof(c->line), &c->len, ", ");
-		vs__tdecode_arg(c->line, sizeof(c->line), &c->len, c->sym,
-				&p[i], c->args[i], c->args, n);
+		vs__tdecode_arg(c->line, sizeof(c->line), &c->len, c, i);
 	}
 	vs__tputs(c->line, sizeof(c->line), &c->len, ")");
 }
@@ -225,6 +213,12 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 	c->args = args;
 	c->len = 0;
 	c->line[0] = '\0';
+	c->facts.parsed = 0;
+	c->facts.sig.n = 0;
+	c->facts.nending = 0;
+	/* what the row's facts need read before the call (docs/trace.md) */
+	if (c->traced || st->ends_handle)
+		vs__tfacts_before(c);
 	if (st->fault >= 0 && pthread_getspecific(vs_fault_key) == name)
 		pthread_setspecific(vs_fault_key, NULL);
 	/* The inputs are read before the call, which may free them
@@ -282,40 +276,23 @@ static void vs_stats_add(struct vs_tsym_state *st, uint64_t ns, int failed,
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 {
 	struct vs_tsym_state *st = &vs__tsym[c->sym];
-	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
 	uint64_t ns = c->start_ns ? vs_now_ns() - c->start_ns : 0;
-	int e, failed;
+	int e, failed, i;
 
 	if (c->fault_errno)
 		err = c->fault_errno;
 	failed = vs__tfailed(c->sym, ret, err, &e);
 	if (vs_knobs.stats)
 		vs_stats_add(st, ns, failed, e);
-	if (!failed && st->ends_handle && c->args[0] && vs_knobs.trace)
-		vs__thandle_forget((const void *)(uintptr_t)c->args[0]);
+	if (!failed && st->ends_handle)
+		vs__tfacts_forget(c);
 	if (!c->traced || (vs_knobs.filter.failed_only && !failed))
 		return;
 	if (!c->len)
 		vs_decode_call(c);
-	if (!failed) {
-		struct vs_tparam p[8];
-		int n = vs__tparams_parse(in->params, p, 8), i;
-
-		for (i = 0; i < n; i++) {
-			size_t mark = c->len;
-
-			if (p[i].ptr == 0 || p[i].is_const)
-				continue;
-			vs__tputs(c->line, sizeof(c->line), &c->len, " => ");
-			if (!vs__tdecode_out(c->line, sizeof(c->line), &c->len,
-					     c->sym, &p[i], c->args[i])) {
-				c->len = mark;
-				c->line[mark] = '\0';
-			}
-		}
-	}
-	vs__tdecode_ret(c->line, sizeof(c->line), &c->len, c->sym, ret, err,
-			failed);
+	for (i = 0; !failed && i < c->facts.sig.n; i++)
+		vs__tdecode_out(c->line, sizeof(c->line), &c->len, c, i);
+	vs__tdecode_ret(c->line, sizeof(c->line), &c->len, c, ret, failed);
 	if (failed && e) {
 		const char *name = vs__errno_name(e);
 

@@ -112,31 +112,31 @@
 #define VS_TCONV_CUSTOM_rdma_get_devices VS_TC_PTR
 #define VS_TCONV_CUSTOM_rfcntl VS_TC_NONE
 
-#define VS_TW_IBVERBS(node, n, r, p, a, conv) VS_TW_##conv(ibverbs, n, r, p, a)
-#define VS_TW_RDMACM(node, n, r, p, a, conv) VS_TW_##conv(rdmacm, n, r, p, a)
-#define VS_TW_EFA(node, n, r, p, a, conv) VS_TW_##conv(efa, n, r, p, a)
-#define VS_TW_MLX5(node, n, r, p, a, conv) VS_TW_##conv(mlx5, n, r, p, a)
-#define VS_TW_MLX4(node, n, r, p, a, conv) VS_TW_##conv(mlx4, n, r, p, a)
-#define VS_TW_IBUMAD(node, n, r, p, a, conv) VS_TW_##conv(ibumad, n, r, p, a)
-#define VS_TW_HNS(node, n, r, p, a, conv) VS_TW_##conv(hns, n, r, p, a)
-#define VS_TW_MANA(node, n, r, p, a, conv) VS_TW_##conv(mana, n, r, p, a)
-#define VS_TW_IONIC(node, n, r, p, a, conv) VS_TW_##conv(ionic, n, r, p, a)
+#define VS_TW_IBVERBS(node, n, r, p, a, conv, facts) VS_TW_##conv(ibverbs, n, r, p, a)
+#define VS_TW_RDMACM(node, n, r, p, a, conv, facts) VS_TW_##conv(rdmacm, n, r, p, a)
+#define VS_TW_EFA(node, n, r, p, a, conv, facts) VS_TW_##conv(efa, n, r, p, a)
+#define VS_TW_MLX5(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx5, n, r, p, a)
+#define VS_TW_MLX4(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx4, n, r, p, a)
+#define VS_TW_IBUMAD(node, n, r, p, a, conv, facts) VS_TW_##conv(ibumad, n, r, p, a)
+#define VS_TW_HNS(node, n, r, p, a, conv, facts) VS_TW_##conv(hns, n, r, p, a)
+#define VS_TW_MANA(node, n, r, p, a, conv, facts) VS_TW_##conv(mana, n, r, p, a)
+#define VS_TW_IONIC(node, n, r, p, a, conv, facts) VS_TW_##conv(ionic, n, r, p, a)
 #define VS_LIB_TW(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TW_##LIB)
 VS_LIBRARIES(VS_LIB_TW)
 
 /* The descriptions. */
-#define VS_TINFO_ROW(LIB, name, ret, params, conv)                             \
-	[VS_TSYM_##name] = { #name, #params, #ret, VS_LIB_##LIB,               \
+#define VS_TINFO_ROW(LIB, name, ret, params, conv, facts)                      \
+	[VS_TSYM_##name] = { #name, #params, #ret, facts, VS_LIB_##LIB,        \
 			     VS_TCONV(conv, name) },
-#define VS_TINFO_IBVERBS(node, n, r, p, a, conv) VS_TINFO_ROW(IBVERBS, n, r, p, conv)
-#define VS_TINFO_RDMACM(node, n, r, p, a, conv) VS_TINFO_ROW(RDMACM, n, r, p, conv)
-#define VS_TINFO_EFA(node, n, r, p, a, conv) VS_TINFO_ROW(EFA, n, r, p, conv)
-#define VS_TINFO_MLX5(node, n, r, p, a, conv) VS_TINFO_ROW(MLX5, n, r, p, conv)
-#define VS_TINFO_MLX4(node, n, r, p, a, conv) VS_TINFO_ROW(MLX4, n, r, p, conv)
-#define VS_TINFO_IBUMAD(node, n, r, p, a, conv) VS_TINFO_ROW(IBUMAD, n, r, p, conv)
-#define VS_TINFO_HNS(node, n, r, p, a, conv) VS_TINFO_ROW(HNS, n, r, p, conv)
-#define VS_TINFO_MANA(node, n, r, p, a, conv) VS_TINFO_ROW(MANA, n, r, p, conv)
-#define VS_TINFO_IONIC(node, n, r, p, a, conv) VS_TINFO_ROW(IONIC, n, r, p, conv)
+#define VS_TINFO_IBVERBS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBVERBS, n, r, p, conv, facts)
+#define VS_TINFO_RDMACM(node, n, r, p, a, conv, facts) VS_TINFO_ROW(RDMACM, n, r, p, conv, facts)
+#define VS_TINFO_EFA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(EFA, n, r, p, conv, facts)
+#define VS_TINFO_MLX5(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX5, n, r, p, conv, facts)
+#define VS_TINFO_MLX4(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX4, n, r, p, conv, facts)
+#define VS_TINFO_IBUMAD(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBUMAD, n, r, p, conv, facts)
+#define VS_TINFO_HNS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(HNS, n, r, p, conv, facts)
+#define VS_TINFO_MANA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MANA, n, r, p, conv, facts)
+#define VS_TINFO_IONIC(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IONIC, n, r, p, conv, facts)
 #define VS_LIB_TINFO(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)
 const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
 	VS_LIBRARIES(VS_LIB_TINFO)
@@ -160,7 +160,7 @@ const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
 #define VS_TWP_CUSTOM_ibv_is_fork_initialized VS_TWP_PTR
 #define VS_TWP_CUSTOM_rdma_get_devices VS_TWP_PTR
 #define VS_TWP_CUSTOM_rfcntl(n) NULL,
-#define VS_TWP_ROW(node, n, r, p, a, conv) VS_TWP_##conv(n)
+#define VS_TWP_ROW(node, n, r, p, a, conv, facts) VS_TWP_##conv(n)
 #define VS_LIB_TWP(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TWP_ROW)
 void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void) = {
 	VS_LIBRARIES(VS_LIB_TWP)

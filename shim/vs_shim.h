@@ -128,7 +128,7 @@ struct vs_lib_state {
 	char error[2 * PATH_MAX];
 };
 
-#define VS_SLOT(node, name, ret, params, args, conv) ret (*name) params;
+#define VS_SLOT(node, name, ret, params, args, conv, facts) ret (*name) params;
 
 struct vs_ibverbs_table {
 	struct vs_lib_state state;
@@ -301,23 +301,23 @@ enum { VS_LIBRARIES(VS_LIB_FIRST_NODE) };
 	}
 #define VS_DEFINE_CUSTOM(lib, name, ret, params, args) /* hand-written */
 
-#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv)                 \
+#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv, facts)                 \
 	VS_DEFINE_##conv(ibverbs, name, ret, params, args)
-#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(rdmacm, name, ret, params, args)
-#define VS_DEFINE_EFA(node, name, ret, params, args, conv)                     \
+#define VS_DEFINE_EFA(node, name, ret, params, args, conv, facts)                     \
 	VS_DEFINE_##conv(efa, name, ret, params, args)
-#define VS_DEFINE_MLX5(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX5(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx5, name, ret, params, args)
-#define VS_DEFINE_MLX4(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX4(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx4, name, ret, params, args)
-#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(ibumad, name, ret, params, args)
-#define VS_DEFINE_HNS(node, name, ret, params, args, conv)                     \
+#define VS_DEFINE_HNS(node, name, ret, params, args, conv, facts)                     \
 	VS_DEFINE_##conv(hns, name, ret, params, args)
-#define VS_DEFINE_MANA(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MANA(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mana, name, ret, params, args)
-#define VS_DEFINE_IONIC(node, name, ret, params, args, conv)                   \
+#define VS_DEFINE_IONIC(node, name, ret, params, args, conv, facts)                   \
 	VS_DEFINE_##conv(ionic, name, ret, params, args)
 
 /* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");

@@ -36,10 +36,10 @@ fi
 # library, and rsockets apart from the rest of librdmacm).
 cat >"$tmp/rows.c" <<'ROWS'
 #include "vs_shim.h"
-#define VS_ROW(node, name, ret, params, args, conv) VS_DROPIN name
+#define VS_ROW(node, name, ret, params, args, conv, facts) VS_DROPIN name
 #define VS_LIB_ROWS(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_ROW)
 VS_LIBRARIES(VS_LIB_ROWS)
-#define VS_RSOCKET(node, name, ret, params, args, conv) VS_RSOCKET_ROW name
+#define VS_RSOCKET(node, name, ret, params, args, conv, facts) VS_RSOCKET_ROW name
 VS_RDMACM_RSOCKET_SYMBOLS(VS_RSOCKET)
 ROWS
 $cc -E -P -D_GNU_SOURCE -Iinclude -Ishim -Ibuild/gen "$tmp/rows.c" >"$tmp/rows.i"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# The RPMs (verbshim.spec, make check-rpm): `make rpm` and `make rpm
+# The RPMs (scripts/rpm/verbshim.spec, make check-rpm): `make rpm` and `make rpm
 # ARCH=arm64` (rpmbuild from Debian's rpm, the build in the Debian 11
 # build root) give verbshim-devel and verbshim-tools for x86_64 and
 # aarch64.  Then:
@@ -9,7 +9,7 @@
 #     static-only library) and not the compat directory's pkgconfig names
 #     (pkgconfig(libibverbs)...), the tools package states its weak
 #     dependencies on the rdma-core libraries it loads;
-#   - rpmlint (Debian's) reports nothing, with verbshim.rpmlint.toml's
+#   - rpmlint (Debian's) reports nothing, with scripts/rpm/rpmlint.toml's
 #     configuration (each filter with its reason);
 #   - rpm --root installs both, each arch, into a scratch root with a
 #     database of its own (the host's stays without them);
@@ -89,7 +89,7 @@ for arch in x86_64 aarch64; do
 		grep -qF "$s()(64bit)" <<<"$weak" || { echo "FAIL: verbshim-tools ($arch) has no weak dependency on $s: $weak"; status=1; }
 	done
 	rpm -qp --requires "$tools" | grep -E "$rdma_needed" && { echo "FAIL: verbshim-tools ($arch) requires rdma-core"; status=1; }
-	rpmlint -c verbshim.rpmlint.toml "$devel" "$tools" verbshim.spec >"$out/rpmlint-$arch.log" 2>&1 || true
+	rpmlint -c scripts/rpm/rpmlint.toml "$devel" "$tools" scripts/rpm/verbshim.spec >"$out/rpmlint-$arch.log" 2>&1 || true
 	if grep -E '^[^ ]*: [EW]: ' "$out/rpmlint-$arch.log"; then
 		echo "FAIL: rpmlint ($arch) reports the above"; status=1
 	else
