@@ -407,7 +407,7 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 #                             thousand in make check.
 FUZZ_RUNS ?= 10000000
 FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
-fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v44/,$(STUB_SONAMES))
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v65/,$(STUB_SONAMES))
 $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)
