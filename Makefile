@@ -1,11 +1,12 @@
 # verbshim: build, test, install.
 #
-#   make                 lib/libverbshim.a, examples, tools (verbshim-info)
+#   make                 lib/libverbshim.a, examples, tools (verbshim-info, verbshim-selftest)
 #   make check           the whole test suite (unit, sanitizers, valgrind,
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
@@ -149,6 +150,8 @@ EXCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/common/*.c)
 TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
+# their manual pages (section 1), written by hand beside the sources
+TOOL_MAN1  := $(wildcard tools/*/*.1)
 
 # Tests: test/unit/*.c run on the host, test/device/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
@@ -201,7 +204,11 @@ STUBS := $(foreach l,$(STUB_LIBS),$(foreach r,$(call stub_releases,$(l)),$(BUILD
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
-	 $(BUILD)/stubs/fake/libefa.so.1
+	 $(BUILD)/stubs/fake/libefa.so.1 \
+	 $(BUILD)/stubs/broken/libefa.so.1
+# Two plugins that each link the archive statically: several copies of the
+# shim in one process, for test/unit/trace_copies.c.
+SHIM_PLUGINS := $(BUILD)/stubs/plugins/libplugin_a.so $(BUILD)/stubs/plugins/libplugin_b.so
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
@@ -209,7 +216,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -219,8 +226,8 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
-stubs: $(STUBS)
+tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(SHIM_PLUGINS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+stubs: $(STUBS) $(SHIM_PLUGINS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -325,6 +332,26 @@ $(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
 	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_EFA_OBJS)
 
+# The plugins (SHIM_PLUGINS, above): test/stubs/shim_plugin.c built twice
+# on the archive.  No soname: two objects, whatever dlopen() sees.
+$(SHIM_PLUGINS): test/stubs/shim_plugin.c $(ARCHIVE) $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,PLUGIN,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -shared -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+$(BUILD)/test/unit/trace_copies: | $(SHIM_PLUGINS)
+
+# A libefa that is there but cannot load: it needs libvs_gone.so.0, which
+# exists only while it is linked (test/unit/feature_stubs.c: "found but
+# failed to load", not "not found").
+$(BUILD)/stubs/broken/libefa.so.1: $(call stub_objs,efa) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D) $(@D)/gone
+	$(call say,STUB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libvs_gone.so.0 -o $(@D)/gone/libvs_gone.so.0 -xc /dev/null
+	$(Q)ln -sf libvs_gone.so.0 $(@D)/gone/libvs_gone.so
+	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -Wl,--no-as-needed -o $@ $(call stub_objs,efa) -L$(@D)/gone -lvs_gone
+	$(Q)rm -rf $(@D)/gone
+
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
@@ -347,6 +374,8 @@ $(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) -o $$@ $(call tool_objs,$(1)) $$(ARCHIVE) $$(LDLIBS_SHIM) $$(LDFLAGS)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
+# the version a report names (verbshim-selftest --json)
+$(BUILD)/obj/tools/%.o: private CPPFLAGS_ALL += -DVERBSHIM_VERSION_STRING='"$(VERSION)"'
 
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
@@ -444,6 +473,13 @@ check-rxe:
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
 
+# The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
+# VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;
+# docs/trace.md): the same verdicts as make check's rxe-6.1, and each
+# device test's trace not empty.
+check-trace:
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check.sh rxe
+
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,
 # the shell tests of WHERE check-arm64 (the drop-in on arm64).
@@ -500,6 +536,8 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
 		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(LIBDIR)/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(TOOL_MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	rm -rf $(BUILD)/compat-dir
@@ -525,6 +563,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libverbshim.a $(DESTDIR)$(LIBDIR)/pkgconfig/verbshim.pc \
 	  $(DESTDIR)$(LIBDIR)/cmake/verbshim \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(LIBDIR)/verbshim \
+	  $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(TOOL_MAN1))) \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:

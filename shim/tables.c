@@ -36,7 +36,7 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 		.name = "lib" #lib,                                            \
 		.soname = soname_,                                             \
 		.devname = "lib" #lib ".so",                                   \
-		.env = "VERBSHIM_LIB" #LIB,                                    \
+		.knob = VS_KNOB_LIB##LIB,                                      \
 		.node_prefix = #LIB "_",                                       \
 		.probe = probe_,                                               \
 		.package = pkg,                                                \

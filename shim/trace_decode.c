@@ -9,39 +9,10 @@
 #include <arpa/inet.h>
 #include <stddef.h>
 #include <netinet/in.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "vs_trace.h"
-
-void vs__tputs(char *buf, size_t size, size_t *len, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (*len + 1 >= size)
-		return;
-	if (n > size - 1 - *len)
-		n = size - 1 - *len;
-	memcpy(buf + *len, s, n);
-	*len += n;
-	buf[*len] = '\0';
-}
-
-void vs__tprintf(char *buf, size_t size, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
-}
 
 void vs__tflags(char *buf, size_t size, size_t *len, uint64_t v,
 		const struct vs_tflag *names, size_t n)

@@ -24,6 +24,7 @@
 #include "syms_mana.h"
 #include "syms_ionic.h"
 #include "verbshim/loader.h"
+#include "vs_knobs.h"
 
 /*
  * Every library the shim loads, one row each:
@@ -86,7 +87,7 @@ struct vs_lib_desc {
 	const char *name;	/* "libibverbs" */
 	const char *soname;	/* "libibverbs.so.1" */
 	const char *devname;	/* "libibverbs.so" */
-	const char *env;	/* "VERBSHIM_LIBIBVERBS" */
+	unsigned char knob;	/* enum vs_knob: VS_KNOB_LIBIBVERBS */
 	const char *node_prefix;	/* "IBVERBS_" */
 	const char *probe;	/* a symbol every copy exports */
 	const char *package;	/* the Debian package that ships it */

@@ -14,6 +14,7 @@
 #ifndef VS_TRACE_H
 #define VS_TRACE_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -77,8 +78,12 @@ extern VS_HIDDEN struct vs_tsym_state vs__tsym[VS_TSYM_COUNT];
  * the same as without this file.
  */
 int vs__trace_knobs_on(void);
-/* The slot's new value: the real function, or its wrapper. */
+/* The slot's new value: the real function, or its wrapper
+ * (shim/trace_wrap.c). */
 void *vs__trace_slot(enum vs_tsym sym, void *real);
+/* Sets up the row's state for its real function; whether its slot
+ * needs the wrapper (wrapped: the row has one). */
+int vs__tsym_setup(enum vs_tsym sym, void *real, int wrapped);
 
 /* ---- a row's text and facts, parsed (shim/trace_facts.c, pure) ---- */
 
@@ -172,6 +177,69 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym,
 /* After it (or after the injected failure), with errno as it returned. */
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err);
 
+/* ---- the process's hub (shim/trace_hub.c): what every copy of the shim
+ * in the process shares, at the bottom of the trace ---- */
+
+/* Its layout's name: change it with any change of struct vs_thub, so
+ * that copies of two layouts never share one. */
+#define VS_THUB_MAGIC 0x0176737468756231ull
+#define VS_TKINDS 64
+
+enum vs_tfile_state {
+	VS_TFILE_UNSET,		/* no copy has opened it yet */
+	VS_TFILE_STDERR,	/* no VERBSHIM_TRACE_FILE */
+	VS_TFILE_FILE,		/* fd, while it is dev/ino */
+	VS_TFILE_OFF,		/* the file could not be made: nothing is written */
+};
+
+struct vs_thandle {
+	const void *key;	/* NULL: free; 1: deleted */
+	unsigned short kind;
+	unsigned int id;
+};
+
+struct vs_thub {
+	uint64_t magic, layout_size;	/* sizeof(struct vs_thub) */
+	unsigned int copies;	/* atomic: the copies of the shim that joined */
+	pthread_mutex_t lock;	/* the ids, the file's opening */
+	uintptr_t fork_owner;	/* the thread holding lock across fork() */
+	/* the file (shim/trace_file.c) */
+	int file;		/* enum vs_tfile_state */
+	int fd;
+	int stopped;		/* atomic: the descriptor is no longer the file */
+	uint64_t dev, ino;
+	char path[4096];
+	/* the ids (shim/trace_ids.c) */
+	struct vs_thandle *slot;
+	size_t size, used;
+	struct {
+		char name[24];
+		unsigned int next;
+	} kind[VS_TKINDS];
+	unsigned int nkinds;
+};
+
+/* This copy's hub: the process's, joined at the first call. */
+struct vs_thub *vs__thub(void);
+/* Which copy this is (1: the first to join), of how many so far. */
+void vs__thub_copies(unsigned int *mine, unsigned int *all);
+/* Its lock (the ids, the file's opening): whether taken, to give back. */
+int vs__thub_lock(struct vs_thub *h);
+void vs__thub_unlock(struct vs_thub *h, int taken);
+
+/* Short stable ids of handles ("pd#3"), the same in every copy: looked up
+ * or given (shim/trace_ids.c). */
+void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
+		 const void *p);
+void vs__thandle_forget(const void *p);
+
+/* The trace's destination (shim/trace_file.c), errno untouched:
+ * VERBSHIM_TRACE_FILE's prefix (NULL: stderr), opened once per process;
+ * the descriptor to write to now, or -1 (stopped, or off); one line. */
+void vs__tfile_open(const char *prefix);
+int vs__tfile_fd(void);
+void vs__tfile_write(const char *line, size_t len);
+
 /* ---- the knob parsers (shim/trace_knobs.c), pure, for the unit tests --- */
 
 #define VS_TFILTER_MAX 32
@@ -220,6 +288,11 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 /* Whether the kth call (1-based) of function name fails under rule r. */
 int vs__tfault_fires(const struct vs_tfault_rule *r, const char *name,
 		     uint64_t k);
+/* src into dst (cut to size, never inside an escape), every byte that is
+ * not printable ASCII (C0 and C1 controls, DEL, any byte >= 0x80) as \xNN:
+ * a knob's value echoed to a terminal.  Printable bytes stay as they are,
+ * so that escaping twice (a refusal inside a message) changes nothing. */
+void vs__tescape(char *dst, size_t size, const char *src);
 /* "ENOMEM" -> ENOMEM, or 0 */
 int vs__errno_from_name(const char *name);
 /* ENOMEM -> "ENOMEM", or NULL */
@@ -253,10 +326,6 @@ const char *vs__tname_wc_status(uint64_t v);
 void vs__tdecode_access(char *buf, size_t size, size_t *len, uint64_t v);
 void vs__tdecode_qp_mask(char *buf, size_t size, size_t *len, uint64_t v);
 
-/* Short stable ids of handles ("pd#3"): looked up or given. */
-void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
-		 const void *p);
-void vs__thandle_forget(const void *p);
 
 /*
  * The facts at work on a call (c->sym, c->args): vs__tfacts_before()

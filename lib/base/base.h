@@ -39,6 +39,7 @@
 #include "verbshim/event.h"
 #include "verbshim/scope.h"
 #include "verbshim/trace.h"
+#include "vs_knobs.h" /* the shim's one reader of the VERBSHIM_ knobs */
 
 /*
  * Records the thread's last error (lib/error.c); returns -err.  call is

@@ -76,7 +76,9 @@ for arch in x86_64 aarch64; do
 		/usr/share/man/man3/vs_device_open.3.gz; do
 		grep -qxF "$f" <<<"$list" || { echo "FAIL: verbshim-devel ($arch) lacks $f"; status=1; }
 	done
-	grep -qx /usr/bin/verbshim-info <<<"$(rpm -qpl "$tools")" || { echo "FAIL: verbshim-tools ($arch) lacks /usr/bin/verbshim-info"; status=1; }
+	for f in /usr/bin/verbshim-info /usr/bin/verbshim-selftest /usr/share/man/man1/verbshim-selftest.1.gz; do
+		grep -qx "$f" <<<"$(rpm -qpl "$tools")" || { echo "FAIL: verbshim-tools ($arch) lacks $f"; status=1; }
+	done
 	[ "$(rpm -qp --qf '%{ARCH}' "$devel")" = $arch ] || { echo "FAIL: $devel is not $arch"; status=1; }
 	provides=$(rpm -qp --provides "$devel")
 	grep -q "^verbshim-static = $version-1$" <<<"$provides" || { echo "FAIL: verbshim-devel ($arch) does not provide verbshim-static"; status=1; }

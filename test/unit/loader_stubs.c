@@ -163,7 +163,7 @@ static void check_info(const struct scenario *sc)
 		if (!has_lib(sc, lib)) {
 			VS_ASSERT_EQ(info.loaded, 0);
 			VS_ASSERT_EQ(info.load_errno, ENOENT);
-			VS_ASSERT(strstr(info.error, descs[lib]->env));
+			VS_ASSERT(strstr(info.error, vs__knob_name(descs[lib]->knob)));
 			VS_ASSERT_EQ(vs_library_load(lib), -ENOENT);
 			VS_ASSERT_EQ(info.symbols_resolved, 0);
 			continue;

@@ -76,7 +76,19 @@ static void test_filter(void)
 	filter_refused("ibv_reg_mrr", "names no function");
 	filter_refused("libfoo", "names no function");
 	filter_refused("yes please", "neither all");
-	filter_refused("ibv_reg_mr\n-all", "has \"ibv_reg_mr?-all\"");
+	filter_refused("ibv_reg_mr\n-all", "has \"ibv_reg_mr\\x0a-all\"");
+	/* every byte that is not printable ASCII is escaped: C1 controls
+	 * (0x85 NEL, 0x9b CSI), ESC, DEL, UTF-8 */
+	filter_refused("ibv_\xc2\x85\x9b" "2J\x1b[31m\x7f",
+		       "has \"ibv_\\xc2\\x85\\x9b2J\\x1b[31m\\x7f\", which");
+	{
+		char out[8];
+
+		vs__tescape(out, sizeof(out), "ab\x85" "cdef");
+		VS_ASSERT_STREQ(out, "ab\\x85c");	/* cut after a whole escape */
+		vs__tescape(out, 5, "ab\x85");
+		VS_ASSERT_STREQ(out, "ab");
+	}
 	{
 		char big[200];
 
@@ -112,6 +124,7 @@ static void test_fault(void)
 	struct vs_tfault f;
 	unsigned int hits, k, again;
 
+	fault_refused("ibv_reg_mr:ENOMEM:\xff", "has ibv_reg_mr:ENOMEM:\\xff: the last");
 	f = fault("ibv_reg_mr:ENOMEM:3");
 	VS_ASSERT_EQ(f.nrules, 1);
 	VS_ASSERT_STREQ(f.rule[0].pattern, "ibv_reg_mr");
