@@ -196,13 +196,19 @@ STUB_ABI_34 := 34
 STUB_ABI_44 := 34
 STUB_ABI_65 := 65
 STUB_OBJ = $(BUILD)/obj/test/stubs
-STUB_LIBS := ibverbs rdmacm efa mlx5 mlx4 ibumad
+STUB_LIBS := ibverbs rdmacm efa mlx5 mlx4 ibumad hns mana ionic
 stub_soname = lib$(1).so.$(if $(filter ibumad,$(1)),3,1)
 STUB_SONAMES := $(foreach l,$(STUB_LIBS),$(call stub_soname,$(l)))
-STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter-out libefa.so.1,$(STUB_SONAMES)))) \
-	 $(foreach r,$(filter-out 17,$(STUB_RELEASES)),$(BUILD)/stubs/v$(r)/libefa.so.1) \
+# The emulated releases that have the library at all (its first node:
+# EFA_1.0 24, MANA_1.0 41, HNS_1.0 51, IONIC_1.0 59); the others lack it.
+STUB_RELEASES_efa := 28 34 44 65
+STUB_RELEASES_mana := 44 65
+STUB_RELEASES_hns := 65
+STUB_RELEASES_ionic := 65
+stub_releases = $(or $(STUB_RELEASES_$(1)),$(STUB_RELEASES))
+STUBS := $(foreach l,$(STUB_LIBS),$(foreach r,$(call stub_releases,$(l)),$(BUILD)/stubs/v$(r)/$(call stub_soname,$(l)))) \
 	 $(addprefix $(BUILD)/stubs/unversioned/,$(STUB_SONAMES)) \
-	 $(addprefix $(BUILD)/stubs/highbase/,$(STUB_SONAMES)) \
+	 $(foreach l,$(STUB_LIBS),$(if $(filter 44,$(call stub_releases,$(l))),$(BUILD)/stubs/highbase/$(call stub_soname,$(l)))) \
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
@@ -446,7 +452,7 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 #                             thousand in make check.
 FUZZ_RUNS ?= 10000000
 FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
-fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v44/,$(STUB_SONAMES))
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v65/,$(STUB_SONAMES))
 $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)

@@ -2,9 +2,9 @@
 # shellcheck source-path=SCRIPTDIR
 # perftest linked with the shim (A) against the same objects linked with
 # -libverbs -lrdmacm -lmlx5 -libumad -lefa (B), on rxe in one VM run,
-# alternating A B A B: ib_write_bw / ib_send_bw bandwidth and ib_write_lat /
-# ib_send_lat typical (median) and 99th-percentile latency at 8 B, 4 KiB
-# and 64 KiB.  Both sides of each pair are the same build.  Prints a
+# alternating A B A B: ib_write_bw / ib_send_bw average bandwidth over 3000
+# iterations and ib_write_lat / ib_send_lat typical (median) and
+# 99th-percentile latency over 500, at 8 B, 4 KiB and 64 KiB.  Both sides of each pair are the same build.  Prints a
 # markdown table: mean of each side with its spread (min..max), and A
 # against B.
 #
@@ -14,6 +14,10 @@
 #
 #   bench/perftest.sh            boots the VM (scripts/vm-run.sh)
 #   VS_BENCH_REPS=N              A B rounds per row (default 3)
+#   VS_BENCH_BW_ITERS=N          iterations per bandwidth run (default 3000:
+#                                at 300 on the icount clock one 4 ms tick
+#                                more or less decided the average of 8 B)
+#   VS_BENCH_SIZES="8 ..."       message sizes (default 8 4096 65536)
 #   VS_BENCH_CLOCK=icount|real   the guest's clock (default icount, as
 #                                bench/cm_setup.sh): qemu's icount mode, one
 #                                vCPU, 1 ns of guest time per instruction
@@ -37,7 +41,8 @@ done
 clock=${VS_BENCH_CLOCK:-icount}
 if [ "${VERBSHIM_IN_VM:-}" != 1 ]; then
 	vm=(--timeout 2400 --env "VS_BENCH_CLOCK=$clock" --env "VS_BENCH_TESTS=${VS_BENCH_TESTS:-}"
-		--env "VS_BENCH_REPS=${VS_BENCH_REPS:-3}")
+		--env "VS_BENCH_REPS=${VS_BENCH_REPS:-3}" --env "VS_BENCH_BW_ITERS=${VS_BENCH_BW_ITERS:-3000}"
+		--env "VS_BENCH_SIZES=${VS_BENCH_SIZES:-8 4096 65536}")
 	case $clock in
 	icount) vm+=(--icount 0 --smp 1) ;;
 	real) ;;
@@ -50,12 +55,14 @@ fi
 . test/vm/lib/common.bash
 need_vm
 reps=${VS_BENCH_REPS:-3}
+bw_iters=${VS_BENCH_BW_ITERS:-3000}
+sizes=${VS_BENCH_SIZES:-8 4096 65536}
 a=(-d "$VS_RXE_DEV" -x "$VS_RXE_GID_INDEX" -F)
 tmp=$(mktemp -d)
 
 # one SIDE TEST SIZE -> prints the client's result row
 one() {
-	local side=$1 t=$2 size=$3 n=300
+	local side=$1 t=$2 size=$3 n=$bw_iters
 	case $t in *lat) n=500 ;; esac
 	pair "$out/$side/$t" "${a[@]}" -n $n -s "$size" -- \
 		"$out/$side/$t" "${a[@]}" -n $n -s "$size" "$VS_RXE_IP" >"$tmp/log" 2>&1 ||
@@ -73,7 +80,7 @@ echo "|---|---:|---|---:|---:|---:|"
 tests="ib_write_bw ib_send_bw ib_write_lat ib_send_lat"
 [ "$clock" = icount ] && tests="ib_write_bw ib_send_bw"
 for t in ${VS_BENCH_TESTS:-$tests}; do
-	for size in 8 4096 65536; do
+	for size in $sizes; do
 		declare -A v=()
 		for ((r = 0; r < reps; r++)); do
 			for side in shim stock; do
@@ -112,4 +119,4 @@ case $clock in
 icount) how="qemu's icount clock (1 ns per guest instruction, one vCPU)" ;;
 *) how="qemu TCG, the host's clock, $(nproc) vCPUs" ;;
 esac
-echo "$reps rounds A B per row, rxe, $how; $(uname -r)"
+echo "$reps rounds A B per row, $bw_iters iterations per bandwidth run (the average), 500 per latency run, rxe, $how; $(uname -r)"

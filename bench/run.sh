@@ -174,6 +174,7 @@ echo "### First use: fresh process, µs, median (best) of $RUNS"
 echo
 awk '
 FNR == 1 { file++ }
+file == 1 && $1 != "first" { next }	# "absent LIB": not on this machine
 file == 1 {	# "first LIB MODE BEST MEDIAN SLOTS"
 	best[$2, $3] = $4 / 1000; med[$2, $3] = $5 / 1000
 	if ($3 == "shim") slots[$2] = $6

@@ -34,8 +34,8 @@ sed -e "s|@LIBDIR@|$libdir|g" -e "s|@UP@|$up|g" >"$out/verbshimConfig.cmake" <<'
 #
 # verbshim::verbshim: @LIBDIR@/libverbshim.a with its include directory and the
 # libraries a static link of it needs (${CMAKE_DL_LIBS}, Threads::Threads).
-# It replaces -libverbs -lrdmacm -lefa -lmlx5 -lmlx4 -libumad: do not link
-# those as well.
+# It replaces -libverbs -lrdmacm -lefa -lmlx5 -lmlx4 -libumad -lhns -lmana
+# -lionic: do not link those as well.
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
 

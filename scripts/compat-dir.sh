@@ -2,9 +2,10 @@
 # The compat directory `make install` puts in LIBDIR/verbshim/compat
 # (LIBDIR: PREFIX/lib, or make deb's multiarch PREFIX/lib/TRIPLET):
 # for every library the drop-in replaces (libibverbs, librdmacm, libefa,
-# libmlx5, libmlx4, libibumad) a lib*.a and a lib*.pc that resolve to the
-# shim, so a build system that says -libverbs, -lmlx5 or -libumad
-# (AC_CHECK_LIB, find_library, pkg-config) links libverbshim.a instead,
+# libmlx5, libmlx4, libibumad, libhns, libmana, libionic) a lib*.a and a
+# lib*.pc that resolve to the shim, so a build system that says -libverbs,
+# -lmlx5 or -libumad (AC_CHECK_LIB, find_library, pkg-config) links
+# libverbshim.a instead,
 # unmodified: point LIBRARY_PATH / -L / CMAKE_LIBRARY_PATH or
 # PKG_CONFIG_PATH at the directory.
 #
@@ -53,6 +54,7 @@ node() {
 
 # lib:FAMILY:baseline minor (rdma-core 33's highest node):soname major
 for row in ibverbs:IBVERBS:11:1 rdmacm:RDMACM:3:1 efa:EFA:1:1 mlx5:MLX5:17:1 mlx4:MLX4:0:1 \
+	hns:HNS:0:1 mana:MANA:0:1 ionic:IONIC:0:1 \
 	ibumad:IBUMAD:2:3; do
 	IFS=: read -r lib family base major <<<"$row"
 	cat >"$out/lib$lib.a" <<EOF

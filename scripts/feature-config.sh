@@ -30,6 +30,11 @@ headers="infiniband/verbs.h:libibverbs-dev rdma/rdma_cma.h:librdmacm-dev
 rdma/rsocket.h:librdmacm-dev infiniband/efadv.h:ibverbs-providers
 infiniband/mlx4dv.h:libibverbs-dev infiniband/mlx5dv.h:libibverbs-dev
 infiniband/umad.h:libibumad-dev infiniband/umad_str.h:libibumad-dev"
+# Optional (vs_rdma_headers.h includes them when present): without one,
+# its library's nodes are left out, like any node the headers lack; so are
+# they when it comes from another directory than verbs.h (an older set
+# named by RDMA_CORE_INCLUDE, the system's newer one behind it).
+optional="HNS:infiniband/hnsdv.h MANA:infiniband/manadv.h IONIC:infiniband/ionic_dv.h"
 
 # make's dependency list, one file per line: "x: a.h \\\n b.h" -> a.h, b.h.
 deps_list() { awk '{ sub(/\\$/, ""); for (i = 1; i <= NF; i++) print $i }'; }
@@ -85,6 +90,14 @@ hdr=infiniband/verbs.h
 printf '#include <%s>\n' "$hdr" >"$tmp/where.c"
 inc=$(where "$@")
 
+declare -A foreign
+for o in $optional; do
+	hdr=${o#*:}
+	printf '#include <%s>\n' "$hdr" >"$tmp/where.c"
+	d=$(where "$@")
+	[ -z "$d" ] || [ "$d" = "$inc" ] || foreign[${o%%:*}]=$d
+done
+
 # The symbol list file that defines a macro: shim/syms_umad.h holds IBUMAD.
 syms_file() { grep -l "^#define $1" shim/syms_*.h | head -n 1; }
 
@@ -125,7 +138,10 @@ for list in $lists; do
 	lib=${list#VS_}
 	lib=${lib%%_LIST_*}
 	node=${lib}_${list#*_LIST_}
-	if [ "$(cat "$tmp/$list.rc")" = 0 ]; then
+	if [ -n "${foreign[$lib]:-}" ]; then
+		out+=$'\n'"#define VS_ON_$node(X)"
+		state[$node]=off
+	elif [ "$(cat "$tmp/$list.rc")" = 0 ]; then
 		out+=$'\n'"#define VS_ON_$node(X) $list(X)"$'\n'"#define VS_HAVE_$node 1"
 		state[$node]=on
 	elif grep -q undeclared "$tmp/$list.err"; then
@@ -147,7 +163,7 @@ flush() {
 	[ "$last" = "$first" ] || r+=-${last#*_}
 	if [ "$cur" = on ]; then ranges_in+=" $r"; else ranges_out+=" $r"; fi
 }
-for lib in IBVERBS RDMACM EFA MLX5 MLX4 IBUMAD; do
+for lib in IBVERBS RDMACM EFA MLX5 MLX4 IBUMAD HNS MANA IONIC; do
 	first='' last='' cur=''
 	for n in $(sed -n "s/^[[:space:]]*N(${lib}_[0-9_]*, \"\(${lib}_[0-9.]*\)\".*/\1/p" "$(syms_file "VS_${lib}_NODES")"); do
 		key=${n//./_}
@@ -168,3 +184,6 @@ out+=$'\n'"#endif"
 echo "$out"
 echo "$me: rdma-core headers in ${inc:-?}: compiled in $ranges_in;" \
 	"left out (not declared there): ${ranges_out:-none}" >&2
+for lib in "${!foreign[@]}"; do
+	echo "$me: ${lib}_* left out: its header is not in ${inc:-?} but in ${foreign[$lib]}" >&2
+done

@@ -286,10 +286,28 @@ static int vs_node_rank(const char *name, const char *prefix)
 	return -1;
 }
 
+/* Which of the library's known nodes is @name (or -1), looking from @from
+ * on: the definitions and the node list both go up, so that a walk that
+ * starts each search after the last match compares each name about once
+ * (a backported node, MLX5_1.25.1, costs one wrap). */
+static int vs_known_node(const struct vs_lib_desc *desc, const char *name,
+			 unsigned int from)
+{
+	unsigned int k, n;
+
+	for (k = 0; k < desc->nnodes; k++) {
+		n = (from + k) % desc->nnodes;
+		if (!strcmp(name, vs__nodes[desc->first_node + n].name))
+			return (int)n;
+	}
+	return -1;
+}
+
 /*
  * Walk the library's own version definitions (DT_VERDEF): the highest
  * public node it defines, and for libibverbs the provider ABI level
- * (IBVERBS_PRIVATE_N), read by name only: no private symbol is touched.
+ * (IBVERBS_PRIVATE_N), read by name only: no private symbol is touched,
+ * and which known nodes it defines (the fill looks up only their slots).
  * Returns 1 when the library defines a node of its family.
  */
 static int vs_read_versions(const struct vs_lib_desc *desc,
@@ -300,6 +318,7 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
 	size_t verdefnum = 0, i, plen;
 	const ElfW(Dyn) *d;
 	char private_prefix[64];
+	unsigned int next = 0;
 	int best = -1;
 
 	if (!dl_iterate_phdr(vs_find_image, &im))
@@ -332,11 +351,13 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
 			break;
 		rank = vs_node_rank(name, desc->node_prefix);
 		if (!(vd->vd_flags & VER_FLG_BASE)) {
-			unsigned int n;
+			int n = rank < 0 ? -1 : vs_known_node(desc, name, next);
 
-			for (n = 0; n < desc->nnodes && n < 64; n++)
-				if (!strcmp(name, vs__nodes[desc->first_node + n].name))
+			if (n >= 0) {
+				if (n < 64)
 					st->nodes_found |= 1ull << n;
+				next = (unsigned int)n + 1;
+			}
 			if (rank > best) {
 				best = rank;
 				snprintf(st->highest_node,
@@ -356,8 +377,15 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
  * than this build knows still means at least the newest one it knows. */
 static int vs_min_release(const struct vs_lib_desc *desc, const char *highest)
 {
-	int rank = vs_node_rank(highest, desc->node_prefix), release = 0;
+	/* A known node is its own answer (the list goes up by rank), found
+	 * by name from the newest end, without parsing every node. */
+	int known = vs_known_node(desc, highest, desc->nnodes - 1);
+	int rank, release = 0;
 	unsigned int i;
+
+	if (known >= 0)
+		return vs__nodes[desc->first_node + (unsigned int)known].release;
+	rank = vs_node_rank(highest, desc->node_prefix);
 
 	for (i = desc->first_node; i < desc->first_node + desc->nnodes; i++)
 		if (vs_node_rank(vs__nodes[i].name, desc->node_prefix) <= rank)

@@ -52,6 +52,8 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 		unsigned int n = 0;                                            \
 		/* VERBSHIM_TRACE/STATS/FAULT: wrappers in the slots */        \
 		int vs_tknobs = vs__trace_knobs_on();                          \
+		/* (a list the headers left empty uses none of them) */       \
+		(void)handle, (void)versioned, (void)vs_tknobs;                \
 		VS_##LIB##_SYMBOLS(VS_##LIB##_FILL)                            \
 		return n;                                                      \
 	}                                                                      \
@@ -68,8 +70,7 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 				" while loading",                              \
 		.reentry_dep = "libibverbs called back into " family_          \
 			       " while loading",                               \
-		.first_node = VS_NODE_END_##LIB -                              \
-			      (0 VS_##LIB##_NODES(VS_COUNT_NODE)),             \
+		.first_node = VS_FIRST_NODE_##lib,                             \
 		.nnodes = 0 VS_##LIB##_NODES(VS_COUNT_NODE),                   \
 		.syms = vs__##lib##_syms,                                      \
 		.nsyms = VS_ARRAY_SIZE(vs__##lib##_syms),                      \
@@ -114,6 +115,19 @@ VS_LIBRARIES(VS_LIB_LOAD_DECLARE)
 	VS_SYM_ROW(ibumad, node, name)
 #define VS_IBUMAD_FILL(node, name, ret, params, args, conv, facts)                    \
 	VS_FILL_SLOT(ibumad, handle, node, name)
+
+#define VS_HNS_SYM(node, name, ret, params, args, conv, facts)                        \
+	VS_SYM_ROW(hns, node, name)
+#define VS_HNS_FILL(node, name, ret, params, args, conv, facts)                       \
+	VS_FILL_SLOT(hns, handle, node, name)
+#define VS_MANA_SYM(node, name, ret, params, args, conv, facts)                       \
+	VS_SYM_ROW(mana, node, name)
+#define VS_MANA_FILL(node, name, ret, params, args, conv, facts)                      \
+	VS_FILL_SLOT(mana, handle, node, name)
+#define VS_IONIC_SYM(node, name, ret, params, args, conv, facts)                      \
+	VS_SYM_ROW(ionic, node, name)
+#define VS_IONIC_FILL(node, name, ret, params, args, conv, facts)                     \
+	VS_FILL_SLOT(ionic, handle, node, name)
 
 #define VS_LIBRARY_HERE(lib, ...) VS_IF_THIS(lib, VS_LIBRARY(lib, __VA_ARGS__))
 VS_LIBRARIES(VS_LIBRARY_HERE)

@@ -87,6 +87,8 @@ int vs__tlib_from_name(const char *name)
 		[VS_LIB_IBVERBS] = "ibverbs", [VS_LIB_RDMACM] = "rdmacm",
 		[VS_LIB_EFA] = "efa",	      [VS_LIB_MLX5] = "mlx5",
 		[VS_LIB_MLX4] = "mlx4",	      [VS_LIB_IBUMAD] = "ibumad",
+		[VS_LIB_HNS] = "hns",	      [VS_LIB_MANA] = "mana",
+		[VS_LIB_IONIC] = "ionic",
 	};
 	unsigned int i;
 
@@ -195,7 +197,8 @@ int vs__tfilter_parse(const char *s, struct vs_tfilter *f, char *why,
 			return vs_why(why, whylen,
 				      "has \"%s\", which is neither all, failed, "
 				      "a library (ibverbs, rdmacm, efa, mlx5, "
-				      "mlx4, ibumad) nor a function name pattern",
+				      "mlx4, ibumad, hns, mana, ionic) nor a "
+				      "function name pattern",
 				      item);
 		if (lib < 0 && !vs_pattern_matches_any(name))
 			return vs_why(why, whylen,

@@ -38,6 +38,9 @@
 #define VS_TINFO_MLX5(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX5, n, r, p, conv, facts)
 #define VS_TINFO_MLX4(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MLX4, n, r, p, conv, facts)
 #define VS_TINFO_IBUMAD(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBUMAD, n, r, p, conv, facts)
+#define VS_TINFO_HNS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(HNS, n, r, p, conv, facts)
+#define VS_TINFO_MANA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MANA, n, r, p, conv, facts)
+#define VS_TINFO_IONIC(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IONIC, n, r, p, conv, facts)
 #define VS_LIB_TINFO(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)
 const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
 	VS_LIBRARIES(VS_LIB_TINFO)

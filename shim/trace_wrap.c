@@ -100,6 +100,9 @@
 #define VS_TW_MLX5(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx5, n, r, p, a)
 #define VS_TW_MLX4(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx4, n, r, p, a)
 #define VS_TW_IBUMAD(node, n, r, p, a, conv, facts) VS_TW_##conv(ibumad, n, r, p, a)
+#define VS_TW_HNS(node, n, r, p, a, conv, facts) VS_TW_##conv(hns, n, r, p, a)
+#define VS_TW_MANA(node, n, r, p, a, conv, facts) VS_TW_##conv(mana, n, r, p, a)
+#define VS_TW_IONIC(node, n, r, p, a, conv, facts) VS_TW_##conv(ionic, n, r, p, a)
 #define VS_LIB_TW(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TW_##LIB)
 VS_LIBRARIES(VS_LIB_TW)
 

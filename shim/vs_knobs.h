@@ -14,7 +14,8 @@
 /* X(NAME): the knob VERBSHIM_NAME, enum value VS_KNOB_NAME */
 #define VS_KNOBS(X)                                                           \
 	X(LIBIBVERBS) X(LIBRDMACM) X(LIBEFA) X(LIBMLX5) X(LIBMLX4)            \
-	X(LIBIBUMAD)	/* shim/loader.c: the library's path */                \
+	X(LIBIBUMAD) X(LIBHNS) X(LIBMANA) X(LIBIONIC)                         \
+			/* shim/loader.c: the library's path */                \
 	X(TRACE) X(TRACE_FILE) X(STATS) X(FAULT) /* shim/trace.c */           \
 	X(FORCE_LEGACY)	/* lib/base/knobs.c: legacy verbs */                   \
 	X(TRUST_WR_SGE)	/* lib/core/device.c: no rxe bounce ring */

@@ -19,6 +19,17 @@
 #include <infiniband/efadv.h>
 #include <infiniband/mlx4dv.h>
 #include <infiniband/mlx5dv.h>
+/* rdma-core 41, 51 and 59 added these: older header sets build without
+ * their libraries (feature-config.sh then leaves their nodes out). */
+#if __has_include(<infiniband/hnsdv.h>)
+#include <infiniband/hnsdv.h>
+#endif
+#if __has_include(<infiniband/manadv.h>)
+#include <infiniband/manadv.h>
+#endif
+#if __has_include(<infiniband/ionic_dv.h>)
+#include <infiniband/ionic_dv.h>
+#endif
 #include <infiniband/umad.h>
 #include <infiniband/umad_str.h>
 #include <rdma/rdma_cma.h>

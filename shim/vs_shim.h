@@ -20,6 +20,9 @@
 #include "syms_mlx5.h"
 #include "syms_mlx4.h"
 #include "syms_umad.h"
+#include "syms_hns.h"
+#include "syms_mana.h"
+#include "syms_ionic.h"
 #include "verbshim/loader.h"
 #include "vs_knobs.h"
 
@@ -49,7 +52,13 @@
 	L(mlx4, MLX4, "libmlx4.so.1", "mlx4dv_query_device", "mlx4dv_*", 1,    \
 	  "ibverbs-providers", "suggested")                                    \
 	L(ibumad, IBUMAD, "libibumad.so.3", "umad_init", "umad_*", 0,          \
-	  "libibumad3", "recommended")
+	  "libibumad3", "recommended")                                         \
+	L(hns, HNS, "libhns.so.1", "hnsdv_is_supported", "hnsdv_*", 1,         \
+	  "ibverbs-providers", "suggested")                                    \
+	L(mana, MANA, "libmana.so.1", "manadv_init_obj", "manadv_*", 1,        \
+	  "ibverbs-providers", "suggested")                                    \
+	L(ionic, IONIC, "libionic.so.1", "ionic_dv_ctx_get_udma_count",        \
+	  "ionic_dv_*", 1, "ibverbs-providers", "suggested")
 
 /* Every version node of the libraries, in list order. */
 #define VS_NODE_ENUM(id, str, release) VS_NODE_##id,
@@ -149,6 +158,9 @@ VS_PLAIN_TABLE(efa, EFA)
 VS_PLAIN_TABLE(mlx5, MLX5)
 VS_PLAIN_TABLE(mlx4, MLX4)
 VS_PLAIN_TABLE(ibumad, IBUMAD)
+VS_PLAIN_TABLE(hns, HNS)
+VS_PLAIN_TABLE(mana, MANA)
+VS_PLAIN_TABLE(ionic, IONIC)
 
 /*
  * The function tables (zero until loaded: a missing symbol is a NULL
@@ -182,14 +194,32 @@ int vs__static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st);
 void *vs__lookup(void *handle, int versioned, const char *name,
 		 enum vs_node_id node);
 
+/* Whether the loaded library defines its node i (vs_lib_state.nodes_found);
+ * a library with more than 64 nodes is asked for the rest. */
+static inline int vs__node_defined(const struct vs_lib_state *st, unsigned int i)
+{
+	return i >= 64 || (st->nodes_found >> i & 1);
+}
+
+/* Each library's first node, VS_FIRST_NODE_<lib>. */
+#define VS_COUNT_NODE(id, str, release) +1
+#define VS_LIB_FIRST_NODE(lib, LIB, ...)                                       \
+	VS_FIRST_NODE_##lib = VS_NODE_END_##LIB - (0 VS_##LIB##_NODES(VS_COUNT_NODE)),
+enum { VS_LIBRARIES(VS_LIB_FIRST_NODE) };
+
 /* Generators of a library's symbol array and fill function. */
 #define VS_SYM_ROW(lib, node, name)                                            \
 	{ #name, VS_NODE_##node, offsetof(struct vs_##lib##_table, fn.name) - \
 					 offsetof(struct vs_##lib##_table, fn) },
+/* A slot of a node the library does not define (vs_read_versions() read
+ * them all) is NULL without a lookup: a failing dlvsym() costs ~2k
+ * instructions and a dlerror string. */
 #define VS_FILL_SLOT(lib, handle, node, name)                                  \
 	do {                                                                   \
-		void *p = vs__lookup(handle, versioned, #name,                 \
-				     VS_NODE_##node);                          \
+		void *p = !versioned || vs__node_defined(&vs__##lib.state,    \
+				VS_NODE_##node - VS_FIRST_NODE_##lib) ?       \
+			vs__lookup(handle, versioned, #name, VS_NODE_##node) : \
+			NULL;                                                  \
 		if (__builtin_expect(vs_tknobs, 0) && p)                       \
 			p = vs__trace_slot(VS_TSYM_##name, p);                 \
 		__atomic_store_n(&vs__##lib.fn.name,                           \
@@ -287,6 +317,12 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	VS_DEFINE_##conv(mlx4, name, ret, params, args)
 #define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(ibumad, name, ret, params, args)
+#define VS_DEFINE_HNS(node, name, ret, params, args, conv, facts)                     \
+	VS_DEFINE_##conv(hns, name, ret, params, args)
+#define VS_DEFINE_MANA(node, name, ret, params, args, conv, facts)                    \
+	VS_DEFINE_##conv(mana, name, ret, params, args)
+#define VS_DEFINE_IONIC(node, name, ret, params, args, conv, facts)                   \
+	VS_DEFINE_##conv(ionic, name, ret, params, args)
 
 /* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");
  * "" when it is not loaded or unversioned.  Returns the length. */

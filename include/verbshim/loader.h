@@ -4,7 +4,8 @@
  * run time, where, how new they are, and which symbols resolved.
  *
  * Nothing is loaded before first use: the first call into a library (an
- * ibv_* / rdma_* / efadv_* / mlx5dv_* / mlx4dv_* / umad_* function, or
+ * ibv_* / rdma_* / efadv_* / mlx5dv_* / mlx4dv_* / umad_* / hnsdv_* /
+ * manadv_* / ionic_dv_* function, or
  * vs_library_load()) loads it, once, thread-safely.  Every call here returns 0 or a negative errno.
  */
 #ifndef VERBSHIM_LOADER_H
@@ -24,8 +25,11 @@ enum vs_library {
 	VS_LIB_MLX5 = 3,	/* libmlx5.so.1,    VERBSHIM_LIBMLX5 */
 	VS_LIB_MLX4 = 4,	/* libmlx4.so.1,    VERBSHIM_LIBMLX4 */
 	VS_LIB_IBUMAD = 5,	/* libibumad.so.3,  VERBSHIM_LIBIBUMAD */
+	VS_LIB_HNS = 6,		/* libhns.so.1,     VERBSHIM_LIBHNS */
+	VS_LIB_MANA = 7,	/* libmana.so.1,    VERBSHIM_LIBMANA */
+	VS_LIB_IONIC = 8,	/* libionic.so.1,   VERBSHIM_LIBIONIC */
 };
-#define VS_LIB_COUNT 6
+#define VS_LIB_COUNT 9
 
 struct vs_library_info {
 	uint64_t comp_mask;		/* none defined yet: set to 0 */

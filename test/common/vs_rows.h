@@ -37,6 +37,9 @@ vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
 #define VS_ROW_MLX5(node, sym, ...) VS_ROW_CHECK(VS_LIB_MLX5, node, sym)
 #define VS_ROW_MLX4(node, sym, ...) VS_ROW_CHECK(VS_LIB_MLX4, node, sym)
 #define VS_ROW_IBUMAD(node, sym, ...) VS_ROW_CHECK(VS_LIB_IBUMAD, node, sym)
+#define VS_ROW_HNS(node, sym, ...) VS_ROW_CHECK(VS_LIB_HNS, node, sym)
+#define VS_ROW_MANA(node, sym, ...) VS_ROW_CHECK(VS_LIB_MANA, node, sym)
+#define VS_ROW_IONIC(node, sym, ...) VS_ROW_CHECK(VS_LIB_IONIC, node, sym)
 #define VS_ROW_LIB(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_ROW_##LIB)
 	VS_LIBRARIES(VS_ROW_LIB)
 #undef VS_ROW_LIB
@@ -46,6 +49,9 @@ vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
 #undef VS_ROW_MLX5
 #undef VS_ROW_MLX4
 #undef VS_ROW_IBUMAD
+#undef VS_ROW_HNS
+#undef VS_ROW_MANA
+#undef VS_ROW_IONIC
 #undef VS_ROW_CHECK
 	return bad;
 }

@@ -2,9 +2,10 @@
 /*
  * libFuzzer target: the trace's decoders (shim/trace_decode.c) fed hostile
  * argument structs, the way a traced call feeds them.  The stub libraries
- * of this build (build/fuzz/stubs/v44) are loaded with VERBSHIM_TRACE=all,
- * so every row has its wrapper and is traced; each input then picks a
- * row and makes its arguments from the bytes: garbage masks, counts and
+ * of this build (build/fuzz/stubs/v65: the one release that has every
+ * library) are loaded with VERBSHIM_TRACE=all, so every row has its
+ * wrapper and is traced; each input then picks a row and makes its
+ * arguments from the bytes: garbage masks, counts and
  * enums, NULLs, buffers exactly as long as the caller's bound says
  * (short ones included: an addrlen of 1), socket addresses of any family,
  * rdma_addrinfo lists that loop, handles whose fields hold garbage.  The
@@ -253,7 +254,7 @@ static void load_stubs(void)
 	exe[n] = '\0';
 	dirname(exe);
 	for (k = 0; k < VS_LIB_COUNT; k++) {
-		snprintf(path, sizeof(path), "%s/../stubs/v44/%s", exe,
+		snprintf(path, sizeof(path), "%s/../stubs/v65/%s", exe,
 			 libs[k][1]);
 		setenv(libs[k][0], path, 1);
 	}

@@ -27,6 +27,9 @@ static int libs(void)
 		[VS_LIB_MLX5] = "VERBSHIM_LIBMLX5",
 		[VS_LIB_MLX4] = "VERBSHIM_LIBMLX4",
 		[VS_LIB_IBUMAD] = "VERBSHIM_LIBIBUMAD",
+		[VS_LIB_HNS] = "VERBSHIM_LIBHNS",
+		[VS_LIB_MANA] = "VERBSHIM_LIBMANA",
+		[VS_LIB_IONIC] = "VERBSHIM_LIBIONIC",
 	};
 
 	for (int lib = 0; lib < VS_LIB_COUNT; lib++) {

@@ -34,7 +34,7 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 out=build/build-root-users
 RELEASES="33.2 44.0 56.1 65.0"
-rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so'
+rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so'
 
 if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash

@@ -49,7 +49,7 @@ done
 for b in loopback cxx_loopback; do
 	cp "$proj/build/$b" "$out/bin/$b"
 	needed=$(readelf -d "$out/bin/$b" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-	if grep -qE 'lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so' <<<"$needed"; then
+	if grep -qE 'lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' <<<"$needed"; then
 		echo "FAIL: $b needs rdma-core: $needed"
 		status=1
 		continue

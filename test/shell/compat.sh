@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Unchanged build systems: `make install` puts a compat directory in
 # PREFIX/lib/verbshim/compat (libibverbs.a, librdmacm.a, libefa.a,
-# libmlx5.a, libmlx4.a, libibumad.a, their .pc files) and stock projects that
+# libmlx5.a, libmlx4.a, libibumad.a, libhns.a, libmana.a, libionic.a, their
+# .pc files) and stock projects that
 # say -libverbs, -lmlx5 or -libumad link the shim through it:
 #   - autotools (test/compat/autotools: AC_CHECK_LIB(ibverbs, ...)), with
 #     LDFLAGS=-LDIR (LIBRARY_PATH is searched after the system directories,
@@ -15,7 +16,7 @@
 #     as perftest's configure): both must come out on, and its dv_probe
 #     reaches libibumad and libmlx5 through the shim;
 #   - plain make style: cc ... -L DIR -libverbs -lrdmacm -lefa -lmlx5
-#     -lmlx4 -libumad.
+#     -lmlx4 -libumad -lhns -lmana -lionic.
 # Each builds examples/verbs_loopback.c (plain verbs, checks every byte).
 # Every binary: no rdma-core NEEDED, ibv_* defined inside, and it starts
 # here (exit 77: no device on this host).  They land in build/compat/bin
@@ -33,13 +34,13 @@ mkdir -p "$out/bin"
 prefix=$repo/$out/prefix
 make -s -j"$(nproc)" install PREFIX="$prefix" >"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
 compat=$prefix/lib/verbshim/compat
-rdma_libs="ibverbs rdmacm efa mlx5 mlx4 ibumad"
+rdma_libs="ibverbs rdmacm efa mlx5 mlx4 ibumad hns mana ionic"
 for l in $rdma_libs; do
 	for f in "lib$l.a" "lib$l.pc"; do
 		[ -s "$compat/$f" ] || { echo "make install did not install $compat/$f"; exit 1; }
 	done
 done
-rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so'
+rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so'
 status=0
 
 # check LABEL BINARY [rdma-core expected: 1]
@@ -136,10 +137,10 @@ else
 	status=1
 fi
 
-# Plain make style, all six names; and pkg-config --static.
+# Plain make style, all nine names; and pkg-config --static.
 ${CC:-cc} -o "$out/bin/verbs_loopback-plain" examples/verbs_loopback.c -L"$compat" -libverbs -lrdmacm -lefa \
-	-lmlx5 -lmlx4 -libumad
-check "cc -L compat -libverbs -lrdmacm -lefa -lmlx5 -lmlx4 -libumad" "$out/bin/verbs_loopback-plain"
+	-lmlx5 -lmlx4 -libumad -lhns -lmana -lionic
+check "cc -L compat -libverbs -lrdmacm -lefa -lmlx5 -lmlx4 -libumad -lhns -lmana -lionic" "$out/bin/verbs_loopback-plain"
 # shellcheck disable=SC2086 # (list)
 flags=$(PKG_CONFIG_PATH=$compat pkg-config --static --libs $(printf 'lib%s ' $rdma_libs))
 # shellcheck disable=SC2086
@@ -147,7 +148,8 @@ echo "     pkg-config: $(PKG_CONFIG_PATH=$compat pkg-config --modversion $(print
 echo "     pkg-config --static --libs lib{$(tr ' ' , <<<"$rdma_libs")}: $flags"
 # Versions as rdma-core writes them (soname major, node minor): what a
 # configure's PKG_CHECK_MODULES([...], [libibumad >= 3.0]) compares.
-for v in libibverbs:1.11 librdmacm:1.3 libefa:1.1 libmlx5:1.17 libmlx4:1.0 libibumad:3.2; do
+for v in libibverbs:1.11 librdmacm:1.3 libefa:1.1 libmlx5:1.17 libmlx4:1.0 libibumad:3.2 \
+	libhns:1.0 libmana:1.0 libionic:1.0; do
 	PKG_CONFIG_PATH=$compat pkg-config --atleast-version "${v#*:}" "${v%%:*}" ||
 		{ echo "FAIL ${v%%:*}.pc: Version below the rdma-core 33 baseline ${v#*:}"; status=1; }
 done

@@ -88,7 +88,7 @@ else
 	exit 1
 fi
 for b in "$out"/bin/*; do
-	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so' &&
+	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' &&
 		{ echo "FAIL: ${b##*/} needs rdma-core"; status=1; }
 done
 

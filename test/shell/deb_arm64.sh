@@ -230,7 +230,7 @@ grep -q -- "-- verbshim $version from $sysroot/usr/lib/$triplet/cmake/verbshim" 
 	{ echo "FAIL: find_package did not take the packaged CMake package"; status=1; }
 for b in "$out"/bin/*; do
 	[ "$(arch_of "$b")" = AArch64 ] || { echo "FAIL: ${b##*/} is not AArch64"; status=1; }
-	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so' &&
+	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' &&
 		{ echo "FAIL: ${b##*/} needs rdma-core"; status=1; }
 done
 [ $status -eq 0 ] || exit 1

@@ -71,6 +71,9 @@ family() {	# NAME -> family
 	mlx5dv_* | _mlx5dv_* | __mlx5dv_*) echo mlx5 ;;
 	mlx4dv_*) echo mlx4 ;;
 	umad_*) echo umad ;;
+	hnsdv_*) echo hns ;;
+	manadv_*) echo mana ;;
+	ionic_dv_*) echo ionic ;;
 	*) echo rsocket ;;
 	esac
 }

@@ -30,7 +30,7 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 out=build/rpm-test
 RELEASES="33.2 44.0 56.1 65.0"
-rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad)\.so'
+rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so'
 
 if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash
@@ -82,11 +82,12 @@ for arch in x86_64 aarch64; do
 	[ "$(rpm -qp --qf '%{ARCH}' "$devel")" = $arch ] || { echo "FAIL: $devel is not $arch"; status=1; }
 	provides=$(rpm -qp --provides "$devel")
 	grep -q "^verbshim-static = $version-1$" <<<"$provides" || { echo "FAIL: verbshim-devel ($arch) does not provide verbshim-static"; status=1; }
-	if grep -E '^pkgconfig\((libibverbs|librdmacm|libefa|libmlx5|libmlx4|libibumad)\)' <<<"$provides"; then
+	if grep -E '^pkgconfig\((libibverbs|librdmacm|libefa|libmlx5|libmlx4|libibumad|libhns|libmana|libionic)\)' <<<"$provides"; then
 		echo "FAIL: verbshim-devel ($arch) provides the compat directory's pkgconfig names"; status=1
 	fi
 	weak=$(rpm -qp --recommends --suggests "$tools" | tr '\n' ' ')
-	for s in libibverbs.so.1 librdmacm.so.1 libefa.so.1 libmlx5.so.1 libmlx4.so.1 libibumad.so.3; do
+	for s in libibverbs.so.1 librdmacm.so.1 libefa.so.1 libmlx5.so.1 libmlx4.so.1 libibumad.so.3 \
+		libhns.so.1 libmana.so.1 libionic.so.1; do
 		grep -qF "$s()(64bit)" <<<"$weak" || { echo "FAIL: verbshim-tools ($arch) has no weak dependency on $s: $weak"; status=1; }
 	done
 	rpm -qp --requires "$tools" | grep -E "$rdma_needed" && { echo "FAIL: verbshim-tools ($arch) requires rdma-core"; status=1; }

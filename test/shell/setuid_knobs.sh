@@ -53,7 +53,8 @@ for f in "$fake" "$stubs"/libibverbs.so.1; do [ -r "$f" ] || bad "$f is missing 
 [ $fail -eq 0 ] || exit 1
 declare -A lib_of=([VERBSHIM_LIBIBVERBS]=libibverbs.so.1 [VERBSHIM_LIBRDMACM]=librdmacm.so.1
 	[VERBSHIM_LIBEFA]=libefa.so.1 [VERBSHIM_LIBMLX5]=libmlx5.so.1
-	[VERBSHIM_LIBMLX4]=libmlx4.so.1 [VERBSHIM_LIBIBUMAD]=libibumad.so.3)
+	[VERBSHIM_LIBMLX4]=libmlx4.so.1 [VERBSHIM_LIBIBUMAD]=libibumad.so.3
+	[VERBSHIM_LIBHNS]=libhns.so.1 [VERBSHIM_LIBMANA]=libmana.so.1 [VERBSHIM_LIBIONIC]=libionic.so.1)
 lib_env=()
 for k in "${!lib_of[@]}"; do lib_env+=("$k=$stubs/${lib_of[$k]}"); done
 info_root=/vs-setuid-knobs-probe-root

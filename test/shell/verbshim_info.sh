@@ -26,13 +26,24 @@ highest_node() {
 		sort -u -V | tail -n 1
 }
 
-# 1. Text: exit 2 here, the six libraries, the kernel diagnosis.
+# 1. Text: exit 2 here, the nine libraries, the kernel diagnosis.
 host_rdma=0
 [ -e /sys/class/infiniband ] && host_rdma=1
 run text 2 "$bin"
 [ $host_rdma -eq 1 ] && echo "note: this host has /sys/class/infiniband; host diagnosis checks skipped"
 for lib in libibverbs librdmacm libefa libmlx5 libmlx4 libibumad; do
 	grep -qE "^  $lib +/" "$tmp/text.out" || fail "text: no loaded path for $lib"
+done
+# Newer than some releases (libmana 41, libhns 51, libionic 59): loaded
+# where the machine has one, else not found, with the package to install.
+for lib in libhns libmana libionic; do
+	if /sbin/ldconfig -p | grep -qE "^\s+$lib\.so\.1 "; then
+		grep -qE "^  $lib +/" "$tmp/text.out" || fail "text: no loaded path for $lib"
+	else
+		grep -qE "^  $lib +not loaded" "$tmp/text.out" &&
+			grep -q "error: *$lib not found (Debian package ibverbs-providers)" "$tmp/text.out" ||
+			fail "text: $lib is not on this machine, and not reported not found"
+	fi
 done
 grep -q 'version node:  IBVERBS_1\.[0-9]* (rdma-core >= v[0-9]*)' "$tmp/text.out" ||
 	fail "text: no IBVERBS version node line"
@@ -63,11 +74,20 @@ fi
 # 2. JSON: parses, has the stable keys, agrees with objdump.
 run json 2 "$bin" --json
 "$py" -c 'import json,sys; json.load(sys.stdin)' <"$tmp/json.out" || fail "json: does not parse"
-for lib in ibverbs rdmacm efa mlx5 mlx4 ibumad; do
+for lib in ibverbs rdmacm efa mlx5 mlx4 ibumad hns mana ionic; do
 	path=$("$py" -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 l = [x for x in d["libraries"] if x["name"] == "lib" + sys.argv[2]][0]
 print(l["path"] or "")' "$tmp/json.out" "$lib") || { fail "json: no lib$lib"; continue; }
+	case $lib in hns | mana | ionic)
+		if [ -z "$path" ] && ! /sbin/ldconfig -p | grep -qE "^\s+lib$lib\.so\.1 "; then
+			"$py" -c 'import json,sys
+l = [x for x in json.load(open(sys.argv[1]))["libraries"] if x["name"] == sys.argv[2]][0]
+assert l["loaded"] is False and "not found" in l["error"] and l["symbols_resolved"] == 0, l' \
+				"$tmp/json.out" "lib$lib" || fail "json: lib$lib absent, not reported so"
+			continue
+		fi ;;
+	esac
 	[ -n "$path" ] || { fail "json: lib$lib has no path"; continue; }
 	prefix=$(echo "$lib" | tr '[:lower:]' '[:upper:]')
 	want=$(highest_node "$path" "$prefix")
@@ -86,9 +106,10 @@ assert list(d["build"]) == ["nodes_in", "nodes_out"], d["build"]
 assert d["build"]["nodes_in"].startswith("IBVERBS_1.0-"), d["build"]
 keys = ["name", "loaded", "path", "error", "highest_node", "nodes_compiled_in",
         "nodes_here", "min_release", "provider_abi", "symbols_resolved", "symbols_known"]
-assert [list(l) for l in d["libraries"]] == [keys] * 6, d["libraries"]
+assert [list(l) for l in d["libraries"]] == [keys] * 9, d["libraries"]
 assert [l["name"] for l in d["libraries"]] == ["libibverbs", "librdmacm", "libefa",
-                                            "libmlx5", "libmlx4", "libibumad"]
+                                            "libmlx5", "libmlx4", "libibumad",
+                                            "libhns", "libmana", "libionic"]
 l = [x for x in d["libraries"] if x["name"] == name][0]
 assert l["loaded"] is True and l["error"] is None, l
 assert l["highest_node"] == want, (l["highest_node"], want)

@@ -3,7 +3,7 @@
  * Prints the version script of a stub library that emulates the version
  * nodes of one rdma-core release, from the shim's own symbol lists:
  *
- *   gen_map ibverbs|rdmacm|efa|mlx5|mlx4|ibumad RELEASE [PROVIDER_ABI]
+ *   gen_map ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic RELEASE [ABI]
  *
  * Every node whose first release is <= RELEASE is defined, with the
  * symbols of that node this build knows; a provider ABI adds

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The loader against stub libraries that emulate the version nodes of
- * rdma-core 17, 28, 34, 44 and 65, one without symbol versions, one whose
+ * rdma-core 17, 28, 34, 44 and 65 (each lacking the libraries that release
+ * did not have yet), one without symbol versions, one whose
  * load bias wraps, an override that points nowhere, one that is not
  * rdma-core at all, and a libibverbs whose constructor calls back into
  * ibv_*: which nodes and provider ABI are reported, which symbols resolve,
@@ -49,7 +50,6 @@ struct scenario {
 	const char *name;
 	const char *dir;	/* under build/stubs; NULL: none, by env */
 	int release;		/* nodes of releases <= this exist */
-	int efa;		/* the release has libefa */
 	const char *node[VS_LIB_COUNT];
 	int min_release[VS_LIB_COUNT];
 	int abi;
@@ -58,38 +58,51 @@ struct scenario {
 
 #define VS_HIGHBASE 0xffffffff80000000ull	/* the Makefile's STUB_HIGHBASE */
 
-/* libibverbs, librdmacm, libefa, libmlx5, libmlx4, libibumad */
+/* libibverbs, librdmacm, libefa, libmlx5, libmlx4, libibumad, libhns,
+ * libmana, libionic; NULL: the release did not have the library yet. */
 static const struct scenario scenarios[] = {
-	{ "v17", "v17", 17, 0,
+	{ "v17", "v17", 17,
 	  { "IBVERBS_1.1", "RDMACM_1.1", NULL, "MLX5_1.4", "MLX4_1.0",
 	    "IBUMAD_1.0" },
 	  { 13, 16, 0, 17, 15, 15 }, 17, 0 },
-	{ "v28", "v28", 28, 1,
+	{ "v28", "v28", 28,
 	  { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1", "MLX5_1.12", "MLX4_1.0",
 	    "IBUMAD_1.1" },
 	  { 28, 23, 26, 28, 15, 26 }, 28, 0 },
-	{ "v34", "v34", 34, 1,
+	{ "v34", "v34", 34,
 	  { "IBVERBS_1.12", "RDMACM_1.3", "EFA_1.1", "MLX5_1.18", "MLX4_1.0",
 	    "IBUMAD_1.2" },
 	  { 34, 31, 26, 34, 15, 30 }, 34, 0 },
-	{ "v44", "v44", 44, 1,
+	{ "v44", "v44", 44,
 	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
-	    "IBUMAD_1.2" },
-	  { 36, 31, 43, 42, 15, 30 }, 34, 0 },
-	{ "v65", "v65", 65, 1,
+	    "IBUMAD_1.2", NULL, "MANA_1.0" },
+	  { 36, 31, 43, 42, 15, 30, 0, 41 }, 34, 0 },
+	{ "v65", "v65", 65,
 	  { "IBVERBS_1.18", "RDMACM_1.5", "EFA_1.7", "MLX5_1.27", "MLX4_1.0",
-	    "IBUMAD_1.4" },
-	  { 65, 65, 65, 63, 15, 56 }, 65, 0 },
+	    "IBUMAD_1.4", "HNS_1.0", "MANA_1.1", "IONIC_1.0" },
+	  { 65, 65, 65, 63, 15, 56, 51, 65, 59 }, 65, 0 },
 	/* rdma-core 44 linked above the user address space: the dynamic
 	 * loader maps it lower, its load bias wraps modulo 2^64. */
-	{ "wrapped load bias", "highbase", 44, 1,
+	{ "wrapped load bias", "highbase", 44,
 	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
-	    "IBUMAD_1.2" },
-	  { 36, 31, 43, 42, 15, 30 }, 34, VS_HIGHBASE },
+	    "IBUMAD_1.2", NULL, "MANA_1.0" },
+	  { 36, 31, 43, 42, 15, 30, 0, 41 }, 34, VS_HIGHBASE },
 	/* No version node to pin to: resolved by name, reported as "". */
-	{ "unversioned", "unversioned", 1000, 1, { "", "", "", "", "", "" },
-	  { 0, 0, 0, 0, 0, 0 }, -1, 0 },
+	{ "unversioned", "unversioned", 1000,
+	  { "", "", "", "", "", "", "", "", "" },
+	  { 0, 0, 0, 0, 0, 0, 0, 0, 0 }, -1, 0 },
 };
+
+#define DESC(lib, ...) &vs__##lib##_desc,
+static const struct vs_lib_desc *const descs[VS_LIB_COUNT] = {
+	VS_LIBRARIES(DESC)
+};
+
+/* The emulated release has the library: its first node is not newer. */
+static int has_lib(const struct scenario *sc, unsigned int lib)
+{
+	return vs__nodes[descs[lib]->first_node].release <= sc->release;
+}
 
 static char stubs_root[1024];
 static char stub_path[VS_LIB_COUNT][PATH_MAX];
@@ -133,7 +146,7 @@ static void check_resolution(const struct scenario *sc)
 	int limit[VS_LIB_COUNT], lib;
 
 	for (lib = 0; lib < VS_LIB_COUNT; lib++)
-		limit[lib] = lib == VS_LIB_EFA && !sc->efa ? 0 : sc->release;
+		limit[lib] = has_lib(sc, (unsigned int)lib) ? sc->release : 0;
 
 	VS_ASSERT_EQ(vs_rows_check_by_release(limit, sc->name), 0);
 }
@@ -147,11 +160,12 @@ static void check_info(const struct scenario *sc)
 		char want[PATH_MAX], got[PATH_MAX];
 
 		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
-		if (lib == VS_LIB_EFA && !sc->efa) {
+		if (!has_lib(sc, lib)) {
 			VS_ASSERT_EQ(info.loaded, 0);
 			VS_ASSERT_EQ(info.load_errno, ENOENT);
-			VS_ASSERT(strstr(info.error, "VERBSHIM_LIBEFA="));
-			VS_ASSERT_EQ(vs_library_load(VS_LIB_EFA), -ENOENT);
+			VS_ASSERT(strstr(info.error, vs__knob_name(descs[lib]->knob)));
+			VS_ASSERT_EQ(vs_library_load(lib), -ENOENT);
+			VS_ASSERT_EQ(info.symbols_resolved, 0);
 			continue;
 		}
 		if (!info.loaded)
@@ -177,6 +191,70 @@ static struct ibv_mr *reg_mr_like_header(struct ibv_pd *pd, void *addr,
 					 size_t length, unsigned int access)
 {
 	return __ibv_reg_mr(pd, addr, length, access, 0);
+}
+
+/* libhns, libmana, libionic: their calls reach the stub where the release
+ * has the library (and the node), else answer their convention.  Built
+ * with headers older than theirs, none of these is defined. */
+static void check_forwarding_nics(const struct scenario *sc)
+{
+#ifdef VS_HAVE_HNS_1_0
+	if (has_lib(sc, VS_LIB_HNS)) {
+		VS_ASSERT(!hnsdv_is_supported(NULL));
+		VS_ASSERT_STREQ(stub_last(VS_LIB_HNS), "hnsdv_is_supported");
+		VS_ASSERT_PTR_EQ(hnsdv_create_qp(NULL, NULL, NULL),
+				 stub_sym(VS_LIB_HNS, "vs_stub_marker"));
+		VS_ASSERT_STREQ(stub_last(VS_LIB_HNS), "hnsdv_create_qp");
+	} else {
+		VS_ASSERT(!hnsdv_is_supported(NULL));
+		VS_ASSERT_EQ(hnsdv_query_device(NULL, NULL), EOPNOTSUPP);
+		errno = 0;
+		VS_ASSERT(hnsdv_create_qp(NULL, NULL, NULL) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+	}
+#endif
+#ifdef VS_HAVE_MANA_1_0
+	if (has_lib(sc, VS_LIB_MANA)) {
+		VS_ASSERT_EQ(manadv_init_obj(NULL, 0), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_MANA), "manadv_init_obj");
+	} else {
+		VS_ASSERT_EQ(manadv_init_obj(NULL, 0), EOPNOTSUPP);
+		VS_ASSERT_EQ(manadv_set_context_attr(NULL, 0, NULL),
+			     EOPNOTSUPP);
+	}
+#endif
+#ifdef VS_HAVE_MANA_1_1
+	/* MANA_1.1 is rdma-core 65's: a v44 libmana lacks that node, and
+	 * its slot is answered from the node list, without a lookup. */
+	if (sc->release >= 65) {
+		VS_ASSERT_PTR_EQ(manadv_alloc_pd(NULL, 0),
+				 stub_sym(VS_LIB_MANA, "vs_stub_marker"));
+		VS_ASSERT_STREQ(stub_last(VS_LIB_MANA), "manadv_alloc_pd");
+	} else {
+		if (has_lib(sc, VS_LIB_MANA))
+			strcpy(stub_last(VS_LIB_MANA), "-");
+		errno = 0;
+		VS_ASSERT(manadv_alloc_pd(NULL, 0) == NULL);
+		VS_ASSERT_EQ(errno, EOPNOTSUPP);
+		if (has_lib(sc, VS_LIB_MANA))
+			VS_ASSERT_STREQ(stub_last(VS_LIB_MANA), "-");
+	}
+#endif
+#ifdef VS_HAVE_IONIC_1_0
+	if (has_lib(sc, VS_LIB_IONIC)) {
+		VS_ASSERT_EQ(ionic_dv_pd_set_udma_mask(NULL, 1), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IONIC),
+				"ionic_dv_pd_set_udma_mask");
+		VS_ASSERT_EQ(ionic_dv_ctx_get_udma_count(NULL), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IONIC),
+				"ionic_dv_ctx_get_udma_count");
+	} else {
+		VS_ASSERT_EQ(ionic_dv_ctx_get_udma_count(NULL), 0);
+		VS_ASSERT_EQ(ionic_dv_pd_set_sqcmb(NULL, true, false, false),
+			     EOPNOTSUPP);
+	}
+#endif
+	(void)sc;
 }
 
 /* Present symbols reach the library, arguments and result intact. */
@@ -206,7 +284,7 @@ static void check_forwarding(const struct scenario *sc)
 	VS_ASSERT_EQ(umad_init(), 0);
 	VS_ASSERT_STREQ(stub_last(VS_LIB_IBUMAD), "umad_init");
 	VS_ASSERT_STREQ(umad_class_str(1), "stub");
-	if (sc->efa) {
+	if (has_lib(sc, VS_LIB_EFA)) {
 		VS_ASSERT_EQ(efadv_query_device(NULL, NULL, 0), 0);
 		VS_ASSERT_STREQ(stub_last(VS_LIB_EFA), "efadv_query_device");
 	} else {
@@ -215,6 +293,7 @@ static void check_forwarding(const struct scenario *sc)
 		VS_ASSERT_EQ(errno, EOPNOTSUPP);
 		VS_ASSERT(efadv_create_qp_ex(NULL, NULL, NULL, 0) == NULL);
 	}
+	check_forwarding_nics(sc);
 
 	/* ibv_reg_mr() with an access the compiler cannot see goes through
 	 * ibv_reg_mr_iova2 (IBVERBS_1.8) or, before it, falls back. */
@@ -504,11 +583,11 @@ static void run_stub_scenario(const struct scenario *sc)
 	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
 		snprintf(stub_path[lib], sizeof(stub_path[lib]), "%s/%s/%s",
 			 stubs_root, sc->dir, sonames[lib]);
-		if (lib == VS_LIB_EFA && !sc->efa)
+		if (!has_lib(sc, lib))
 			snprintf(stub_path[lib], sizeof(stub_path[lib]),
-				 "%s/%s/no-libefa-in-this-release.so.1",
-				 stubs_root, sc->dir);
-		VS_ASSERT((lib == VS_LIB_EFA && !sc->efa) ||
+				 "%s/%s/no-%s-in-this-release.so.1",
+				 stubs_root, sc->dir, descs[lib]->name);
+		VS_ASSERT(!has_lib(sc, lib) ||
 			  access(stub_path[lib], R_OK) == 0);
 		setenv(envs[lib], stub_path[lib], 1);
 	}
@@ -603,6 +682,20 @@ static void check_all_missing(int want_errno, const char *want_text)
 	mlx5dv_devx_free_uar(NULL);
 	VS_ASSERT_EQ(mlx4dv_query_device(NULL, NULL), EOPNOTSUPP);
 	VS_ASSERT(mlx4dv_create_qp(NULL, NULL, NULL) == NULL);
+	/* libhns, libmana, libionic: as for an object not theirs. */
+#ifdef VS_HAVE_HNS_1_0
+	VS_ASSERT(!hnsdv_is_supported(NULL));
+	VS_ASSERT_EQ(hnsdv_query_device(NULL, NULL), EOPNOTSUPP);
+#endif
+#ifdef VS_HAVE_MANA_1_1
+	errno = 0;
+	VS_ASSERT(manadv_alloc_pd(NULL, 0) == NULL);
+	VS_ASSERT_EQ(errno, EOPNOTSUPP);
+#endif
+#ifdef VS_HAVE_IONIC_1_0
+	VS_ASSERT_EQ(ionic_dv_pd_get_udma_mask(NULL), 0);
+	VS_ASSERT_EQ(ionic_dv_pd_set_rqcmb(NULL, true, true, true), EOPNOTSUPP);
+#endif
 	/* libibumad: negative errno, with its exceptions. */
 	VS_ASSERT_EQ(umad_init(), -EOPNOTSUPP);
 	VS_ASSERT_EQ(umad_open_port("mlx5_0", 1), -EOPNOTSUPP);

@@ -5,7 +5,8 @@
  * themselves (test/shell/cross_version.sh writes them from objdump), then
  * makes calls that need no device and must behave on every release.
  *
- *   VS_EXPECT_FILE  lines "lib NAME HIGHEST_NODE PROVIDER_ABI" and
+ *   VS_EXPECT_FILE  lines "lib NAME HIGHEST_NODE PROVIDER_ABI",
+ *                   "nolib NAME" (the release does not ship it) and
  *                   "sym NAME NODE" (every exported name@node); optional
  *   VS_EXPECT_ROOT  the loaded libraries must live under this directory
  *
@@ -25,6 +26,7 @@
 #include "vs_test.h"
 
 struct expect {
+	int absent[VS_LIB_COUNT];
 	char node[VS_LIB_COUNT][64];
 	int abi[VS_LIB_COUNT];
 	char (*syms)[160];	/* "name node" */
@@ -57,6 +59,9 @@ static void read_expect(const char *path, struct expect *e)
 			}
 			snprintf(e->syms[e->nsyms++], sizeof(*e->syms), "%s %s",
 				 a, b);
+		} else if (n == 2 && !strcmp(kind, "nolib")) {
+			for (lib = 0; lib < VS_LIB_COUNT; lib++)
+				e->absent[lib] |= !strcmp(a, lib_names[lib]);
 		} else if (n == 4 && !strcmp(kind, "lib")) {
 			for (lib = 0; lib < VS_LIB_COUNT; lib++)
 				if (!strcmp(a, lib_names[lib])) {
@@ -84,6 +89,18 @@ static int exported(const struct expect *e, const char *name,
 
 static int min_release[VS_LIB_COUNT];
 
+#define DESC(lib, ...) &vs__##lib##_desc,
+static const struct vs_lib_desc *const descs[VS_LIB_COUNT] = {
+	VS_LIBRARIES(DESC)
+};
+
+/* Every release since 33 (the oldest supported) ships the libraries it
+ * had; the newer ones (libmana 41, libhns 51, libionic 59) may be absent. */
+static int newer_than_33(int lib)
+{
+	return vs__nodes[descs[lib]->first_node].release > 33;
+}
+
 static void check_libraries(const struct expect *e, const char *root)
 {
 	int lib;
@@ -92,8 +109,20 @@ static void check_libraries(const struct expect *e, const char *root)
 		struct vs_library_info info;
 
 		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
+		if (!info.loaded && info.load_errno == ENOENT &&
+		    (e ? e->absent[lib] : newer_than_33(lib))) {
+			/* Not supported here: every row answers its
+			 * convention (check_symbols, vs_rows_check_...). */
+			printf("%-10s not supported: not found in this release\n",
+			       info.name);
+			VS_ASSERT_EQ(info.symbols_resolved, 0);
+			continue;
+		}
 		if (!info.loaded)
 			VS_FAIL("%s did not load: %s", info.name, info.error);
+		if (e && e->absent[lib])
+			VS_FAIL("%s loaded from %s, but the release has none",
+				info.name, info.path);
 		printf("%-10s %-14s rdma-core >= v%-3d provider ABI %-3d "
 		       "%u/%u symbols  %s\n", info.name, info.highest_node,
 		       info.min_release, info.provider_abi,
@@ -149,6 +178,10 @@ static void check_calls(void)
 	/* rxe is not mlx5: libmlx5 itself says so. */
 	if (list && n >= 1)
 		VS_ASSERT(!mlx5dv_is_supported(list[0]));
+#ifdef VS_HAVE_HNS_1_0
+	if (list && n >= 1)	/* nor hns: libhns (or its absence) says so */
+		VS_ASSERT(!hnsdv_is_supported(list[0]));
+#endif
 	if (list)
 		ibv_free_device_list(list);
 	VS_ASSERT(umad_size() > 0);
@@ -164,6 +197,17 @@ static void check_calls(void)
 	VS_ASSERT_EQ(ibv_rate_to_mbps(IBV_RATE_10_GBPS), 10000);
 	VS_ASSERT_STREQ(rdma_event_str(RDMA_CM_EVENT_ESTABLISHED),
 			"RDMA_CM_EVENT_ESTABLISHED");
+#ifdef VS_HAVE_MANA_1_0
+	/* libmana's own EINVAL (an unknown object type, nothing read), or
+	 * EOPNOTSUPP where the release has no libmana. */
+	{
+		int rc = manadv_init_obj(NULL, 1ull << 63);
+
+		VS_ASSERT_EQ(rc, vs_symbol_resolved("manadv_init_obj") == 1 ?
+				     EINVAL : EOPNOTSUPP);
+	}
+#endif
+
 #ifdef VS_HAVE_IBVERBS_1_13	/* not declared by older headers (make oldest) */
 	{
 		enum ibv_fork_status fork_status = ibv_is_fork_initialized();

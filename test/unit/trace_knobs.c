@@ -190,6 +190,12 @@ static void test_errno_names(void)
 	VS_ASSERT(vs__errno_name(4095) == NULL);
 	VS_ASSERT_EQ(vs__tlib_from_name("libibumad"), VS_LIB_IBUMAD);
 	VS_ASSERT_EQ(vs__tlib_from_name("lib"), -1);
+	/* every library of VS_LIBRARIES by its name, in its enum place */
+#define VS_TLIB_NAMED(lib, LIB, ...)                                           \
+	VS_ASSERT_EQ(vs__tlib_from_name(#lib), VS_LIB_##LIB);                  \
+	VS_ASSERT_EQ(vs__tlib_from_name("lib" #lib), VS_LIB_##LIB);
+	VS_LIBRARIES(VS_TLIB_NAMED)
+#undef VS_TLIB_NAMED
 }
 
 static enum vs_tsym sym_of(const char *name)

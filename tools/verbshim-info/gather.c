@@ -165,6 +165,8 @@ static void build_nodes_of(const char *all, const char *lib, char *buf,
 		{ "libibverbs", "IBVERBS_" }, { "librdmacm", "RDMACM_" },
 		{ "libefa", "EFA_" }, { "libmlx5", "MLX5_" },
 		{ "libmlx4", "MLX4_" }, { "libibumad", "IBUMAD_" },
+		{ "libhns", "HNS_" }, { "libmana", "MANA_" },
+		{ "libionic", "IONIC_" },
 	};
 	const char *pre = NULL, *p = all;
 	size_t used = 0;
