@@ -197,7 +197,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 check-conformance soak demo \
 	install uninstall clean fuzz fuzzers deb
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -431,6 +431,12 @@ check-rxe:
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
+
+# rdma-core's own test suite, stock and through verbshim, compared
+# (scripts/conformance.sh, docs/conformance.md); not part of make check.
+# RELEASE=44.0 PROVIDER=rxe|siw choose one.
+check-conformance: lib
+	$(Q)scripts/conformance.sh $(if $(RELEASE),--release $(RELEASE)) $(if $(PROVIDER),--provider $(PROVIDER))
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,
