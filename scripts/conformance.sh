@@ -156,7 +156,7 @@ build() {
 		# rdma-core 33.2 and glibc): with bullseye's Cython and
 		# python3.9-dev in an overlay, it builds; the guest runs the
 		# suite chrooted into it, with bullseye's ip(8) beside.
-		local debs
+		local debs d
 		mapfile -t debs < <(scripts/apt-fetch.sh bullseye "${py_bullseye[@]}" "${ip_bullseye[@]}")
 		[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#ip_bullseye[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
 		rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
@@ -241,7 +241,10 @@ for ver in $releases; do
 	# loop back to themselves, and the device has a `device/net` link.
 	port=$((20000 + RANDOM % 20000))
 	root=
-	[ "$ver" = 44.0 ] || root=$(scripts/build-root.sh)
+	if [ "$ver" != 44.0 ]; then
+		root=$(scripts/build-root.sh)
+		mkdir -p "$root$repo"	# the mount point, as build-root.sh makes it
+	fi
 	scripts/vm-run.sh --provider "$provider" --netdev-socket "udp:$port:$((port + 1))" \
 		--timeout "${VS_CONFORMANCE_TIMEOUT:-7200}" \
 		-- bash -c 'exec scripts/conformance.sh --guest "$1" "$VS_RXE_DEV" "$2"' - "$ver" "$root" 2>&1 | tee "$log" || rc=$?
