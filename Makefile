@@ -22,6 +22,12 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
+#   make rpm             RPMs (verbshim.spec), built in the Debian 11 build
+#                        root: build/rpm/RPMS/x86_64 (ARCH=arm64: aarch64,
+#                        build/arm64/rpm/RPMS/aarch64); scripts/deps.sh --rpm
+#   make check-rpm       the RPM test (rpmlint, rpm --root, rxe)
+#   make check-reproducible  two builds of the commit, byte-identical
+#                        archive, .debs and RPMs
 #
 # Knobs: CC=gcc|clang, CXX=g++|clang++ (the C++ layer's examples and tests),
 # V=1 (full commands), RDMA_CORE_INCLUDE=DIR (another rdma-core header set
@@ -127,7 +133,7 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(wildcard shim/*.c) $(wildcard lib/*/*.c)
+LIB_SRCS := $(sort $(wildcard shim/*.c) $(wildcard lib/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
@@ -152,7 +158,7 @@ UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/un
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
 UNIT_TESTS   += $(CXX_TESTS)
 ifeq ($(HAVE_CXX),)
-$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built)
+$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built$(if $(filter arm64,$(ARCH)) (scripts/deps.sh --arm64 installs it)))
 endif
 DEVICE_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/*.c))
 CXX_DEVICE_TESTS := $(if $(HAVE_CXX),$(patsubst test/device/%.cpp,$(BUILD)/test/device/%,$(wildcard test/device/*.cpp)))
@@ -198,7 +204,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
 .PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 check-conformance soak demo \
-	install uninstall clean fuzz fuzzers deb
+	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
 .SECONDARY:
@@ -316,7 +322,7 @@ $(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcsD $@ $^
 
 $(BUILD)/bin/%: $(BUILD)/obj/examples/%.o $(EXCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
@@ -576,10 +582,9 @@ endif
 deb:
 	$(call say,DEB,$(DEB_DIR))
 	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/verbshim-$(VERSION)
-	$(Q)tar -c --exclude=./build --exclude=./.git --exclude=./.cache --exclude='./lib/*.a' . | \
-		tar -x -C $(DEB_DIR)/verbshim-$(VERSION)
-	$(Q)$(DEB_ROOT) -- sh -c 'cd $(DEB_DIR)/verbshim-$(VERSION) && \
-		$(DEB_ENV) DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc $(DEB_FLAGS)' >$(DEB_DIR)/build.log 2>&1 || \
+	$(Q)$(call tree_copy,$(DEB_DIR)/verbshim-$(VERSION))
+	$(Q)$(DEB_ROOT) -- sh -c 'umask 022 && cd $(DEB_DIR)/verbshim-$(VERSION) && $(DEB_ENV) $(PKG_ENV) \
+		DEB_BUILD_OPTIONS=parallel=$(OLDEST_JOBS) dpkg-buildpackage -b -us -uc $(DEB_FLAGS)' >$(DEB_DIR)/build.log 2>&1 || \
 		{ tail -n 40 $(DEB_DIR)/build.log; exit 1; }
 	$(Q)ls $(DEB_DIR)/*.deb
 
@@ -602,5 +607,76 @@ check-deb:
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
 # files resolving to the shim, for build systems that say -libverbs, -lmlx5...
 COMPAT_DIR = $(LIBDIR)/verbshim/compat
+
+# ---- packages: RPMs, reproducible builds, tools installed on request
+# (docs/shipping.md: "RPM packages", "Reproducible builds")
+#
+# Reproducible: the same commit gives the same libverbshim.a, .debs and
+# RPMs byte for byte, whatever the directory, time and umask of the build
+# (test/shell/reproducible.sh, make check-reproducible): no build path in
+# any object (-ffile-prefix-map), archives without dates, owners or modes
+# (ar D), members in a fixed order, packages dated by the commit
+# (SOURCE_DATE_EPOCH) and built under umask 022.
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null)
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.$(if $(RDMA_CORE_INCLUDE), -ffile-prefix-map=$(abspath $(RDMA_CORE_INCLUDE))=rdma-core/include)
+CFLAGS_ALL   += $(PREFIX_MAP)
+LIB_CFLAGS   += $(PREFIX_MAP)
+CXXFLAGS_ALL += $(PREFIX_MAP)
+PKG_ENV = $(if $(SOURCE_DATE_EPOCH),SOURCE_DATE_EPOCH=$(SOURCE_DATE_EPOCH))
+# The tree the packages are built from (no build/, .git, cache), as a tar
+# stream with sorted names, no owners, normalised modes and the commit's date.
+TREE_TAR = tar -c --sort=name --owner=0 --group=0 --numeric-owner --mode=u+rw,go-w,a+rX \
+	$(if $(SOURCE_DATE_EPOCH),--mtime=@$(SOURCE_DATE_EPOCH)) \
+	--exclude=./build --exclude=./.git --exclude=./.cache --exclude='./lib/*.a' $(1) .
+tree_copy = $(call TREE_TAR,) | tar -x -C $(1)
+
+# Tools scripts/deps.sh installs only on request: a target that needs one
+# says which option installs it, before anything fails for want of it.
+need_tool = command -v $(firstword $(1)) >/dev/null 2>&1 || \
+	{ echo "make: $(firstword $(1)) not found: run scripts/deps.sh $(2) (as root), then make again" >&2; exit 1; }
+.PHONY: need-cc
+need-cc:
+ifeq ($(ARCH),arm64)
+	@$(call need_tool,$(CC),--arm64)
+endif
+$(BUILD)/gen/config.id: | need-cc
+
+# RPMs (verbshim.spec): verbshim-devel (the archive, with Provides:
+# verbshim-static, headers, pkg-config, CMake package, compat directory,
+# man pages) and verbshim-tools, /usr/lib64 as Fedora and RHEL want.
+# rpmbuild (Debian's rpm, scripts/deps.sh --rpm) runs on the host, its
+# %build and %install in the Debian 11 build root (the spec's
+# verbshim_build_root), as make deb's; ARCH=arm64: --target aarch64,
+# cross-built there.  --nodeps: the build root is Debian, its packages
+# are not in rpm's database.  The RPMs land in RPM_DIR/RPMS/ARCH.
+RPM_ARCH := $(if $(filter arm64,$(ARCH)),aarch64,x86_64)
+# the tarball's top directory: verbshim-VERSION, as %setup wants
+RPM_TREE = --transform='s,^\.,verbshim-$(VERSION),'
+RPM_DIR := $(if $(filter arm64,$(ARCH)),build/arm64/rpm,build/rpm)
+RPM_DEFINES = --define '_topdir $(CURDIR)/$(RPM_DIR)' \
+	--define 'verbshim_build_root $(CURDIR)/$(DEB_ROOT)' \
+	--define '_buildhost verbshim' --define 'source_date_epoch_from_changelog 1' \
+	--define 'use_source_date_epoch_as_buildtime 1' --define 'clamp_mtime_to_source_date_epoch 1' \
+	--define '_smp_mflags -j$(OLDEST_JOBS)' \
+	$(if $(filter arm64,$(ARCH)),--define '__strip aarch64-linux-gnu-strip' --define '__objdump aarch64-linux-gnu-objdump')
+rpm:
+	@$(call need_tool,rpmbuild,--rpm)
+	$(if $(filter arm64,$(ARCH)),@$(call need_tool,aarch64-linux-gnu-strip,--arm64))
+	$(call say,RPM,$(RPM_DIR))
+	$(Q)rm -rf $(RPM_DIR) && mkdir -p $(RPM_DIR)/SOURCES
+	$(Q)$(call TREE_TAR,$(RPM_TREE)) | gzip -9n >$(RPM_DIR)/SOURCES/verbshim-$(VERSION).tar.gz
+	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) verbshim.spec \
+		>$(RPM_DIR)/build.log 2>&1 || { tail -n 40 $(RPM_DIR)/build.log; exit 1; }
+	$(Q)ls $(RPM_DIR)/RPMS/$(RPM_ARCH)/*.rpm
+
+# The whole RPM test (test/shell/rpm.sh: both architectures, rpmlint,
+# rpm --root, builds against the installed files, runs on rxe) and the
+# reproducibility test (test/shell/reproducible.sh: two checkouts built
+# apart); each takes minutes, so neither is part of make check.
+.PHONY: check-rpm check-reproducible
+check-rpm:
+	$(Q)test/run.sh --stage rpm --timeout 3600 $$(scripts/tests.sh list check-rpm)
+check-reproducible:
+	$(Q)test/run.sh --stage reproducible --timeout 3600 $$(scripts/tests.sh list check-reproducible)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

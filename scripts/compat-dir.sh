@@ -12,7 +12,10 @@
 #
 # rdma-core: make install ships the pinned rdma-core headers in
 # PREFIX/include/verbshim/rdma-core; the .pc files' Cflags name them, and
-# OUTDIR/include links to them (CPATH=DIR/include for a plain build).
+# OUTDIR/include links to them for builds that never ask pkg-config:
+# autotools' CPPFLAGS=-IDIR/include (LDFLAGS=-LDIR alone leaves configure's
+# declaration checks on the machine's own headers), -I or CPATH for a
+# plain build (docs/shipping.md).
 #
 # Each lib*.a is a GNU ld linker script naming the installed archive by
 # its absolute path (CMake links found libraries by full path, without -L)

@@ -7,6 +7,8 @@
 #                            make check-arm64): Debian 12's aarch64 cross
 #                            gcc/g++ and libc, qemu-user for the unit tests,
 #                            qemu-system-aarch64 for the arm64 VM
+#   scripts/deps.sh --rpm    the RPMs (make rpm, make check-rpm): rpmbuild
+#                            and rpmlint (with --arm64 too: make rpm ARCH=arm64)
 #
 # As root: apt-get update + install -y of the missing packages.  Otherwise
 # it names what is missing and fails.
@@ -27,12 +29,15 @@ ibverbs-providers ibverbs-utils rdmacm-utils perftest"
 # from Debian's package, but packing it needs cpio
 arm64="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm
 busybox-static kmod cpio xz-utils zstd"
+# rpm: rpmbuild and rpm --root (make rpm, test/shell/rpm.sh)
+rpm="rpm rpmlint"
 
 case ${1:-} in
 --vm) want=$vm ;;
 --arm64) want=$arm64 ;;
+--rpm) want=$rpm ;;
 "") want="$build $vm" ;;
-*) echo "usage: $me [--vm|--arm64]" >&2; exit 2 ;;
+*) echo "usage: $me [--vm|--arm64|--rpm]" >&2; exit 2 ;;
 esac
 
 missing=

@@ -35,7 +35,7 @@ VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
 # subsets of the asan and valgrind entries that the arm64 guest runs
 # (TCG is tens of times slower: test/tests.list says why each).
 CHECKED_WHERE="asan=asan valgrind=valgrind tsan=tsan arm64-asan=asan arm64-valgrind=valgrind"
-SLOW_WHERE="soak check-deb check-arm64"
+SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible"
 MAKE_NEEDS="all tests oldest man pc"
 
 files=() wheres=() needs=() lines=()

@@ -9,6 +9,11 @@
 #   - pkg-config --static --libs verbshim links test/dropin/plain_verbs.c;
 #   - autotools: test/compat/autotools-dv (autoreconf, configure with
 #     mlx5dv and umad on through the installed compat directory, make);
+#   - autotools without pkg-config: test/compat/autotools-decls, whose
+#     configure checks six declarations newer than rdma-core 33
+#     (AC_CHECK_DECLS): with docs/shipping.md's recipe (LDFLAGS and
+#     CPPFLAGS at the compat directory) it sees all six, with LDFLAGS
+#     alone (the control) the root's own headers;
 #   - the newest API (test/compat/newest-api/newest.c: ibv_reg_dmabuf_mr,
 #     ibv_query_port_speed, mlx5dv_reg_dmabuf_mr, efadv_query_mr, newer
 #     than the root's own rdma-core 33 headers, which refuse it) through
@@ -18,7 +23,9 @@
 #     with the OpenIB.org BSD licence, the root's /usr/include untouched.
 # Every binary: no rdma-core NEEDED.  Then one VM boot runs the loopback
 # example and cxx_loopback on rxe in each release root (33.2, 44.0, 56.1,
-# 65.0), each on its own distribution's glibc, bytes checked.  As root.
+# 65.0), each on its own distribution's glibc, bytes checked, and
+# autotools-decls' program, whose calls a release predates must answer
+# "Operation not supported".  As root.
 #
 #   test/shell/build_root.sh           all of it (boots the VM)
 #   test/shell/build_root.sh --runs    the runs only (inside the VM)
@@ -42,6 +49,21 @@ if [ "${1:-}" = --runs ]; then
 			release_chroot "$root" "$repo/$out/bin" "/tmp/bin/$b" -d "$VS_RXE_DEV" || rc=$?
 			[ $rc -eq 0 ] || { echo "FAIL: $b in the rdma-core $v root: exit $rc"; status=1; }
 		done
+		# the newest functions configure saw: "not supported" where the
+		# release predates them
+		echo "== rdma-core $v: decls"
+		rc=0
+		release_chroot "$root" "$repo/$out/bin" /tmp/bin/decls >"$out/decls-$v.log" 2>&1 || rc=$?
+		cat "$out/decls-$v.log"
+		[ $rc -eq 0 ] || { echo "FAIL: decls in the rdma-core $v root: exit $rc"; status=1; }
+		[ "$(grep -c ' (rdma-core [0-9]*): ' "$out/decls-$v.log")" -eq 5 ] || { echo "FAIL: decls answered $(grep -c ' (rdma-core' "$out/decls-$v.log") of 5 calls"; status=1; }
+		while read -r name added answer; do
+			added=${added%)*}
+			[ "$answer" != "not declared" ] || { echo "FAIL: $name was not declared to configure"; status=1; }
+			if [ "${v%%.*}" -lt "$added" ] && [ "$answer" != "Operation not supported" ]; then
+				echo "FAIL: $name (rdma-core $added) in the rdma-core $v root: $answer, not \"Operation not supported\""; status=1
+			fi
+		done < <(sed -n 's/^\([a-z0-9_]*\) (rdma-core \([0-9]*\)): \(.*\)$/\1 \2) \3/p' "$out/decls-$v.log")
 	done
 	exit $status
 fi
@@ -88,6 +110,25 @@ grep -q 'mlx5dv: yes, umad: yes' "$out/autotools.log" ||
 	{ grep 'mlx5dv:' "$out/autotools.log"; echo "FAIL: configure in the build root did not turn mlx5dv and umad on"; exit 1; }
 echo "ok   $(in_root autoconf --version | head -n 1), $(in_root automake --version | head -n 1): dv_probe, verbs_loopback"
 cp "$at/dv_probe" "$at/verbs_loopback" "$out/bin/"
+
+# autotools that never asks pkg-config (AC_CHECK_DECLS, as UCX's configure):
+# docs/shipping.md's recipe, LDFLAGS and CPPFLAGS at the compat directory,
+# sees the newest declarations; LDFLAGS alone (the control) sees the root's
+# rdma-core 33 headers.
+ad=$out/autotools-decls
+compat=$prefix/lib/verbshim/compat
+cp -r test/compat/autotools-decls "$ad"
+in_root sh -c "cd $ad && autoreconf -i && mkdir control && cd control && ../configure LDFLAGS=-L$compat && \
+	cd .. && ./configure LDFLAGS=-L$compat CPPFLAGS=-I$compat/include && make" \
+	>"$out/autotools-decls.log" 2>&1 || { tail -n 30 "$out/autotools-decls.log"; echo "FAIL: the autotools-decls project in the build root"; exit 1; }
+grep -qx '#define HAVE_DECL_IBV_REG_DMABUF_MR 0' "$ad/control/config.h" ||
+	{ grep HAVE_DECL "$ad/control/config.h"; echo "FAIL: the control (LDFLAGS only) saw ibv_reg_dmabuf_mr: the check below proves nothing"; exit 1; }
+for d in IBV_REG_DMABUF_MR IBV_REG_MR_EX IBV_QUERY_PORT_SPEED MLX5DV_GET_DATA_DIRECT_SYSFS_PATH EFADV_QUERY_MR RDMA_RESOLVE_ADDRINFO; do
+	grep -qx "#define HAVE_DECL_$d 1" "$ad/config.h" ||
+		{ grep HAVE_DECL "$ad/config.h"; echo "FAIL: configure with CPPFLAGS=-I$compat/include did not see $d"; exit 1; }
+done
+echo "ok   configure without pkg-config: LDFLAGS alone saw $(grep -c 'HAVE_DECL_.* 1$' "$ad/control/config.h" || true) of 6 newest declarations, with CPPFLAGS=-I$compat/include all 6"
+cp "$ad/decls" "$out/bin/"
 
 # The newest API, from a user's own directory outside the checkout.
 user=$(mktemp -d /var/tmp/verbshim-user.XXXXXX)

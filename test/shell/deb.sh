@@ -28,11 +28,9 @@ if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash
 	. test/vm/lib/common.bash
 	need_vm
-	status=0
-	for v in $RELEASES; do
-		installed_runs "the rdma-core $v root" "$repo/$out/roots/$v" "$repo/$out/bin" "$out/run.log" || status=1
-	done
-	exit $status
+	# shellcheck disable=SC2086 # (words)
+	releases_installed_runs .debs "$repo/$out/roots" "$repo/$out/bin" "$out/run.log" $RELEASES
+	exit
 fi
 
 [ "$(id -u)" -eq 0 ] || { echo "skip: building in the build root needs root (chroot, mount namespace)"; exit 77; }
@@ -74,8 +72,10 @@ if scripts/build-root.sh --overlay "$out/overlay" -- sh -c '
 	dpkg -s libverbshim-dev verbshim-tools | grep -E "^(Package|Status|Version):"
 	cd "$3"
 	gcc -std=c11 -D_GNU_SOURCE -I. -o "$4/loopback" loopback.c common/ex_common.c $(pkg-config --static --cflags --libs verbshim)
-	cmake -S cmake -B cmake/build -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" &&
-		cmake --build cmake/build && cp cmake/build/cxx_loopback "$4/"
+	# (one command a line: set -e does not stop at a failure inside a && list)
+	cmake -S cmake -B cmake/build -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc"
+	cmake --build cmake/build
+	cp cmake/build/cxx_loopback "$4/"
 	gcc -o "$4/verbs_loopback" verbs_loopback.c -L/usr/lib/x86_64-linux-gnu/verbshim/compat -libverbs -lrdmacm
 	' deb "$repo/$dev" "$repo/$tools" "$repo/$proj" "$repo/$out/bin" >"$out/build-root.log" 2>&1; then
 	grep -E '^(Package|Status)|verbshim [0-9.]* from' "$out/build-root.log" | sed 's/^/     /'

@@ -103,8 +103,8 @@ release_chroot() {
 }
 
 # installed_runs LABEL ROOT BINDIR LOG: what a root with verbshim's
-# packages installed runs on the device (test/shell/deb.sh and
-# deb_arm64.sh): the packaged verbshim-info and the three programs built
+# packages installed runs on the device (test/shell/deb.sh, deb_arm64.sh
+# and rpm.sh): the packaged verbshim-info and the three programs built
 # against the installed files (BINDIR, /tmp/bin inside).  Each must exit
 # 0; the last lines of each are shown, all of a failure's.
 installed_runs() {
@@ -117,6 +117,18 @@ installed_runs() {
 		release_chroot "$root" "$bindir" $cmd >"$log" 2>&1 || rc=$?
 		tail -n 4 "$log"
 		[ $rc -eq 0 ] || { cat "$log"; echo "FAIL: $cmd in $label: exit $rc"; status=1; }
+	done
+	return $status
+}
+
+# releases_installed_runs WHAT ROOTS BINDIR LOG RELEASE...: installed_runs
+# in each ROOTS/RELEASE, a copy of that release root with verbshim's WHAT
+# (packages) installed (test/shell/deb.sh, rpm.sh).
+releases_installed_runs() {
+	local what=$1 roots=$2 bindir=$3 log=$4 v status=0
+	shift 4
+	for v; do
+		installed_runs "the rdma-core $v root with the $what" "$roots/$v" "$bindir" "$log" || status=1
 	done
 	return $status
 }
