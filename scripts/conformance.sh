@@ -123,11 +123,12 @@ shared=$(dirname "$repo")/shared/sources
 
 # build VER: the release's pyverbs objects, linked stock and through the
 # compat directory, in $out/VER/{stock,shim}/python.
-# What bullseye's root lacks to build pyverbs, and ip(8) with its libraries
-# for the tests (tests/base.py runs `ip -j addr show`).
-py_bullseye=(cython3 python3.9-dev libpython3.9-dev libpython3.9 python3-dev libpython3-dev
+# What bullseye's root lacks to build pyverbs; what it lacks to run it:
+# libpython3.9 (rdma-core links the modules with it) and ip(8) with its
+# libraries (tests/base.py runs `ip -j addr show`).
+py_bullseye=(cython3 python3.9-dev libpython3.9-dev python3-dev libpython3-dev
 	libexpat1-dev zlib1g-dev ninja-build python3-distutils python3-lib2to3)
-ip_bullseye=(iproute2 libbpf0 libbsd0 libcap2 libelf1 libmnl0 libxtables12 libmd0)
+ip_bullseye=(libpython3.9 iproute2 libbpf0 libbsd0 libcap2 libelf1 libmnl0 libxtables12 libmd0)
 
 build() {
 	local ver=$1 srcver=$1 dir=$out/$1 tarball
@@ -160,7 +161,9 @@ build() {
 		mapfile -t debs < <(scripts/apt-fetch.sh bullseye "${py_bullseye[@]}" "${ip_bullseye[@]}")
 		[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#ip_bullseye[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
 		rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
-		cp "${debs[@]:0:${#py_bullseye[@]}}" "$dir/debs/"
+		# Into the overlay only what installs under /usr (a deb of /lib or
+		# /bin unpacked there would replace merged-usr's symlinks).
+		cp "${debs[@]:0:$((${#py_bullseye[@]} + 1))}" "$dir/debs/"
 		for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
 		scripts/build-root.sh --overlay "$dir/overlay" -- bash -c \
 			'for d in "$1"/debs/*.deb; do dpkg-deb -x "$d" /; done; exec scripts/conformance.sh --build-here "$2"' - "$dir" "$ver" ;;
