@@ -106,7 +106,7 @@ if [ "${1:-}" = --guest ]; then
 	exit
 fi
 
-releases="33.2 44.0 56.1 65.0" provider=rxe onhost= buildonly=0 here=
+releases="33.2 44.0 56.1 65.0" provider=rxe onhost='' buildonly=0 here=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--release) releases=$2; shift 2 ;;
@@ -189,7 +189,8 @@ build_here() {
 	# util) they link: not rdma-core's libraries.
 	objs=()
 	for m in "${mods[@]}"; do
-		objs+=($(ninja -C "$dir/b" -t query "$m" | awk '/^  input:/ {on = 1; next} /^  outputs:/ {on = 0} on && /(\.o|_pic\.a)$/ {print $NF}'))
+		mapfile -t -O ${#objs[@]} objs < <(ninja -C "$dir/b" -t query "$m" |
+			awk '/^  input:/ {on = 1; next} /^  outputs:/ {on = 0} on && /(\.o|_pic\.a)$/ {print $NF}')
 	done
 	mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
 	ninja -C "$dir/b" -j"$(nproc)" "${objs[@]}" >"$dir/ninja.log" 2>&1 || { tail "$dir/ninja.log"; return 1; }
@@ -197,7 +198,7 @@ build_here() {
 	rm -rf "$dir/compat" && mkdir -p "$dir/compat"
 	scripts/compat-dir.sh --libdir "$repo/lib" "$repo" build/gen/vs_config.h "$dir/compat" >/dev/null
 	for way in stock shim; do
-		rm -rf "$dir/$way" && mkdir -p "$dir/$way"
+		rm -rf "${dir:?}/$way" && mkdir -p "$dir/$way"
 		cp -rL "$dir/b/python" "$dir/$way/python"
 		find "$dir/$way/python" -name '*.so' -delete
 	done
