@@ -1,11 +1,12 @@
 # verbshim: build, test, install.
 #
-#   make                 lib/libverbshim.a, examples, tools (verbshim-info)
+#   make                 lib/libverbshim.a, examples, tools (verbshim-info, verbshim-selftest)
 #   make check           the whole test suite (unit, sanitizers, valgrind,
 #                        stubs, cross-version, then the SoftRoCE VM stage)
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
 #                        make check runs its short version: docs/soak.md)
@@ -22,7 +23,9 @@
 #                        build root: build/deb/*.deb (ARCH=arm64: cross-built,
 #                        build/arm64/deb/*_arm64.deb); multiarch /usr/lib/TRIPLET
 #   make check-deb       the whole package test (lintian, release roots, rxe)
-#   make rpm             RPMs (verbshim.spec), built in the Debian 11 build
+#   make check-dlopen    systemd-analyze and dh-dlopenlibdeps read the ELF
+#                        dlopen notes (a trixie root; docs/shipping.md)
+#   make rpm             RPMs (scripts/rpm/verbshim.spec), built in the Debian 11 build
 #                        root: build/rpm/RPMS/x86_64 (ARCH=arm64: aarch64,
 #                        build/arm64/rpm/RPMS/aarch64); scripts/deps.sh --rpm
 #   make check-rpm       the RPM test (rpmlint, rpm --root, rxe)
@@ -133,8 +136,14 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(sort $(wildcard shim/*.c) $(wildcard lib/*/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_SRCS := $(sort $(filter-out shim/tables.c,$(wildcard shim/*.c)) $(wildcard lib/*/*.c))
+# shim/tables.c is compiled once per row of VS_LIBRARIES (shim/vs_shim.h),
+# tables_<lib>.o: a program links a library's table, and its ELF notes
+# (shim/vs_notes.h), only when it calls into that library.
+TABLE_ROW_SED := s/^[[:space:]]*L[(]\([a-z0-9_]*\),.*/\1/p
+TABLE_LIBS := $(shell sed -n '$(TABLE_ROW_SED)' shim/vs_shim.h)
+TABLE_OBJS = $(TABLE_LIBS:%=$(BUILD)/obj/$(1)shim/tables_%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(call TABLE_OBJS)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
 # is linked into each.
@@ -149,6 +158,8 @@ EXCOMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard examples/common/*.c)
 TOOL_NAMES := $(patsubst tools/%/,%,$(wildcard tools/*/))
 TOOLS      := $(TOOL_NAMES:%=$(BUILD)/bin/%)
 tool_objs   = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
+# their manual pages (section 1), written by hand beside the sources
+TOOL_MAN1  := $(wildcard tools/*/*.1)
 
 # Tests: test/unit/*.c run on the host, test/device/*.c need a device (and
 # their *.cpp, C++ tests, where a C++ compiler is);
@@ -195,7 +206,11 @@ STUBS := $(foreach r,$(STUB_RELEASES),$(addprefix $(BUILD)/stubs/v$(r)/,$(filter
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
-	 $(BUILD)/stubs/fake/libefa.so.1
+	 $(BUILD)/stubs/fake/libefa.so.1 \
+	 $(BUILD)/stubs/broken/libefa.so.1
+# Two plugins that each link the archive statically: several copies of the
+# shim in one process, for test/unit/trace_copies.c.
+SHIM_PLUGINS := $(BUILD)/stubs/plugins/libplugin_a.so $(BUILD)/stubs/plugins/libplugin_b.so
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
 # allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
@@ -203,7 +218,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-arm64 check-conformance soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 check-conformance soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -213,8 +228,8 @@ all: lib examples tools
 lib: $(ARCHIVE)
 examples: $(EXAMPLES)
 tools: $(TOOLS)
-tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
-stubs: $(STUBS)
+tests: $(UNIT_TESTS) $(DEVICE_TESTS) $(STUBS) $(SHIM_PLUGINS) $(BUILD)/dropin/plain_verbs $(README_EXAMPLE)
+stubs: $(STUBS) $(SHIM_PLUGINS)
 benches: $(BENCHES)
 
 # Which version nodes the rdma-core headers in use declare.  Re-probed when
@@ -244,6 +259,12 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
+$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/): shim/tables.c $(CONFIG_H) | $(FFI_GEN)
+	@mkdir -p $(@D)
+	$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -DVS_TABLE_OF_$(patsubst tables_%.o,%,$(@F))=1 \
+		-MMD -MP -c -o $@ $<
+
 $(BUILD)/obj/%.o: %.cpp $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CXX,$@)
@@ -271,7 +292,7 @@ $(BUILD)/stubs/gen_map: $(STUB_OBJ)/gen_map.o
 	$(Q)$(CC) -o $@ $<
 endif
 
-stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs,$(1)),$(STUB_OBJ)/stub_ibverbs_special.o)
+stub_objs = $(STUB_OBJ)/stub_$(1).o $(if $(filter ibverbs rdmacm,$(1)),$(STUB_OBJ)/stub_$(1)_special.o)
 define stub_rules
 $(BUILD)/stubs/v%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
@@ -319,6 +340,26 @@ $(BUILD)/stubs/fake/libefa.so.1: $(FAKE_EFA_OBJS) $(BUILD)/stubs/gen_map
 	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
 	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -o $@ $(FAKE_EFA_OBJS)
 
+# The plugins (SHIM_PLUGINS, above): test/stubs/shim_plugin.c built twice
+# on the archive.  No soname: two objects, whatever dlopen() sees.
+$(SHIM_PLUGINS): test/stubs/shim_plugin.c $(ARCHIVE) $(CONFIG_H)
+	@mkdir -p $(@D)
+	$(call say,PLUGIN,$@)
+	$(Q)$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -shared -o $@ $< $(ARCHIVE) $(LDLIBS_SHIM) $(LDFLAGS)
+$(BUILD)/test/unit/trace_copies: | $(SHIM_PLUGINS)
+
+# A libefa that is there but cannot load: it needs libvs_gone.so.0, which
+# exists only while it is linked (test/unit/feature_stubs.c: "found but
+# failed to load", not "not found").
+$(BUILD)/stubs/broken/libefa.so.1: $(call stub_objs,efa) $(BUILD)/stubs/gen_map
+	@mkdir -p $(@D) $(@D)/gone
+	$(call say,STUB,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libvs_gone.so.0 -o $(@D)/gone/libvs_gone.so.0 -xc /dev/null
+	$(Q)ln -sf libvs_gone.so.0 $(@D)/gone/libvs_gone.so
+	$(Q)$(BUILD)/stubs/gen_map efa 44 > $@.map
+	$(Q)$(CC) -shared -Wl,-soname,libefa.so.1 -Wl,--version-script=$@.map -Wl,--no-as-needed -o $@ $(call stub_objs,efa) -L$(@D)/gone -lvs_gone
+	$(Q)rm -rf $(@D)/gone
+
 $(ARCHIVE): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)
@@ -341,6 +382,8 @@ $(BUILD)/bin/$(1): $(call tool_objs,$(1)) $(ARCHIVE)
 	$$(Q)$$(CC) $$(CFLAGS_ALL) -o $$@ $(call tool_objs,$(1)) $$(ARCHIVE) $$(LDLIBS_SHIM) $$(LDFLAGS)
 endef
 $(foreach t,$(TOOL_NAMES),$(eval $(call tool_rule,$(t))))
+# the version a report names (verbshim-selftest --json)
+$(BUILD)/obj/tools/%.o: private CPPFLAGS_ALL += -DVERBSHIM_VERSION_STRING='"$(VERSION)"'
 
 $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(TCOMMON_OBJS) $(ARCHIVE)
 	@mkdir -p $(@D)
@@ -372,7 +415,9 @@ $(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHI
 
 # The shim compiled as VISIBILITY=default builds it, for the test of a
 # -rdynamic program whose exported drop-ins capture libibverbs' own calls.
-SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(wildcard shim/*.c))
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out shim/tables.c,$(wildcard shim/*.c))) \
+	$(call TABLE_OBJS,default-vis/)
+$(BUILD)/obj/default-vis/shim/tables_%.o: private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
 $(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
@@ -401,7 +446,7 @@ $(BUILD)/dropin/plain_verbs: test/dropin/plain_verbs.c $(ARCHIVE)
 #                             thousand in make check.
 FUZZ_RUNS ?= 10000000
 FUZZERS := $(patsubst test/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard test/fuzz/*.c))
-fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1
+fuzzers: $(FUZZERS) $(BUILD)/stubs/fake/libibverbs.so.1 $(addprefix $(BUILD)/stubs/v44/,$(STUB_SONAMES))
 $(BUILD)/fuzz/%: test/fuzz/%.c $(ARCHIVE)
 	@mkdir -p $(@D)
 	$(call say,FUZZ,$@)
@@ -443,6 +488,13 @@ check-siw:
 # RELEASE=44.0 PROVIDER=rxe|siw choose one.
 check-conformance: lib
 	$(Q)scripts/conformance.sh $(if $(RELEASE),--release $(RELEASE)) $(if $(PROVIDER),--provider $(PROVIDER))
+
+# The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
+# VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;
+# docs/trace.md): the same verdicts as make check's rxe-6.1, and each
+# device test's trace not empty.
+check-trace:
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check.sh rxe
 
 # The second architecture (scripts/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,
@@ -500,6 +552,8 @@ install: all man $(BUILD)/verbshim.pc
 	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
 		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(LIBDIR)/cmake/verbshim/
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(TOOL_MAN1) $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	rm -rf $(BUILD)/compat-dir
@@ -525,6 +579,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libverbshim.a $(DESTDIR)$(LIBDIR)/pkgconfig/verbshim.pc \
 	  $(DESTDIR)$(LIBDIR)/cmake/verbshim \
 	  $(TOOL_NAMES:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(LIBDIR)/verbshim \
+	  $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(TOOL_MAN1))) \
 	  $(DESTDIR)$(PREFIX)/share/man/man3/vs_*.3
 
 clean:
@@ -603,6 +658,16 @@ check-deb:
 	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
 	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
 
+# The real tools that read the ELF dlopen notes (docs/shipping.md,
+# test/shell/dlopen_tools.sh): systemd-analyze dlopen-metadata on the
+# oldest build's programs, and a user's Debian package built with
+# debhelper and dh-dlopenlibdeps against the .deb, in a Debian trixie
+# root (scripts/packaging-root.sh; VS_PACKAGING_SUITE=sid for sid).
+.PHONY: check-dlopen
+check-dlopen:
+	$(Q)$(MAKE) -s oldest deb
+	$(Q)test/run.sh --stage dlopen --timeout 3600 $$(scripts/tests.sh list check-dlopen)
+
 # make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
 # files resolving to the shim, for build systems that say -libverbs, -lmlx5...
@@ -641,7 +706,7 @@ ifeq ($(ARCH),arm64)
 endif
 $(BUILD)/gen/config.id: | need-cc
 
-# RPMs (verbshim.spec): verbshim-devel (the archive, with Provides:
+# RPMs (scripts/rpm/verbshim.spec): verbshim-devel (the archive, with Provides:
 # verbshim-static, headers, pkg-config, CMake package, compat directory,
 # man pages) and verbshim-tools, /usr/lib64 as Fedora and RHEL want.
 # rpmbuild (Debian's rpm, scripts/deps.sh --rpm) runs on the host, its
@@ -665,7 +730,7 @@ rpm:
 	$(call say,RPM,$(RPM_DIR))
 	$(Q)rm -rf $(RPM_DIR) && mkdir -p $(RPM_DIR)/SOURCES
 	$(Q)$(call TREE_TAR,$(RPM_TREE)) | gzip -9n >$(RPM_DIR)/SOURCES/verbshim-$(VERSION).tar.gz
-	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) verbshim.spec \
+	$(Q)umask 022 && $(PKG_ENV) rpmbuild -bb --nodeps --target $(RPM_ARCH) $(RPM_DEFINES) scripts/rpm/verbshim.spec \
 		>$(RPM_DIR)/build.log 2>&1 || { tail -n 40 $(RPM_DIR)/build.log; exit 1; }
 	$(Q)ls $(RPM_DIR)/RPMS/$(RPM_ARCH)/*.rpm
 

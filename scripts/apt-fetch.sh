@@ -4,6 +4,11 @@
 #
 #   scripts/apt-fetch.sh [--arch ARCH] SUITE PKG...  prints one .deb path per PKG
 #   scripts/apt-fetch.sh [--arch ARCH] --update      refresh the package lists now
+#   scripts/apt-fetch.sh [--arch ARCH] --closure SUITE PKG...
+#                        prints the names of PKG and of every package they
+#                        need (no recommends) on an empty system, all from
+#                        SUITE: the package list of a root too large to
+#                        write by hand (scripts/packaging-root.sh)
 #
 # ARCH: Debian's spelling, amd64 (the default) or arm64; another
 # architecture's lists, state and downloads live apart, in apt-ARCH.
@@ -161,7 +166,12 @@ if [ "${1:-}" = --update ]; then
 	update force
 	exit 0
 fi
-[ $# -ge 2 ] || { echo "usage: $me.sh [--arch amd64|arm64] SUITE PKG... | --update" >&2; exit 2; }
+closure=0
+if [ "${1:-}" = --closure ]; then
+	closure=1
+	shift
+fi
+[ $# -ge 2 ] || { echo "usage: $me.sh [--arch amd64|arm64] [--closure] SUITE PKG... | --update" >&2; exit 2; }
 suite=$1
 shift
 case " $suites " in
@@ -169,6 +179,15 @@ case " $suites " in
 *) die "unknown suite '$suite' (known: $suites)" ;;
 esac
 fresh || update
+
+if [ $closure -eq 1 ]; then
+	# The state's status file is empty: apt plans the whole closure.
+	apt-get -q "${opts[@]}" -o "APT::Default-Release=$suite" -s install \
+		--no-install-recommends "${@/%//$suite}" >"$apt/closure.log" 2>&1 ||
+		{ sed 's/^/  | /' "$apt/closure.log" >&2; die "cannot resolve in $suite: $*"; }
+	awk '$1 == "Inst" { print $2 }' "$apt/closure.log" | sort
+	exit 0
+fi
 
 out=$apt/debs/$suite
 mkdir -p "$out"

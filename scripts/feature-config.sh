@@ -95,7 +95,7 @@ probe() {	# LIB LIST FILE -> FILE.c
 	cat >"$3.c" <<PROBE
 #include "vs_rdma_headers.h"
 #include "${file#shim/}"
-#define PROBE(node, name, ret, params, args, conv) \\
+#define PROBE(node, name, ret, params, args, conv, facts) \\
 	extern const unsigned long vs_probe_##name; \\
 	const unsigned long vs_probe_##name = sizeof(&name);
 $2(PROBE)

@@ -35,7 +35,7 @@ VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
 # subsets of the asan and valgrind entries that the arm64 guest runs
 # (TCG is tens of times slower: test/tests.list says why each).
 CHECKED_WHERE="asan=asan valgrind=valgrind tsan=tsan arm64-asan=asan arm64-valgrind=valgrind"
-SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible"
+SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible check-dlopen"
 MAKE_NEEDS="all tests oldest man pc"
 
 files=() wheres=() needs=() lines=()
@@ -137,6 +137,15 @@ check() {
 		case $prov in rxe | siw | -) ;; *) echo "$boots: $label: unknown provider $prov"; bad=1 ;; esac
 		case $guests in 0 | 1 | 2) ;; *) echo "$boots: $label: GUESTS is 0, 1 or 2, not $guests"; bad=1 ;; esac
 		for w in ${sets//,/ }; do
+			if [ "$w" = trace ]; then
+				# a mode, not a set: its boot's tests under the trace
+				# (scripts/trace-wrap.sh), one guest, besides a set
+				if [ "$sets" = trace ] || [ "$guests" != 1 ] || variant_of "${sets%%,*}" >/dev/null; then
+					echo "$boots: $label: trace traces a one-guest boot's sets: it is no set of its own, nor with a checked set"
+					bad=1
+				fi
+				continue
+			fi
 			if variant_of "$w" >/dev/null; then
 				# its own build (build/asan, build/arm64/asan, ...), its
 				# own runner options: a boot of its own, on today's build

@@ -15,6 +15,15 @@ OLDEST_DIRS="bin test dropin stubs"
 
 read -r _ _ arch _ provider root _ sets < <(scripts/tests.sh boots "$label") ||
 	{ echo "$label 0 1 0" >>"$out"; exit 1; }
+# A traced boot (the set word trace): every test under VERBSHIM_TRACE=all
+# VERBSHIM_STATS=1, each one's lines in build/vm/trace/LABEL/TEST/
+# (scripts/trace-wrap.sh, docs/trace.md); the other words are its sets.
+traced=
+if [[ ",$sets," == *,trace,* ]]; then
+	traced=build/vm/trace/$label
+	sets=$(tr ',' '\n' <<<"$sets" | grep -vx trace | paste -sd, -)
+	rm -rf "$traced"
+fi
 
 # The binaries: the host root on x86-64 runs build/ as it is; a release
 # root the Debian 11 build (build/oldest); an arm64 guest build/arm64 (its
@@ -115,6 +124,11 @@ done < <(scripts/tests.sh list "$sets")
 # naming it.
 opts=(--stage "$label" --no-skip --results "$out")
 [ "$provider" = siw ] && opts+=(--skip-ok iWARP)
+[ -z "$traced" ] || opts+=(--wrap "scripts/trace-wrap.sh $traced")
+# each test's verdict, for scripts/vm-stage.sh's comparison of a traced
+# boot with the plain ones
+rm -f "$vmdir/verdicts-$label"
+opts+=(--verdicts "$vmdir/verdicts-$label")
 # Each test's limit guards against a hang, not slowness: under TCG with
 # the host's two cores busy typed_events' 4 x 100000 messages took over
 # 120 s (21-40 s a phase, progressing) where a quiet host takes 48 s.

@@ -337,6 +337,7 @@ no_guest() {
 for b in "${boots[@]}"; do
 	read -r label arch kernel prov root guests sets <<<"$b"
 	t0=$SECONDS
+	rm -f "$vmdir/verdicts-$label"	# its guest writes them again
 	what="rdma-core $root"
 	[ "$arch" = arm64 ] && what="$(arm64_build "$root") in the arm64 rdma-core $(arm64_release "$root") root"
 	echo "== VM: $label ($arch, kernel $kernel, $prov, $what, $guests guest(s): $sets)"
@@ -346,6 +347,55 @@ for b in "${boots[@]}"; do
 	2) two_guests "$label" "$arch" "$kernel" "$prov" "$root" "$sets" ;;
 	esac
 done
+
+# A traced boot (the set word trace) against the plain boots of this run
+# on the same provider: each test both ran has the same verdict (build/vm/verdicts-LABEL, one
+# line a test, written in the guest by test/run.sh).  Its own results line,
+# LABEL-verdicts: passed when none differs.
+compare_traced() {
+	local b b2 label arch kernel prov root guests sets l2 p2 s2 g2 p n diff t v pv plain
+	for b in "${boots[@]}"; do
+		read -r label arch kernel prov root guests sets <<<"$b"
+		[[ ",$sets," == *,trace,* ]] || continue
+		plain=()
+		for b2 in "${boots[@]}"; do
+			read -r l2 _ _ p2 _ g2 s2 <<<"$b2"
+			[ "$g2" = 1 ] && [ "$p2" = "$prov" ] && [[ ",$s2," != *,trace,* ]] &&
+				[ -f "$vmdir/verdicts-$l2" ] && plain+=("$vmdir/verdicts-$l2")
+		done
+		if [ ! -s "$vmdir/verdicts-$label" ]; then
+			echo "$me: $label: no verdicts (build/vm/verdicts-$label)" >&2
+			echo "$label-verdicts 0 1 0" >>"$results"
+			status=1
+			continue
+		fi
+		if [ ${#plain[@]} -eq 0 ]; then
+			echo "$label: no plain $prov boot in this run to compare its verdicts with (make check pairs it with rxe-6.1)"
+			continue
+		fi
+		# TEST VERDICT of the traced boot against each plain boot's line
+		# for the same test
+		n=0 diff=0
+		while read -r t v; do
+			for p in "${plain[@]}"; do
+				pv=$(awk -v t="$t" '$1 == t {print $2; exit}' "$p")
+				[ -n "$pv" ] || continue
+				n=$((n + 1))
+				[ "$pv" = "$v" ] && continue
+				diff=$((diff + 1))
+				echo "$me: $label: $t: $v with the trace on, $pv in ${p##*/verdicts-}" >&2
+			done
+		done <"$vmdir/verdicts-$label"
+		echo "$label: $n verdicts compared with the plain boots (${plain[*]##*/verdicts-}), $diff differ"
+		if [ "$n" -gt 0 ] && [ $diff -eq 0 ]; then
+			echo "$label-verdicts 1 0 0" >>"$results"
+		else
+			echo "$label-verdicts 0 1 0" >>"$results"
+			status=1
+		fi
+	done
+}
+compare_traced
 
 echo "== VM stage summary ($((SECONDS - t_all))s)"
 printf '  %s\n' "${summary[@]}"

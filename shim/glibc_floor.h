@@ -14,7 +14,9 @@
  * - glibc >= 2.38 redirects strtol/sscanf to __isoc23_* when _GNU_SOURCE
  *   asks for C2x: switched back to the C99 entry points (the archive never
  *   parses "0b" numbers).
- * - getrandom (GLIBC_2.25) goes through syscall(2).
+ * - getrandom (GLIBC_2.25) goes through syscall(2), and so does fstat
+ *   (GLIBC_2.33; before it, an inline of libc_nonshared over __fxstat):
+ *   the kernel's struct stat is glibc's on x86_64 and aarch64.
  *
  * Only pins whose oldest node has the same ABI belong here
  * (pthread_cond_* of 2.2.5, for one, does not).  Not for public headers.
@@ -108,6 +110,14 @@ static inline ssize_t vs_floor_getrandom(void *buf, size_t len,
 					 unsigned int flags)
 {
 	return syscall(SYS_getrandom, buf, len, flags);
+}
+#endif
+#ifdef SYS_fstat
+#include <sys/stat.h>
+#define fstat vs_floor_fstat
+static inline int vs_floor_fstat(int fd, struct stat *st)
+{
+	return (int)syscall(SYS_fstat, fd, st);
 }
 #endif
 #endif /* __linux__ */

@@ -1,16 +1,31 @@
 // SPDX-License-Identifier: MIT
 /* The public loader introspection API (include/verbshim/loader.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "vs_shim.h"
 
+/*
+ * Weak: what lib/ calls here (vs_symbol_resolved, vs_feature_query, the
+ * error record's reasons) must not link the table of a library the
+ * program never calls, nor its ELF notes (shim/vs_notes.h); such a
+ * library is NULL below.  The public calls that take a library or a
+ * feature by number (shim/library_load.c) refer to them all: a program
+ * that asks for any library can load any.
+ */
+#define VS_LIB_WEAK(lib, ...)                                                  \
+	extern const struct vs_lib_desc vs__##lib##_desc __attribute__((weak));
+VS_LIBRARIES(VS_LIB_WEAK)
 #define VS_LIB_ENTRY(lib, ...) &vs__##lib##_desc,
 static const struct vs_lib_desc *const vs_libs[] = {
 	VS_LIBRARIES(VS_LIB_ENTRY)
 };
 _Static_assert(sizeof(vs_libs) / sizeof(vs_libs[0]) == VS_LIB_COUNT,
 	       "VS_LIBRARIES and enum vs_library disagree");
+#define VS_LIB_NAME(lib, ...) "lib" #lib,
+static const char *const vs_lib_names[] = { VS_LIBRARIES(VS_LIB_NAME) };
 
+/* NULL for an unknown library or one this program does not link. */
 static const struct vs_lib_desc *vs_lib_get(enum vs_library lib)
 {
 	if ((unsigned int)lib >= VS_LIB_COUNT)
@@ -18,23 +33,21 @@ static const struct vs_lib_desc *vs_lib_get(enum vs_library lib)
 	return vs_libs[lib];
 }
 
-int vs_library_load(enum vs_library lib)
+int vs__library_query_linked(int lib, struct vs_library_info *info)
 {
-	const struct vs_lib_desc *desc = vs_lib_get(lib);
+	const struct vs_lib_desc *desc = vs_lib_get((enum vs_library)lib);
 
-	int ret;
-
-	if (!desc)
-		return -EINVAL;
-	ret = vs__ensure(desc);
-	if (ret)
-		return -ret;
-	return desc->state->handle ? 0 : -desc->state->load_errno;
+	return desc ? vs__library_describe(desc, info) : -ENOENT;
 }
 
-int vs_library_query(enum vs_library lib, struct vs_library_info *info)
+int vs__feature_query_linked(int feature, struct vs_feature_info *info)
 {
-	const struct vs_lib_desc *desc = vs_lib_get(lib);
+	return vs__feature_describe((enum vs_feature)feature, info, vs_libs);
+}
+
+int vs__library_describe(const struct vs_lib_desc *desc,
+			 struct vs_library_info *info)
+{
 	const struct vs_lib_state *st;
 
 	if (!desc || !info)
@@ -77,7 +90,7 @@ static const struct vs_sym *vs_sym_find(const char *name,
 	unsigned int lib, i;
 
 	for (lib = 0; lib < VS_LIB_COUNT; lib++)
-		for (i = 0; i < vs_libs[lib]->nsyms; i++)
+		for (i = 0; vs_libs[lib] && i < vs_libs[lib]->nsyms; i++)
 			if (!strcmp(vs_libs[lib]->syms[i].name, name)) {
 				*owner = vs_libs[lib];
 				return &vs_libs[lib]->syms[i];
@@ -209,20 +222,6 @@ void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len)
 	snprintf(buf, len, "%s (%s)", st->highest_node, span);
 }
 
-int vs_library_nodes(enum vs_library lib, char *buf, size_t len)
-{
-	const struct vs_lib_desc *desc = vs_lib_get(lib);
-	int ret;
-
-	if (!desc || !buf || !len)
-		return -EINVAL;
-	buf[0] = '\0';
-	ret = vs__ensure(desc);
-	if (ret)
-		return -ret;
-	return (int)vs__nodes_found_text(desc, buf, len);
-}
-
 /* Each feature: its name, the verb that tells, its node and library
  * (known even to a build whose headers lack the verb; a unit test checks
  * them against the symbol tables). */
@@ -258,7 +257,8 @@ static int vs_node_release(const char *node)
 	return 0;
 }
 
-int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info)
+int vs__feature_describe(enum vs_feature feature, struct vs_feature_info *info,
+			 const struct vs_lib_desc *const *libs)
 {
 	const struct vs_lib_desc *desc;
 
@@ -272,7 +272,12 @@ int vs_feature_query(enum vs_feature feature, struct vs_feature_info *info)
 		.compiled_in = vs_symbol_node(vs_features[feature].verb) != NULL,
 	};
 	info->available = info->compiled_in && vs_symbol_resolved(info->verb) == 1;
-	desc = vs_lib_get(vs_features[feature].lib);
-	vs__found_text(desc, info->found, sizeof(info->found));
+	desc = libs[vs_features[feature].lib];
+	if (desc)
+		vs__found_text(desc, info->found, sizeof(info->found));
+	else
+		snprintf(info->found, sizeof(info->found),
+			 "%s is not linked into this program",
+			 vs_lib_names[vs_features[feature].lib]);
 	return 0;
 }

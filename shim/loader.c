@@ -106,18 +106,32 @@ static void *vs_join_loaded(const char *name)
 	return dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
 }
 
+/* Whether dlopen()'s error says that name itself is nowhere to be found
+ * ("NAME: cannot open shared object file: No such file ..."), rather than
+ * that it was found and failed: a bad ELF, a missing dependency (whose
+ * "No such file" names the dependency, not name), a missing symbol. */
+static int vs_dlerror_not_found(const char *err, const char *name)
+{
+	static const char tail[] = ": cannot open shared object file: No such file";
+	size_t n = strlen(name);
+
+	return !strncmp(err, name, n) && !strncmp(err + n, tail, sizeof(tail) - 1);
+}
+
 /*
  * Join a copy the process already has (RTLD_NOLOAD), else load one.  An
  * environment override is the only candidate when set: silently falling
- * back to the system's copy would hide a typo.  secure_getenv(), so that
- * setuid programs ignore it.
+ * back to the system's copy would hide a typo.  Read by vs__knob()
+ * (secure_getenv), so that setuid programs ignore it.  What failed says
+ * whether a candidate was found at all.
  */
 static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 {
-	const char *override = secure_getenv(desc->env);
+	const char *override = vs__knob(desc->knob);
 	const char *names[2] = { desc->soname, desc->devname };
 	unsigned int i, count = 2;
-	int not_found = 1;
+	char why[sizeof(st->error)] = "";
+	int found = 0;	/* a candidate is there but did not load */
 	void *h;
 
 	if (override && *override) {
@@ -129,13 +143,6 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 		if (h)
 			return h;
 	}
-	if (count == 1)
-		snprintf(st->error, sizeof(st->error), "%s=%s: ", desc->env,
-			 override);
-	else
-		snprintf(st->error, sizeof(st->error),
-			 "%s not found (Debian package %s): ", desc->name,
-			 desc->package);
 	for (i = 0; i < count; i++) {
 		const char *err;
 
@@ -147,12 +154,22 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 		err = dlerror();
 		if (!err)
 			err = "dlopen failed";
-		if (!strstr(err, "No such file"))
-			not_found = 0;
-		vs_append(st->error, sizeof(st->error), "%s%s", i ? "; " : "",
-			  err);
+		if (!vs_dlerror_not_found(err, names[i]))
+			found = 1;
+		vs_append(why, sizeof(why), "%s%s", i ? "; " : "", err);
 	}
-	st->load_errno = not_found ? ENOENT : ELIBBAD;
+	if (count == 1)
+		snprintf(st->error, sizeof(st->error), "%s=%s: %s: %s",
+			 vs__knob_name(desc->knob), override,
+			 found ? "found but failed to load" : "not found", why);
+	else if (found)
+		snprintf(st->error, sizeof(st->error),
+			 "%s found but failed to load: %s", desc->name, why);
+	else
+		snprintf(st->error, sizeof(st->error),
+			 "%s not found (Debian package %s): %s", desc->name,
+			 desc->package, why);
+	st->load_errno = found ? ELIBBAD : ENOENT;
 	return NULL;
 }
 
@@ -421,6 +438,9 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 void vs__lib_load(const struct vs_lib_desc *desc)
 {
 	struct vs_lib_state *st = desc->state;
+	/* the load happens on the caller's behalf, inside its first call: what
+	 * dlopen() and the knobs' reading leave in errno is not the caller's */
+	int caller_errno = errno;
 
 	st->loader = pthread_self();
 	__atomic_store_n(&st->loading, 1, __ATOMIC_RELEASE);
@@ -430,4 +450,5 @@ void vs__lib_load(const struct vs_lib_desc *desc)
 		snprintf(st->error, sizeof(st->error), "%s (%u call%s refused "
 			 "with EDEADLK)", st->reentry, st->reentries,
 			 st->reentries == 1 ? "" : "s");
+	errno = caller_errno;
 }

@@ -4,11 +4,12 @@
  * (docs/trace.md).  The knobs are read once, under their own once-flag,
  * by the first table fill.  With none set, vs__trace_knobs_on() says 0
  * and the tables hold the libraries' own functions: nothing here runs
- * on a call.  The global state (the knobs, the per-symbol counters, the
- * handle ids) exists for the knobs alone; docs/API.md justifies it.
+ * on a call.  The global state (the knobs, the per-symbol counters; the
+ * handle ids and the file are the process's, in shim/trace_hub.c) exists
+ * for the knobs alone; docs/API.md justifies it.
  */
+#include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <pthread.h>
@@ -25,10 +26,9 @@ struct vs_tsym_state vs__tsym[VS_TSYM_COUNT];
 static struct {
 	int on;			/* any knob */
 	int trace, stats, faults;
-	int fd;			/* where the lines go */
 	struct vs_tfilter filter;
 	struct vs_tfault fault;
-} vs_knobs = { .fd = 2 };
+} vs_knobs;
 static pthread_once_t vs_knobs_once = PTHREAD_ONCE_INIT;
 
 /* The last injected failure on each thread, for the error record: a
@@ -37,55 +37,13 @@ static pthread_once_t vs_knobs_once = PTHREAD_ONCE_INIT;
  * need ld.so's __tls_get_addr (test/shell/static.sh). */
 static pthread_key_t vs_fault_key;
 
-static void vs_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void vs_say(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof(msg) - 2)
-		n = sizeof(msg) - 2;
-	for (int i = 0; i < n; i++)	/* one line, whatever the knob held */
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			msg[i] = '?';
-	msg[n++] = '\n';
-	if (write(2, msg, (size_t)n) < 0)
-		return;	/* nowhere else to say it */
-}
-
-/* VERBSHIM_TRACE_FILE=PREFIX: PREFIX.<pid>, a new file, never through a
- * link and never over an existing one. */
-static void vs_open_trace_file(const char *prefix)
-{
-	char path[4096];
-	int fd;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s.%ld", prefix,
-			     (long)getpid()) >= sizeof(path)) {
-		vs_say("verbshim: VERBSHIM_TRACE_FILE is too long; tracing to "
-		       "stderr");
-		return;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
-				O_CLOEXEC, 0600);
-	if (fd < 0) {
-		vs_say("verbshim: VERBSHIM_TRACE_FILE: cannot create %s (%s; "
-		       "an existing file is never overwritten); tracing to "
-		       "stderr", path, strerror(errno));
-		return;
-	}
-	vs_knobs.fd = fd;
-}
-
+/* The counters at exit, where the trace goes (not when it stopped). */
 static void vs_stats_at_exit(void)
 {
-	vs__tstats_print(vs_knobs.fd);
+	int fd = vs__tfile_fd();
+
+	if (fd >= 0)
+		vs__tstats_print(fd);
 }
 
 static int vs_truthy(const char *v, const char *knob)
@@ -94,16 +52,16 @@ static int vs_truthy(const char *v, const char *knob)
 		return 1;
 	if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"))
 		return 0;
-	vs_say("verbshim: %s=%s is not 1 or 0; it is off", knob, v);
+	vs__tsay("verbshim: %s=%s is not 1 or 0; it is off", knob, v);
 	return 0;
 }
 
 static void vs_knobs_read(void)
 {
-	const char *trace = secure_getenv("VERBSHIM_TRACE");
-	const char *stats = secure_getenv("VERBSHIM_STATS");
-	const char *fault = secure_getenv("VERBSHIM_FAULT");
-	const char *file = secure_getenv("VERBSHIM_TRACE_FILE");
+	const char *trace = vs__knob(VS_KNOB_TRACE);
+	const char *stats = vs__knob(VS_KNOB_STATS);
+	const char *fault = vs__knob(VS_KNOB_FAULT);
+	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
 	if (trace && *trace) {
@@ -111,7 +69,7 @@ static void vs_knobs_read(void)
 			;
 		else if (vs__tfilter_parse(trace, &vs_knobs.filter, why,
 					   sizeof(why)))
-			vs_say("verbshim: VERBSHIM_TRACE=%s %s; tracing is off",
+			vs__tsay("verbshim: VERBSHIM_TRACE=%s %s; tracing is off",
 			       trace, why);
 		else
 			vs_knobs.trace = 1;
@@ -120,18 +78,18 @@ static void vs_knobs_read(void)
 		vs_knobs.stats = vs_truthy(stats, "VERBSHIM_STATS");
 	if (fault && *fault) {
 		if (vs__tfault_parse(fault, &vs_knobs.fault, why, sizeof(why)))
-			vs_say("verbshim: VERBSHIM_FAULT=%s %s; no fault is "
+			vs__tsay("verbshim: VERBSHIM_FAULT=%s %s; no fault is "
 			       "injected", fault, why);
 		else if (pthread_key_create(&vs_fault_key, NULL))
-			vs_say("verbshim: VERBSHIM_FAULT: no thread key left "
+			vs__tsay("verbshim: VERBSHIM_FAULT: no thread key left "
 			       "(pthread_key_create); no fault is injected");
 		else
 			vs_knobs.faults = 1;
 	}
-	if (file && *file && (vs_knobs.trace || vs_knobs.stats))
-		vs_open_trace_file(file);
+	if (vs_knobs.trace || vs_knobs.stats)
+		vs__tfile_open(file);
 	else if (file && *file)
-		vs_say("verbshim: VERBSHIM_TRACE_FILE is set but neither "
+		vs__tsay("verbshim: VERBSHIM_TRACE_FILE is set but neither "
 		       "VERBSHIM_TRACE nor VERBSHIM_STATS is: no file made");
 	if (vs_knobs.stats)
 		atexit(vs_stats_at_exit);
@@ -142,22 +100,14 @@ static void vs_knobs_read(void)
 
 int vs__trace_knobs_on(void)
 {
+	int caller_errno = errno;	/* the knobs are read on its behalf */
+
 	pthread_once(&vs_knobs_once, vs_knobs_read);
+	errno = caller_errno;
 	return vs_knobs.on;
 }
 
-/* Whether a successful call of this function ends the life of its first
- * argument: its id is then forgotten, and a new object at the same
- * address gets a new one. */
-static int vs_ends_handle(const char *name)
-{
-	return strstr(name, "destroy") || strstr(name, "dealloc") ||
-	       strstr(name, "dereg") || strstr(name, "close_device") ||
-	       strstr(name, "unimport") || strstr(name, "free") ||
-	       !strcmp(name, "rdma_ack_cm_event");
-}
-
-void *vs__trace_slot(enum vs_tsym sym, void *real)
+int vs__tsym_setup(enum vs_tsym sym, void *real, int wrapped)
 {
 	struct vs_tsym_state *st = &vs__tsym[sym];
 	const struct vs_tsym_info *in = &vs__tsym_info[sym];
@@ -165,9 +115,8 @@ void *vs__trace_slot(enum vs_tsym sym, void *real)
 
 	st->real = (void (*)(void))real;
 	st->fault = -1;
-	st->ends_handle = vs_ends_handle(in->name);
-	if (!vs__tsym_wrapper[sym])
-		return real;
+	if (!wrapped)
+		return 0;
 	st->traced = vs_knobs.trace &&
 		     vs__tfilter_match(&vs_knobs.filter, in->name, in->lib);
 	for (i = 0; vs_knobs.faults && i < vs_knobs.fault.nrules; i++)
@@ -177,8 +126,10 @@ void *vs__trace_slot(enum vs_tsym sym, void *real)
 			break;
 		}
 	if (!st->traced && st->fault < 0 && !vs_knobs.stats)
-		return real;
-	return (void *)vs__tsym_wrapper[sym];
+		return 0;
+	/* a successful call forgets the ids of the handles it ended */
+	st->ends_handle = vs_knobs.trace && vs__tfacts_ends(sym);
+	return 1;
 }
 
 static uint64_t vs_now_ns(void)
@@ -198,17 +149,15 @@ const char *vs__fault_last(void)
 /* "verbshim: [tid] name(arg=..., ...)" into c->line */
 static void vs_decode_call(struct vs_tcall *c)
 {
-	struct vs_tparam p[8];
-	int n = vs__tparams_parse(vs__tsym_info[c->sym].params, p, 8), i;
+	int i;
 
 	/* a system call per traced line: no thread-local cache (above) */
 	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%ld] %s(",
 		    (long)syscall(SYS_gettid), vs__tsym_info[c->sym].name);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < c->facts.sig.n; i++) {
 		if (i)
 			vs__tputs(c->line, sizeof(c->line), &c->len, ", ");
-		vs__tdecode_arg(c->line, sizeof(c->line), &c->len, c->sym,
-				&p[i], c->args[i], c->args, n);
+		vs__tdecode_arg(c->line, sizeof(c->line), &c->len, c, i);
 	}
 	vs__tputs(c->line, sizeof(c->line), &c->len, ")");
 }
@@ -225,6 +174,12 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 	c->args = args;
 	c->len = 0;
 	c->line[0] = '\0';
+	c->facts.parsed = 0;
+	c->facts.sig.n = 0;
+	c->facts.nending = 0;
+	/* what the row's facts need read before the call (docs/trace.md) */
+	if (c->traced || st->ends_handle)
+		vs__tfacts_before(c);
 	if (st->fault >= 0 && pthread_getspecific(vs_fault_key) == name)
 		pthread_setspecific(vs_fault_key, NULL);
 	/* The inputs are read before the call, which may free them
@@ -282,40 +237,23 @@ static void vs_stats_add(struct vs_tsym_state *st, uint64_t ns, int failed,
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 {
 	struct vs_tsym_state *st = &vs__tsym[c->sym];
-	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
 	uint64_t ns = c->start_ns ? vs_now_ns() - c->start_ns : 0;
-	int e, failed;
+	int e, failed, i;
 
 	if (c->fault_errno)
 		err = c->fault_errno;
 	failed = vs__tfailed(c->sym, ret, err, &e);
 	if (vs_knobs.stats)
 		vs_stats_add(st, ns, failed, e);
-	if (!failed && st->ends_handle && c->args[0] && vs_knobs.trace)
-		vs__thandle_forget((const void *)(uintptr_t)c->args[0]);
+	if (!failed && st->ends_handle)
+		vs__tfacts_forget(c);
 	if (!c->traced || (vs_knobs.filter.failed_only && !failed))
 		return;
 	if (!c->len)
 		vs_decode_call(c);
-	if (!failed) {
-		struct vs_tparam p[8];
-		int n = vs__tparams_parse(in->params, p, 8), i;
-
-		for (i = 0; i < n; i++) {
-			size_t mark = c->len;
-
-			if (p[i].ptr == 0 || p[i].is_const)
-				continue;
-			vs__tputs(c->line, sizeof(c->line), &c->len, " => ");
-			if (!vs__tdecode_out(c->line, sizeof(c->line), &c->len,
-					     c->sym, &p[i], c->args[i])) {
-				c->len = mark;
-				c->line[mark] = '\0';
-			}
-		}
-	}
-	vs__tdecode_ret(c->line, sizeof(c->line), &c->len, c->sym, ret, err,
-			failed);
+	for (i = 0; !failed && i < c->facts.sig.n; i++)
+		vs__tdecode_out(c->line, sizeof(c->line), &c->len, c, i);
+	vs__tdecode_ret(c->line, sizeof(c->line), &c->len, c, ret, failed);
 	if (failed && e) {
 		const char *name = vs__errno_name(e);
 
@@ -330,159 +268,7 @@ void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 		    (unsigned long long)(ns % 1000000000u));
 	if (c->len && c->line[c->len - 1] != '\n')
 		c->line[c->len - 1] = '\n';	/* cut: still one line */
-	if (write(vs_knobs.fd, c->line, c->len) < 0)
-		return;	/* a trace must not change what the program sees */
-}
-
-/* ---- handles' short ids ---- */
-
-#define VS_KINDS 64
-static struct {
-	pthread_mutex_t lock;
-	struct vs_handle {
-		const void *key;	/* NULL: free; vs_gone: deleted */
-		unsigned short kind;
-		unsigned int id;
-	} *slot;
-	size_t size, used;
-	struct {
-		char name[24];
-		unsigned int next;
-	} kind[VS_KINDS];
-	unsigned int nkinds;
-} vs_handles = { .lock = PTHREAD_MUTEX_INITIALIZER };
-static const char vs_gone_mark;
-#define vs_gone ((const void *)&vs_gone_mark)
-
-static size_t vs_hash(const void *p, size_t size)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(x >> 17) & (size - 1);
-}
-
-static struct vs_handle *vs_handle_find(const void *p)
-{
-	size_t i, n;
-
-	if (!vs_handles.size)
-		return NULL;
-	for (i = vs_hash(p, vs_handles.size), n = 0; n < vs_handles.size;
-	     i = (i + 1) & (vs_handles.size - 1), n++) {
-		if (vs_handles.slot[i].key == p)
-			return &vs_handles.slot[i];
-		if (!vs_handles.slot[i].key)
-			return NULL;
-	}
-	return NULL;
-}
-
-static int vs_handle_grow(void)
-{
-	struct vs_handle *old = vs_handles.slot;
-	size_t osize = vs_handles.size, i, size = osize ? osize * 2 : 256;
-
-	vs_handles.slot = calloc(size, sizeof(*vs_handles.slot));
-	if (!vs_handles.slot) {
-		vs_handles.slot = old;
-		return -1;
-	}
-	vs_handles.size = size;
-	vs_handles.used = 0;
-	for (i = 0; i < osize; i++) {
-		struct vs_handle *h;
-		size_t j;
-
-		if (!old[i].key || old[i].key == vs_gone)
-			continue;
-		for (j = vs_hash(old[i].key, size); vs_handles.slot[j].key;
-		     j = (j + 1) & (size - 1))
-			;
-		h = &vs_handles.slot[j];
-		*h = old[i];
-		vs_handles.used++;
-	}
-	free(old);
-	return 0;
-}
-
-static unsigned int vs_kind(const char *tag)
-{
-	unsigned int i;
-
-	for (i = 0; i < vs_handles.nkinds; i++)
-		if (!strcmp(vs_handles.kind[i].name, tag))
-			return i;
-	if (vs_handles.nkinds == VS_KINDS)
-		return VS_KINDS - 1;	/* shares the last kind's numbers */
-	snprintf(vs_handles.kind[i].name, sizeof(vs_handles.kind[i].name),
-		 "%s", tag);
-	return vs_handles.nkinds++;
-}
-
-void vs__thandle(char *buf, size_t size, size_t *len, const char *tag,
-		 const void *p)
-{
-	struct vs_handle *h;
-	const char *name;
-	unsigned int id;
-
-	if (!p) {
-		vs__tputs(buf, size, len, "NULL");
-		return;
-	}
-	pthread_mutex_lock(&vs_handles.lock);
-	h = vs_handle_find(p);
-	if (!h && (vs_handles.used + 1) * 2 > vs_handles.size &&
-	    vs_handle_grow()) {
-		pthread_mutex_unlock(&vs_handles.lock);
-		vs__tprintf(buf, size, len, "%p", p);
-		return;
-	}
-	if (!h) {
-		size_t i;
-		unsigned int k = vs_kind(tag);
-
-		for (i = vs_hash(p, vs_handles.size);
-		     vs_handles.slot[i].key && vs_handles.slot[i].key != vs_gone;
-		     i = (i + 1) & (vs_handles.size - 1))
-			;
-		h = &vs_handles.slot[i];
-		if (!h->key)
-			vs_handles.used++;
-		h->key = p;
-		h->kind = (unsigned short)k;
-		h->id = ++vs_handles.kind[k].next;
-	}
-	name = vs_handles.kind[h->kind].name;
-	id = h->id;
-	pthread_mutex_unlock(&vs_handles.lock);
-	{
-		static const char *const prefixes[] = {
-			"ibv_", "rdma_", "mlx5dv_", "mlx4dv_", "efadv_", "umad_"
-		};
-		size_t i, l;
-
-		for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-			l = strlen(prefixes[i]);
-			if (!strncmp(name, prefixes[i], l) && name[l]) {
-				name += l;
-				break;
-			}
-		}
-	}
-	vs__tprintf(buf, size, len, "%s#%u", name, id);
-}
-
-void vs__thandle_forget(const void *p)
-{
-	struct vs_handle *h;
-
-	pthread_mutex_lock(&vs_handles.lock);
-	h = vs_handle_find(p);
-	if (h)
-		h->key = vs_gone;
-	pthread_mutex_unlock(&vs_handles.lock);
+	vs__tfile_write(c->line, c->len);
 }
 
 /* ---- the counters, for lib/base/call_stats.c (include/verbshim/trace.h) ---- */
@@ -530,7 +316,9 @@ int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count)
 
 int vs__tstats_print(int fd)
 {
-	char line[512];
+	unsigned int copy, copies;
+	Dl_info self;
+	char line[1024];
 	size_t i, len;
 	uint64_t calls = 0, failures = 0;
 	unsigned int j;
@@ -539,11 +327,18 @@ int vs__tstats_print(int fd)
 	if (!vs_knobs.stats)
 		return -ENODATA;
 	len = 0;
+	/* which copy of the shim counted these: a process may hold several
+	 * (plugins that link the archive), each with its own counters */
+	if (!dladdr((void *)vs__tstats_print, &self) || !self.dli_fname ||
+	    !*self.dli_fname)
+		self.dli_fname = "the program";
+	vs__thub_copies(&copy, &copies);
 	vs__tprintf(line, sizeof(line), &len,
-		    "verbshim: calls through the shim (VERBSHIM_STATS), pid %ld\n"
+		    "verbshim: calls through the shim (VERBSHIM_STATS), pid %ld, "
+		    "by its copy in %s (%u of %u)\n"
 		    "verbshim: %-28s %10s %8s %12s %10s %10s  failures by errno\n",
-		    (long)getpid(), "function", "calls", "failed", "total us",
-		    "mean us", "max us");
+		    (long)getpid(), self.dli_fname, copy, copies, "function",
+		    "calls", "failed", "total us", "mean us", "max us");
 	if (write(fd, line, len) < 0)
 		return -errno;
 	for (i = 0; i < VS_TSYM_COUNT; i++) {

@@ -7,40 +7,12 @@
  * parameters' types and names come from the rows' own text, parsed once.
  */
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <netinet/in.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "vs_trace.h"
-
-void vs__tputs(char *buf, size_t size, size_t *len, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (*len + 1 >= size)
-		return;
-	if (n > size - 1 - *len)
-		n = size - 1 - *len;
-	memcpy(buf + *len, s, n);
-	*len += n;
-	buf[*len] = '\0';
-}
-
-void vs__tprintf(char *buf, size_t size, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*len + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *len, size - *len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
-}
 
 void vs__tflags(char *buf, size_t size, size_t *len, uint64_t v,
 		const struct vs_tflag *names, size_t n)
@@ -243,94 +215,150 @@ static void vs_tenum(char *buf, size_t size, size_t *len, const char *name,
 		vs__tprintf(buf, size, len, "%lld", (long long)v);
 }
 
-int vs__tparams_parse(const char *params, struct vs_tparam *p, int max)
+/* ---- what the facts allow to be read ---- */
+
+/* An integer behind a pointer: its size, sign, and whether hex reads best. */
+struct vs_tint {
+	const char *tag;
+	unsigned char size, is_signed, hex;
+};
+
+/* One integer behind a pointer (an array of them, with a bound, is
+ * shown by its address). */
+static const struct vs_tint *vs_tint_of(const struct vs_tparam *p)
 {
-	const char *s = params, *end;
-	int n = 0;
+	static const struct vs_tint ints[] = {
+		{ "int", sizeof(int), 1, 0 },
+		{ "unsigned int", sizeof(unsigned int), 0, 0 },
+		{ "socklen_t", sizeof(socklen_t), 0, 0 },
+		{ "size_t", sizeof(size_t), 0, 0 },
+		{ "long", sizeof(long), 1, 0 },
+		{ "uint8_t", 1, 0, 0 },	 { "uint16_t", 2, 0, 0 },
+		{ "uint32_t", 4, 0, 0 }, { "uint64_t", 8, 0, 0 },
+		{ "__be16", 2, 0, 1 },	 { "__be32", 4, 0, 1 },
+		{ "__be64", 8, 0, 1 },
+	};
+	static const struct vs_tint as_enum = { "enum", sizeof(int), 1, 0 };
+	size_t i;
 
-	if (*s++ != '(')
-		return -1;
-	while (*s && *s != ')') {
-		char text[128], *name, *q;
-		size_t l;
-
-		while (*s == ' ')
-			s++;
-		end = s + strcspn(s, ",)");
-		l = (size_t)(end - s);
-		if (l >= sizeof(text) || n >= max)
-			return -1;
-		memcpy(text, s, l);
-		text[l] = '\0';
-		s = *end == ',' ? end + 1 : end;
-		if (!strcmp(text, "void") || !strcmp(text, "..."))
-			continue;
-		memset(&p[n], 0, sizeof(p[n]));
-		q = strchr(text, '[');	/* uint8_t eth_mac[6] */
-		if (q) {
-			*q = '\0';
-			p[n].ptr++;
-		}
-		l = strlen(text);
-		while (l && text[l - 1] == ' ')
-			text[--l] = '\0';
-		name = text + l;
-		while (name > text && (name[-1] == '_' ||
-				       (name[-1] >= 'a' && name[-1] <= 'z') ||
-				       (name[-1] >= 'A' && name[-1] <= 'Z') ||
-				       (name[-1] >= '0' && name[-1] <= '9')))
-			name--;
-		if (name == text || !*name || strlen(name) >= sizeof(p[n].name))
-			return -1;
-		memcpy(p[n].name, name, strlen(name) + 1);
-		*name = '\0';
-		for (q = text; *q; q++)
-			p[n].ptr += *q == '*';
-		l = strlen(text);
-		while (l && (text[l - 1] == ' ' || text[l - 1] == '*'))
-			text[--l] = '\0';
-		if (strlen(text) >= sizeof(p[n].type))
-			return -1;
-		memcpy(p[n].type, text, strlen(text) + 1);
-		q = text;
-		if (!strncmp(q, "const ", 6)) {
-			p[n].is_const = 1;
-			q += 6;
-		}
-		if (!strncmp(q, "struct ", 7) || !strncmp(q, "union ", 6)) {
-			p[n].is_struct = 1;
-			q = strchr(q, ' ') + 1;
-		} else if (!strncmp(q, "enum ", 5)) {
-			p[n].is_enum = 1;
-			q += 5;
-		}
-		memcpy(p[n].tag, q, strlen(q) + 1);	/* shorter than type */
-		p[n].is_signed = !strcmp(q, "int") || !strcmp(q, "ssize_t") ||
-				 !strcmp(q, "off_t") || !strcmp(q, "long");
-		n++;
-	}
-	return *s == ')' ? n : -1;
+	if (p->ptr != 1 || p->is_array || p->is_struct || p->fact.len)
+		return NULL;
+	if (p->is_enum)
+		return &as_enum;
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (!strcmp(ints[i].tag, p->tag))
+			return &ints[i];
+	return NULL;
 }
 
-static void vs_tsockaddr(char *buf, size_t size, size_t *len,
-			 const struct sockaddr *sa)
+/* By memcpy: the caller's integer need not be aligned. */
+static uint64_t vs_tint_read(const struct vs_tint *t, const void *ptr)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (t->size) {
+	case 1:
+		memcpy(&u8, ptr, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, ptr, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, ptr, 4);
+		return t->is_signed ? (uint64_t)(int64_t)(int32_t)u32 : u32;
+	default:
+		memcpy(&u64, ptr, 8);
+		return u64;
+	}
+}
+
+static void vs_tint_print(char *buf, size_t size, size_t *len,
+			  const struct vs_tint *t, uint64_t v)
+{
+	if (t->hex)
+		vs__tprintf(buf, size, len, "0x%llx", (unsigned long long)v);
+	else if (t->is_signed)
+		vs__tprintf(buf, size, len, "%lld", (long long)(int64_t)v);
+	else
+		vs__tprintf(buf, size, len, "%llu", (unsigned long long)v);
+}
+
+#define VS_NOBOUND ((size_t)-1)
+
+/* The caller's bound on argument i (bytes or elements, as its fact
+ * says), VS_NOBOUND when its fact has none.  A *PARAM bound is the value
+ * read before the call; after it (out), the smaller of that and the value
+ * the call left there. */
+static size_t vs_tbound(const struct vs_tcall *c, int i, int out)
+{
+	const struct vs_tsig *s = &c->facts.sig;
+	const struct vs_tfact *f = &s->p[i].fact;
+	const struct vs_tparam *lp;
+	const struct vs_tint *t;
+	uint64_t v;
+
+	if (f->len == VS_TL_NONE)
+		return VS_NOBOUND;
+	lp = &s->p[f->len_arg];
+	if (f->len_deref) {
+		t = vs_tint_of(lp);
+		if (!t || !(c->facts.pre_set & 1u << f->len_arg))
+			return 0;
+		v = c->facts.pre[f->len_arg];
+		if (out) {
+			uint64_t now = vs_tint_read(
+				t, (const void *)(uintptr_t)c->args[f->len_arg]);
+
+			if (now < v || (t->is_signed && (int64_t)now < 0))
+				v = now;
+		}
+		if (t->is_signed && (int64_t)v < 0)
+			return 0;
+	} else {
+		if (lp->ptr)
+			return 0;
+		v = c->args[f->len_arg];
+		if (lp->is_signed && (int64_t)v < 0)
+			return 0;
+	}
+	return v >= VS_NOBOUND ? VS_NOBOUND - 1 : (size_t)v;
+}
+
+/* A socket address within bytes (VS_NOBOUND: as long as its family says,
+ * as librdmacm reads the addresses it takes without a length). */
+static void vs_tsockaddr(char *buf, size_t size, size_t *len, const void *p,
+			 size_t bytes)
 {
 	char a[INET6_ADDRSTRLEN];
+	sa_family_t family;
 
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const void *)sa;
+	if (bytes < sizeof(family)) {
+		vs__tprintf(buf, size, len, "{addrlen=%zu}", bytes);
+		return;
+	}
+	memcpy(&family, p, sizeof(family));
+	if (family == AF_INET && bytes >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in in;
 
-		inet_ntop(AF_INET, &in->sin_addr, a, sizeof(a));
+		memcpy(&in, p, sizeof(in));
+		inet_ntop(AF_INET, &in.sin_addr, a, sizeof(a));
 		vs__tprintf(buf, size, len, "{AF_INET %s:%u}", a,
-			    ntohs(in->sin_port));
-	} else if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)sa;
+			    ntohs(in.sin_port));
+	} else if (family == AF_INET6 && bytes >= sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 in6;
 
-		inet_ntop(AF_INET6, &in6->sin6_addr, a, sizeof(a));
+		memcpy(&in6, p, sizeof(in6));
+		inet_ntop(AF_INET6, &in6.sin6_addr, a, sizeof(a));
 		vs__tprintf(buf, size, len, "{AF_INET6 [%s]:%u}", a,
-			    ntohs(in6->sin6_port));
+			    ntohs(in6.sin6_port));
+	} else if (family == AF_INET || family == AF_INET6) {
+		vs__tprintf(buf, size, len, "{%s, addrlen=%zu}",
+			    family == AF_INET ? "AF_INET" : "AF_INET6", bytes);
 	} else {
-		vs__tprintf(buf, size, len, "{family=%u}", sa->sa_family);
+		vs__tprintf(buf, size, len, "{family=%u}", family);
 	}
 }
 
@@ -344,148 +372,312 @@ static void vs_tqp_cap(char *buf, size_t size, size_t *len,
 		    cap->max_recv_sge, cap->max_inline_data);
 }
 
-/* The input structs worth opening: the caller's own, read before the call. */
-static int vs_tstruct_in(char *buf, size_t size, size_t *len, enum vs_tsym sym,
-			 const struct vs_tparam *p, const void *v,
-			 const uint64_t *all, int nargs)
+/* Lists and arrays show at most this many entries: a cyclic list, or a
+ * count of millions, stays one short line. */
+#define VS_TLIST_MAX 8
+
+/* An array of count handles. */
+static void vs_thandles(char *buf, size_t size, size_t *len, const char *tag,
+			const void *array, size_t count)
 {
-	const char *fn = vs__tsym_info[sym].name;
+	size_t k;
 
-	if (!strcmp(p->tag, "ibv_qp_init_attr")) {
-		const struct ibv_qp_init_attr *a = v;
+	vs__tputs(buf, size, len, "[");
+	for (k = 0; k < count && k < VS_TLIST_MAX; k++) {
+		const void *h;
 
-		if (strstr(fn, "query"))
-			return 0;	/* an out-parameter */
-		vs__tputs(buf, size, len, "{qp_type=");
-		vs_tenum(buf, size, len, vs__tname_qp_type(a->qp_type),
-			 a->qp_type);
-		vs__tputs(buf, size, len, ", send_cq=");
-		vs__thandle(buf, size, len, "ibv_cq", a->send_cq);
-		vs__tputs(buf, size, len, ", recv_cq=");
-		vs__thandle(buf, size, len, "ibv_cq", a->recv_cq);
-		if (a->srq) {
-			vs__tputs(buf, size, len, ", srq=");
-			vs__thandle(buf, size, len, "ibv_srq", a->srq);
-		}
-		vs__tputs(buf, size, len, ", ");
-		vs_tqp_cap(buf, size, len, &a->cap);
-		vs__tprintf(buf, size, len, ", sq_sig_all=%d}", a->sq_sig_all);
-		return 1;
+		memcpy(&h, (const char *)array + k * sizeof(h), sizeof(h));
+		if (k)
+			vs__tputs(buf, size, len, ", ");
+		vs__thandle(buf, size, len, tag, h);
 	}
-	if (!strcmp(p->tag, "ibv_qp_attr") && !strcmp(fn, "ibv_modify_qp") &&
-	    nargs == 3) {
-		const struct ibv_qp_attr *a = v;
-		uint64_t mask = all[2];
-		const char *sep = "";
+	vs__tputs(buf, size, len, count > k ? ", ...]" : "]");
+}
 
-		vs__tputs(buf, size, len, "{");
-		if (mask & IBV_QP_STATE) {
-			vs__tputs(buf, size, len, "qp_state=");
-			vs_tenum(buf, size, len,
-				 vs__tname_qp_state(a->qp_state), a->qp_state);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_ACCESS_FLAGS) {
-			vs__tprintf(buf, size, len, "%sqp_access_flags=", sep);
-			vs__tdecode_access(buf, size, len, a->qp_access_flags);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_PORT) {
-			vs__tprintf(buf, size, len, "%sport_num=%u", sep,
-				    a->port_num);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_PATH_MTU) {
-			vs__tprintf(buf, size, len, "%spath_mtu=", sep);
-			vs_tenum(buf, size, len, vs__tname_mtu(a->path_mtu),
-				 a->path_mtu);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_DEST_QPN) {
-			vs__tprintf(buf, size, len, "%sdest_qp_num=%u", sep,
-				    a->dest_qp_num);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_RQ_PSN) {
-			vs__tprintf(buf, size, len, "%srq_psn=%u", sep,
-				    a->rq_psn);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_SQ_PSN) {
-			vs__tprintf(buf, size, len, "%ssq_psn=%u", sep,
-				    a->sq_psn);
-			sep = ", ";
-		}
-		if (mask & IBV_QP_AV)
-			vs__tprintf(buf, size, len, "%sah_attr={dlid=%u, "
-				    "is_global=%u, sgid_index=%u, port_num=%u}",
-				    sep, a->ah_attr.dlid, a->ah_attr.is_global,
-				    a->ah_attr.grh.sgid_index,
-				    a->ah_attr.port_num);
-		vs__tputs(buf, size, len, mask & ~(uint64_t)(IBV_QP_STATE |
-			  IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN |
-			  IBV_QP_AV) ? ", ...}" : "}");
-		return 1;
-	}
-	if (!strcmp(p->tag, "sockaddr") && p->ptr == 1) {
-		vs_tsockaddr(buf, size, len, v);
-		return 1;
-	}
-	if (!strcmp(p->tag, "rdma_cm_event") && p->ptr == 1) {
-		const struct rdma_cm_event *e = v;
+/* ---- the structs worth opening, by tag and direction ---- */
 
-		vs__tputs(buf, size, len, "{event=");
-		vs_tenum(buf, size, len, vs__tname_cm_event(e->event),
-			 e->event);
-		vs__tprintf(buf, size, len, ", status=%d, id=", e->status);
-		vs__thandle(buf, size, len, "rdma_cm_id", e->id);
+enum { VS_TD_IN = 1, VS_TD_OUT = 2 };
+
+static int vs_ts_qp_init_attr(char *buf, size_t size, size_t *len,
+			      const void *v, size_t bound,
+			      const struct vs_tcall *c)
+{
+	const struct ibv_qp_init_attr *a = v;
+
+	(void)bound;
+	(void)c;
+	vs__tputs(buf, size, len, "{qp_type=");
+	vs_tenum(buf, size, len, vs__tname_qp_type(a->qp_type), a->qp_type);
+	vs__tputs(buf, size, len, ", send_cq=");
+	vs__thandle(buf, size, len, "ibv_cq", a->send_cq);
+	vs__tputs(buf, size, len, ", recv_cq=");
+	vs__thandle(buf, size, len, "ibv_cq", a->recv_cq);
+	if (a->srq) {
+		vs__tputs(buf, size, len, ", srq=");
+		vs__thandle(buf, size, len, "ibv_srq", a->srq);
+	}
+	vs__tputs(buf, size, len, ", ");
+	vs_tqp_cap(buf, size, len, &a->cap);
+	vs__tprintf(buf, size, len, ", sq_sig_all=%d}", a->sq_sig_all);
+	return 1;
+}
+
+/* The fields ibv_modify_qp's mask selects: needs its attr_mask. */
+static int vs_ts_qp_attr(char *buf, size_t size, size_t *len, const void *v,
+			 size_t bound, const struct vs_tcall *c)
+{
+	const struct ibv_qp_attr *a = v;
+	const char *sep = "";
+	uint64_t mask = 0;
+	int i;
+
+	(void)bound;
+	for (i = 0; i < c->facts.sig.n; i++)
+		if (!strcmp(c->facts.sig.p[i].name, "attr_mask") &&
+		    !c->facts.sig.p[i].ptr)
+			break;
+	if (i == c->facts.sig.n)
+		return 0;
+	mask = c->args[i];
+	vs__tputs(buf, size, len, "{");
+	if (mask & IBV_QP_STATE) {
+		vs__tputs(buf, size, len, "qp_state=");
+		vs_tenum(buf, size, len, vs__tname_qp_state(a->qp_state),
+			 a->qp_state);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_ACCESS_FLAGS) {
+		vs__tprintf(buf, size, len, "%sqp_access_flags=", sep);
+		vs__tdecode_access(buf, size, len, a->qp_access_flags);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_PORT) {
+		vs__tprintf(buf, size, len, "%sport_num=%u", sep, a->port_num);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_PATH_MTU) {
+		vs__tprintf(buf, size, len, "%spath_mtu=", sep);
+		vs_tenum(buf, size, len, vs__tname_mtu(a->path_mtu),
+			 a->path_mtu);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_DEST_QPN) {
+		vs__tprintf(buf, size, len, "%sdest_qp_num=%u", sep,
+			    a->dest_qp_num);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_RQ_PSN) {
+		vs__tprintf(buf, size, len, "%srq_psn=%u", sep, a->rq_psn);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_SQ_PSN) {
+		vs__tprintf(buf, size, len, "%ssq_psn=%u", sep, a->sq_psn);
+		sep = ", ";
+	}
+	if (mask & IBV_QP_AV)
+		vs__tprintf(buf, size, len, "%sah_attr={dlid=%u, is_global=%u, "
+			    "sgid_index=%u, port_num=%u}", sep, a->ah_attr.dlid,
+			    a->ah_attr.is_global, a->ah_attr.grh.sgid_index,
+			    a->ah_attr.port_num);
+	vs__tputs(buf, size, len, mask & ~(uint64_t)(IBV_QP_STATE |
+		  IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_PATH_MTU |
+		  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN |
+		  IBV_QP_AV) ? ", ...}" : "}");
+	return 1;
+}
+
+static int vs_ts_sockaddr(char *buf, size_t size, size_t *len, const void *v,
+			  size_t bound, const struct vs_tcall *c)
+{
+	(void)c;
+	vs_tsockaddr(buf, size, len, v, bound);
+	return 1;
+}
+
+static int vs_ts_cm_event(char *buf, size_t size, size_t *len, const void *v,
+			  size_t bound, const struct vs_tcall *c)
+{
+	const struct rdma_cm_event *e = v;
+
+	(void)bound;
+	(void)c;
+	vs__tputs(buf, size, len, "{event=");
+	vs_tenum(buf, size, len, vs__tname_cm_event(e->event), e->event);
+	vs__tprintf(buf, size, len, ", status=%d, id=", e->status);
+	vs__thandle(buf, size, len, "rdma_cm_id", e->id);
+	vs__tputs(buf, size, len, "}");
+	return 1;
+}
+
+static int vs_ts_srq_init_attr(char *buf, size_t size, size_t *len,
+			       const void *v, size_t bound,
+			       const struct vs_tcall *c)
+{
+	const struct ibv_srq_init_attr *a = v;
+
+	(void)bound;
+	(void)c;
+	vs__tprintf(buf, size, len, "{max_wr=%u, max_sge=%u}", a->attr.max_wr,
+		    a->attr.max_sge);
+	return 1;
+}
+
+static int vs_ts_conn_param(char *buf, size_t size, size_t *len,
+			    const void *v, size_t bound,
+			    const struct vs_tcall *c)
+{
+	const struct rdma_conn_param *p = v;
+
+	(void)bound;
+	(void)c;
+	vs__tprintf(buf, size, len, "{private_data_len=%u, "
+		    "responder_resources=%u, initiator_depth=%u, "
+		    "retry_count=%u, rnr_retry_count=%u, qp_num=%u}",
+		    p->private_data_len, p->responder_resources,
+		    p->initiator_depth, p->retry_count, p->rnr_retry_count,
+		    p->qp_num);
+	return 1;
+}
+
+/* The exported symbol's struct is ibv_port_attr up to flags (the header's
+ * inline passes a whole one): read nothing after. */
+#define VS_COMPAT_PORT_ATTR offsetof(struct ibv_port_attr, port_cap_flags2)
+static int vs_ts_port_attr(char *buf, size_t size, size_t *len,
+			   const void *v, size_t bound,
+			   const struct vs_tcall *c)
+{
+	const struct ibv_port_attr *a = v;
+
+	(void)bound;
+	(void)c;
+	vs__tputs(buf, size, len, "{state=");
+	vs_tenum(buf, size, len, vs__tname_port_state(a->state), a->state);
+	vs__tputs(buf, size, len, ", active_mtu=");
+	vs_tenum(buf, size, len, vs__tname_mtu(a->active_mtu), a->active_mtu);
+	vs__tprintf(buf, size, len, ", lid=%u, link_layer=%u}", a->lid,
+		    a->link_layer);
+	return 1;
+}
+
+static int vs_ts_async_event(char *buf, size_t size, size_t *len,
+			     const void *v, size_t bound,
+			     const struct vs_tcall *c)
+{
+	const struct ibv_async_event *a = v;
+
+	(void)bound;
+	(void)c;
+	vs__tputs(buf, size, len, "{event_type=");
+	vs_tenum(buf, size, len, vs__tname_async_event(a->event_type),
+		 a->event_type);
+	vs__tputs(buf, size, len, "}");
+	return 1;
+}
+
+/* A list of rdma_getaddrinfo(): each entry's addresses within their own
+ * lengths, at most VS_TLIST_MAX entries (a list that loops ends there). */
+static int vs_ts_addrinfo(char *buf, size_t size, size_t *len, const void *v,
+			  size_t bound, const struct vs_tcall *c)
+{
+	static const struct vs_tflag flags[] = {
+		{ RAI_PASSIVE, "RAI_PASSIVE" },
+		{ RAI_NUMERICHOST, "RAI_NUMERICHOST" },
+		{ RAI_NOROUTE, "RAI_NOROUTE" },
+		{ RAI_FAMILY, "RAI_FAMILY" },
+	};
+	const struct rdma_addrinfo *ai = v;
+	unsigned int k;
+
+	(void)bound;
+	(void)c;
+	vs__tputs(buf, size, len, "[");
+	for (k = 0; ai && k < VS_TLIST_MAX; k++, ai = ai->ai_next) {
+		vs__tputs(buf, size, len, k ? ", {flags=" : "{flags=");
+		vs__tflags(buf, size, len, (unsigned int)ai->ai_flags, flags,
+			   sizeof(flags) / sizeof(flags[0]));
+		vs__tprintf(buf, size, len, ", family=%d, qp_type=",
+			    ai->ai_family);
+		vs_tenum(buf, size, len, vs__tname_qp_type(ai->ai_qp_type),
+			 (uint64_t)ai->ai_qp_type);
+		vs__tprintf(buf, size, len, ", port_space=0x%x",
+			    (unsigned int)ai->ai_port_space);
+		if (ai->ai_src_addr) {
+			vs__tputs(buf, size, len, ", src=");
+			vs_tsockaddr(buf, size, len, ai->ai_src_addr,
+				     ai->ai_src_len);
+		}
+		if (ai->ai_dst_addr) {
+			vs__tputs(buf, size, len, ", dst=");
+			vs_tsockaddr(buf, size, len, ai->ai_dst_addr,
+				     ai->ai_dst_len);
+		}
 		vs__tputs(buf, size, len, "}");
-		return 1;
 	}
-	if (!strcmp(p->tag, "ibv_srq_init_attr")) {
-		const struct ibv_srq_init_attr *a = v;
+	vs__tputs(buf, size, len, ai ? ", ...]" : "]");
+	return 1;
+}
 
-		vs__tprintf(buf, size, len, "{max_wr=%u, max_sge=%u}",
-			    a->attr.max_wr, a->attr.max_sge);
-		return 1;
-	}
-	if (!strcmp(p->tag, "rdma_conn_param")) {
-		const struct rdma_conn_param *c = v;
+/* size: what the decoder reads (a bytes= bound below it shows the
+ * address instead); 0: it bounds itself by the bound it is given. */
+static const struct vs_tstruct {
+	const char *tag;
+	unsigned char dirs;
+	size_t size;
+	int (*show)(char *buf, size_t size, size_t *len, const void *v,
+		    size_t bound, const struct vs_tcall *c);
+} vs_tstructs[] = {
+	{ "ibv_qp_init_attr", VS_TD_IN, sizeof(struct ibv_qp_init_attr),
+	  vs_ts_qp_init_attr },
+	{ "ibv_qp_attr", VS_TD_IN, sizeof(struct ibv_qp_attr), vs_ts_qp_attr },
+	{ "sockaddr", VS_TD_IN | VS_TD_OUT, 0, vs_ts_sockaddr },
+	{ "rdma_cm_event", VS_TD_IN | VS_TD_OUT, sizeof(struct rdma_cm_event),
+	  vs_ts_cm_event },
+	{ "ibv_srq_init_attr", VS_TD_IN, sizeof(struct ibv_srq_init_attr),
+	  vs_ts_srq_init_attr },
+	{ "rdma_conn_param", VS_TD_IN, sizeof(struct rdma_conn_param),
+	  vs_ts_conn_param },
+	{ "_compat_ibv_port_attr", VS_TD_OUT, VS_COMPAT_PORT_ATTR,
+	  vs_ts_port_attr },
+	{ "ibv_async_event", VS_TD_IN | VS_TD_OUT,
+	  sizeof(struct ibv_async_event), vs_ts_async_event },
+	{ "rdma_addrinfo", VS_TD_IN | VS_TD_OUT, sizeof(struct rdma_addrinfo),
+	  vs_ts_addrinfo },
+};
 
-		vs__tprintf(buf, size, len, "{private_data_len=%u, "
-			    "responder_resources=%u, initiator_depth=%u, "
-			    "retry_count=%u, rnr_retry_count=%u, qp_num=%u}",
-			    c->private_data_len, c->responder_resources,
-			    c->initiator_depth, c->retry_count,
-			    c->rnr_retry_count, c->qp_num);
-		return 1;
+/* The struct v points to (of argument i's tag), if a decoder opens it in
+ * this direction within the caller's bound: 1, or 0 having written
+ * nothing. */
+static int vs_tstruct(char *buf, size_t size, size_t *len,
+		      const struct vs_tcall *c, int i, const void *v, int dir)
+{
+	const struct vs_tparam *p = &c->facts.sig.p[i];
+	size_t k, bound = vs_tbound(c, i, dir == VS_TD_OUT);
+
+	if (!p->is_struct)
+		return 0;
+	for (k = 0; k < sizeof(vs_tstructs) / sizeof(vs_tstructs[0]); k++) {
+		const struct vs_tstruct *d = &vs_tstructs[k];
+
+		if (strcmp(d->tag, p->tag) || !(d->dirs & dir))
+			continue;
+		if (p->fact.len == VS_TL_COUNT ? bound < 1 :
+		    d->size && bound < d->size)
+			return 0;
+		return d->show(buf, size, len, v,
+			       p->fact.len == VS_TL_BYTES ? bound : VS_NOBOUND,
+			       c);
 	}
 	return 0;
 }
 
-/* Struct tags whose pointers are objects of the caller's to open or out-
- * parameters to report, not handles. */
-static int vs_is_attr(const char *tag)
+void vs__tdecode_arg(char *buf, size_t size, size_t *len,
+		     const struct vs_tcall *c, int i)
 {
-	return strstr(tag, "attr") || strstr(tag, "param") ||
-	       !strcmp(tag, "sockaddr") || !strcmp(tag, "ibv_wc") ||
-	       !strcmp(tag, "ibv_grh") || !strcmp(tag, "ibv_gid_entry") ||
-	       !strcmp(tag, "ibv_gid") ||
-	       !strcmp(tag, "ibv_async_event") || !strcmp(tag, "ibv_ece") ||
-	       !strcmp(tag, "rdma_addrinfo") || !strcmp(tag, "msghdr") ||
-	       !strcmp(tag, "iovec") || !strcmp(tag, "pollfd") ||
-	       !strcmp(tag, "timeval") || !strcmp(tag, "epoll_event") ||
-	       !strcmp(tag, "ibv_sa_path_rec") || !strncmp(tag, "ib_", 3) ||
-	       !strcmp(tag, "_compat_ibv_port_attr");
-}
-
-void vs__tdecode_arg(char *buf, size_t size, size_t *len, enum vs_tsym sym,
-		     const struct vs_tparam *p, uint64_t v,
-		     const uint64_t *all, int nargs)
-{
+	const struct vs_tparam *p = &c->facts.sig.p[i];
+	uint64_t v = c->args[i];
 	const void *ptr = (const void *)(uintptr_t)v;
-	const char *fn = vs__tsym_info[sym].name;
+	const char *fn = vs__tsym_info[c->sym].name;
+	const struct vs_tint *t;
 
 	vs__tprintf(buf, size, len, "%s=", p->name);
 	if (p->ptr) {
@@ -493,20 +685,46 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 			vs__tputs(buf, size, len, "NULL");
 			return;
 		}
-		if (p->ptr == 1 && p->is_struct && !vs_is_attr(p->tag) &&
-		    strcmp(p->tag, "rdma_cm_event")) {
-			vs__thandle(buf, size, len, p->tag, ptr);
-			return;
+		switch (p->fact.role) {
+		case VS_TR_H:
+		case VS_TR_END:
+			if (p->is_struct && p->ptr == 1) {
+				/* its id, and what it holds when it is the
+				 * caller's to read (an event being acked) */
+				vs__thandle(buf, size, len, p->tag, ptr);
+				vs_tstruct(buf, size, len, c, i, ptr, VS_TD_IN);
+				return;
+			}
+			if (p->is_struct && p->ptr == 2 &&
+			    p->fact.len == VS_TL_COUNT) {
+				vs_thandles(buf, size, len, p->tag, ptr,
+					    vs_tbound(c, i, 0));
+				return;
+			}
+			break;
+		case VS_TR_STR:
+			if (p->ptr == 1 && !strcmp(p->tag, "char")) {
+				vs_tquote(buf, size, len, ptr);
+				return;
+			}
+			break;
+		case VS_TR_IN:
+		case VS_TR_INOUT:
+			t = vs_tint_of(p);
+			if (t && c->facts.pre_set & 1u << i) {
+				vs__tputs(buf, size, len, "[");
+				vs_tint_print(buf, size, len, t, c->facts.pre[i]);
+				vs__tputs(buf, size, len, "]");
+				return;
+			}
+			if (p->ptr == 1 &&
+			    vs_tstruct(buf, size, len, c, i, ptr, VS_TD_IN))
+				return;
+			break;
+		default:
+			break;
 		}
-		if (p->ptr == 1 && p->is_struct &&
-		    vs_tstruct_in(buf, size, len, sym, p, ptr, all, nargs))
-			return;
-		/* input strings: names of files, hosts, services, CAs */
-		if (p->ptr == 1 && p->is_const && !strcmp(p->tag, "char")) {
-			vs_tquote(buf, size, len, ptr);
-			return;
-		}
-		/* a buffer or an out-parameter: its address only */
+		/* anything else: its address only */
 		vs__tprintf(buf, size, len, "%p", ptr);
 		return;
 	}
@@ -546,60 +764,111 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 		vs__tprintf(buf, size, len, "%llu", (unsigned long long)v);
 }
 
-int vs__tdecode_out(char *buf, size_t size, size_t *len, enum vs_tsym sym,
-		    const struct vs_tparam *p, uint64_t v)
+void vs__tdecode_out(char *buf, size_t size, size_t *len,
+		     const struct vs_tcall *c, int i)
 {
-	const void *ptr = (const void *)(uintptr_t)v;
+	const struct vs_tparam *p = &c->facts.sig.p[i];
+	const void *ptr = (const void *)(uintptr_t)c->args[i];
+	const struct vs_tint *t;
+	size_t mark = *len;
 
-	(void)sym;
-	if (!ptr)
+	if (!ptr || (p->fact.role != VS_TR_OUT && p->fact.role != VS_TR_INOUT &&
+		     p->fact.role != VS_TR_HOUT))
+		return;
+	if (p->is_struct && p->ptr == 2) {
+		/* *param: a handle (hout), or a struct the call made */
+		const void *obj;
+
+		memcpy(&obj, ptr, sizeof(obj));
+		vs__tprintf(buf, size, len, " => *%s=", p->name);
+		if (p->fact.role == VS_TR_HOUT)
+			vs__thandle(buf, size, len, p->tag, obj);
+		else if (!obj)
+			vs__tputs(buf, size, len, "NULL");
+		if (obj && !vs_tstruct(buf, size, len, c, i, obj, VS_TD_OUT) &&
+		    p->fact.role != VS_TR_HOUT)
+			goto nothing;
+		return;
+	}
+	t = vs_tint_of(p);
+	if (t) {
+		vs__tprintf(buf, size, len, " => *%s=", p->name);
+		vs_tint_print(buf, size, len, t, vs_tint_read(t, ptr));
+		return;
+	}
+	vs__tprintf(buf, size, len, " => %s=", p->name);
+	if (p->ptr == 1 && vs_tstruct(buf, size, len, c, i, ptr, VS_TD_OUT))
+		return;
+nothing:
+	*len = mark;
+	buf[mark] = '\0';
+}
+
+/* ---- the facts at work on a call ---- */
+
+void vs__tfacts_before(struct vs_tcall *c)
+{
+	struct vs_tfacts_call *fc = &c->facts;
+	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
+	int i;
+
+	fc->pre_set = 0;
+	fc->nending = 0;
+	fc->parsed = !vs__tsig_parse(in->params, in->ret, in->facts, &fc->sig,
+				     NULL, 0);
+	if (!fc->parsed) {
+		fc->sig.n = 0;
+		return;
+	}
+	for (i = 0; i < fc->sig.n; i++) {
+		const struct vs_tparam *p = &fc->sig.p[i];
+		const void *ptr = (const void *)(uintptr_t)c->args[i];
+		const struct vs_tint *t = vs_tint_of(p);
+		unsigned int k;
+
+		if (!ptr)
+			continue;
+		/* an input integer, as it was before the call changed it */
+		if (t && (p->fact.role == VS_TR_IN ||
+			  p->fact.role == VS_TR_INOUT)) {
+			fc->pre[i] = vs_tint_read(t, ptr);
+			fc->pre_set |= 1u << i;
+		}
+		/* the handles the call ends, while the struct is there */
+		for (k = 0; k < p->fact.nends && fc->nending < VS_TENDS_MAX; k++) {
+			const void *h;
+
+			memcpy(&h, (const char *)ptr +
+				   vs__tfields[p->fact.ends[k]].offset, sizeof(h));
+			if (h)
+				fc->ending[fc->nending++] = h;
+		}
+	}
+}
+
+void vs__tfacts_forget(const struct vs_tcall *c)
+{
+	unsigned int k;
+	int i;
+
+	for (i = 0; i < c->facts.sig.n; i++)
+		if (c->facts.sig.p[i].fact.role == VS_TR_END && c->args[i])
+			vs__thandle_forget((const void *)(uintptr_t)c->args[i]);
+	for (k = 0; k < c->facts.nending; k++)
+		vs__thandle_forget(c->facts.ending[k]);
+}
+
+int vs__tfacts_ends(enum vs_tsym sym)
+{
+	const struct vs_tsym_info *in = &vs__tsym_info[sym];
+	struct vs_tsig s;
+	int i;
+
+	if (vs__tsig_parse(in->params, in->ret, in->facts, &s, NULL, 0))
 		return 0;
-	if (p->ptr == 2 && !strcmp(p->tag, "rdma_cm_event")) {
-		const struct rdma_cm_event *e =
-			*(struct rdma_cm_event *const *)ptr;
-		struct vs_tparam ev = { .ptr = 1, .is_struct = 1 };
-
-		snprintf(ev.tag, sizeof(ev.tag), "rdma_cm_event");
-		vs__tprintf(buf, size, len, "*%s=", p->name);
-		vs__thandle(buf, size, len, "rdma_cm_event", e);
-		return vs_tstruct_in(buf, size, len, sym, &ev, e, NULL, 0) || 1;
-	}
-	if (p->ptr == 2 && p->is_struct && !vs_is_attr(p->tag) &&
-	    strcmp(p->tag, "ibv_device")) {
-		vs__tprintf(buf, size, len, "*%s=", p->name);
-		vs__thandle(buf, size, len, p->tag,
-			    *(void *const *)ptr);
-		return 1;
-	}
-	if (p->ptr == 1 && (!strcmp(p->tag, "_compat_ibv_port_attr") ||
-			    !strcmp(p->tag, "ibv_port_attr"))) {
-		const struct ibv_port_attr *a = ptr;
-
-		vs__tprintf(buf, size, len, "%s={state=", p->name);
-		vs_tenum(buf, size, len, vs__tname_port_state(a->state),
-			 a->state);
-		vs__tputs(buf, size, len, ", active_mtu=");
-		vs_tenum(buf, size, len, vs__tname_mtu(a->active_mtu),
-			 a->active_mtu);
-		vs__tprintf(buf, size, len, ", lid=%u, link_layer=%u}", a->lid,
-			    a->link_layer);
-		return 1;
-	}
-	if (p->ptr == 1 && !strcmp(p->tag, "ibv_async_event")) {
-		const struct ibv_async_event *a = ptr;
-
-		vs__tprintf(buf, size, len, "%s={event_type=", p->name);
-		vs_tenum(buf, size, len, vs__tname_async_event(a->event_type),
-			 a->event_type);
-		vs__tputs(buf, size, len, "}");
-		return 1;
-	}
-	if (p->ptr == 1 && !p->is_const && !strcmp(p->tag, "int") &&
-	    (!strcmp(p->name, "num_devices") || !strcmp(p->name, "qp_attr_mask"))) {
-		vs__tprintf(buf, size, len, "*%s=%d", p->name,
-			    *(const int *)ptr);
-		return 1;
-	}
+	for (i = 0; i < s.n; i++)
+		if (s.p[i].fact.role == VS_TR_END || s.p[i].fact.nends)
+			return 1;
 	return 0;
 }
 
@@ -638,13 +907,13 @@ int vs__tfailed(enum vs_tsym sym, uint64_t ret, int err, int *e)
 	}
 }
 
-void vs__tdecode_ret(char *buf, size_t size, size_t *len, enum vs_tsym sym,
-		     uint64_t ret, int err, int failed)
+void vs__tdecode_ret(char *buf, size_t size, size_t *len,
+		     const struct vs_tcall *c, uint64_t ret, int failed)
 {
-	const struct vs_tsym_info *in = &vs__tsym_info[sym];
+	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
+	const struct vs_tparam *r = &c->facts.sig.ret;
 	const char *name;
 
-	(void)err;
 	switch (in->conv) {
 	case VS_TC_VOID:
 		return;
@@ -660,27 +929,16 @@ void vs__tdecode_ret(char *buf, size_t size, size_t *len, enum vs_tsym sym,
 			vs__tputs(buf, size, len, " = NULL");
 			return;
 		}
-		{
-			struct vs_tparam r[1];
-			char text[80];
-
-			snprintf(text, sizeof(text), "(%s r)", in->ret);
-			if (vs__tparams_parse(text, r, 1) == 1 && r->ptr == 1 &&
-			    r->is_struct && !vs_is_attr(r->tag)) {
-				vs__tputs(buf, size, len, " = ");
-				vs__thandle(buf, size, len, r->tag,
-					    (const void *)(uintptr_t)ret);
-				return;
-			}
-			if (r->is_const && !strcmp(r->tag, "char")) {
-				vs__tputs(buf, size, len, " = ");
-				vs_tquote(buf, size, len,
-					  (const char *)(uintptr_t)ret);
-				return;
-			}
-		}
-		vs__tprintf(buf, size, len, " = %p",
-			    (const void *)(uintptr_t)ret);
+		vs__tputs(buf, size, len, " = ");
+		if (r->fact.role == VS_TR_H && r->is_struct && r->ptr == 1)
+			vs__thandle(buf, size, len, r->tag,
+				    (const void *)(uintptr_t)ret);
+		else if (r->fact.role == VS_TR_STR && r->ptr == 1 &&
+			 !strcmp(r->tag, "char"))
+			vs_tquote(buf, size, len, (const char *)(uintptr_t)ret);
+		else
+			vs__tprintf(buf, size, len, "%p",
+				    (const void *)(uintptr_t)ret);
 		return;
 	default:
 		break;

@@ -21,16 +21,14 @@ static int vs_why(char *why, size_t len, const char *fmt, ...)
 	va_list ap;
 
 	if (why && len) {
-		char *p;
+		char raw[512];
 
 		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
 		va_end(ap);
-		/* the value is echoed: its control bytes would break the
-		 * one line the sentence must be */
-		for (p = why; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
-				*p = '?';
+		/* the value is echoed: its bytes must not act on the terminal
+		 * nor break the one line the sentence must be */
+		vs__tescape(why, len, raw);
 	}
 	return -EINVAL;
 }
@@ -291,10 +289,17 @@ static int vs_parse_when(const char *when, struct vs_tfault_rule *r)
 		 (int)(at ? at - when : (long)strlen(when)), when);
 	if (frac[0] < '0' || frac[0] > '9')
 		return -1;
-	errno = 0;
-	r->prob = strtod(frac, &end);
-	if (errno || *end || !(r->prob > 0.0) || r->prob > 1.0)
-		return -1;
+	{
+		int caller_errno = errno;	/* parsed on the caller's behalf */
+		int range;
+
+		errno = 0;
+		r->prob = strtod(frac, &end);
+		range = errno;
+		errno = caller_errno;
+		if (range || *end || !(r->prob > 0.0) || r->prob > 1.0)
+			return -1;
+	}
 	/* 2^64 * prob, saturated at 1 */
 	r->threshold = r->prob >= 1.0 ? UINT64_MAX
 				      : (uint64_t)(r->prob * 18446744073709551616.0);

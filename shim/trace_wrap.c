@@ -2,7 +2,8 @@
 /*
  * The tracing wrappers, generated from shim/syms_*.h: one per row, with
  * the row's exact prototype, so that the table slot can hold it in place
- * of the library's function.  None of this runs unless a knob is set
+ * of the library's function; the top of the trace (the calls, the
+ * decoders, the ids and the file are below it).  None of this runs unless a knob is set
  * (shim/vs_trace.h).  Each wrapper packs its arguments as integers for the
  * decoder, asks whether to fail on purpose, calls the real function, and
  * reports the result with errno preserved.
@@ -93,48 +94,14 @@
 /* variadic: its wrapper could not forward the optional argument */
 #define VS_TW_CUSTOM_rfcntl VS_TW_NONE
 
-#define VS_TCONV(conv, name) VS_TCONV_##conv(name)
-#define VS_TCONV_PTR(n) VS_TC_PTR
-#define VS_TCONV_ERRNO(n) VS_TC_ERRNO
-#define VS_TCONV_NEG1(n) VS_TC_NEG1
-#define VS_TCONV_NEGERR(n) VS_TC_NEGERR
-#define VS_TCONV_ZERO(n) VS_TC_ZERO
-#define VS_TCONV_STR(n) VS_TC_STR
-#define VS_TCONV_VOID(n) VS_TC_VOID
-#define VS_TCONV_CUSTOM(n) VS_TCONV_CUSTOM_##n
-#define VS_TCONV_CUSTOM_ibv_get_device_list VS_TC_PTR
-#define VS_TCONV_CUSTOM_ibv_fork_init VS_TC_ERRNO
-#define VS_TCONV_CUSTOM_ibv_reg_mr_iova VS_TC_PTR
-#define VS_TCONV_CUSTOM_ibv_reg_mr_iova2 VS_TC_PTR
-#define VS_TCONV_CUSTOM__ibv_query_gid_ex VS_TC_ERRNO
-#define VS_TCONV_CUSTOM__ibv_query_gid_table VS_TC_NEGERR
-#define VS_TCONV_CUSTOM_ibv_is_fork_initialized VS_TC_NOFAIL
-#define VS_TCONV_CUSTOM_rdma_get_devices VS_TC_PTR
-#define VS_TCONV_CUSTOM_rfcntl VS_TC_NONE
-
-#define VS_TW_IBVERBS(node, n, r, p, a, conv) VS_TW_##conv(ibverbs, n, r, p, a)
-#define VS_TW_RDMACM(node, n, r, p, a, conv) VS_TW_##conv(rdmacm, n, r, p, a)
-#define VS_TW_EFA(node, n, r, p, a, conv) VS_TW_##conv(efa, n, r, p, a)
-#define VS_TW_MLX5(node, n, r, p, a, conv) VS_TW_##conv(mlx5, n, r, p, a)
-#define VS_TW_MLX4(node, n, r, p, a, conv) VS_TW_##conv(mlx4, n, r, p, a)
-#define VS_TW_IBUMAD(node, n, r, p, a, conv) VS_TW_##conv(ibumad, n, r, p, a)
+#define VS_TW_IBVERBS(node, n, r, p, a, conv, facts) VS_TW_##conv(ibverbs, n, r, p, a)
+#define VS_TW_RDMACM(node, n, r, p, a, conv, facts) VS_TW_##conv(rdmacm, n, r, p, a)
+#define VS_TW_EFA(node, n, r, p, a, conv, facts) VS_TW_##conv(efa, n, r, p, a)
+#define VS_TW_MLX5(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx5, n, r, p, a)
+#define VS_TW_MLX4(node, n, r, p, a, conv, facts) VS_TW_##conv(mlx4, n, r, p, a)
+#define VS_TW_IBUMAD(node, n, r, p, a, conv, facts) VS_TW_##conv(ibumad, n, r, p, a)
 #define VS_LIB_TW(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TW_##LIB)
 VS_LIBRARIES(VS_LIB_TW)
-
-/* The descriptions. */
-#define VS_TINFO_ROW(LIB, name, ret, params, conv)                             \
-	[VS_TSYM_##name] = { #name, #params, #ret, VS_LIB_##LIB,               \
-			     VS_TCONV(conv, name) },
-#define VS_TINFO_IBVERBS(node, n, r, p, a, conv) VS_TINFO_ROW(IBVERBS, n, r, p, conv)
-#define VS_TINFO_RDMACM(node, n, r, p, a, conv) VS_TINFO_ROW(RDMACM, n, r, p, conv)
-#define VS_TINFO_EFA(node, n, r, p, a, conv) VS_TINFO_ROW(EFA, n, r, p, conv)
-#define VS_TINFO_MLX5(node, n, r, p, a, conv) VS_TINFO_ROW(MLX5, n, r, p, conv)
-#define VS_TINFO_MLX4(node, n, r, p, a, conv) VS_TINFO_ROW(MLX4, n, r, p, conv)
-#define VS_TINFO_IBUMAD(node, n, r, p, a, conv) VS_TINFO_ROW(IBUMAD, n, r, p, conv)
-#define VS_LIB_TINFO(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)
-const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
-	VS_LIBRARIES(VS_LIB_TINFO)
-};
 
 /* The wrappers' addresses, NULL for the rows that have none. */
 #define VS_TWP_PTR(n) (void (*)(void))vs_tw_##n,
@@ -154,8 +121,17 @@ const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
 #define VS_TWP_CUSTOM_ibv_is_fork_initialized VS_TWP_PTR
 #define VS_TWP_CUSTOM_rdma_get_devices VS_TWP_PTR
 #define VS_TWP_CUSTOM_rfcntl(n) NULL,
-#define VS_TWP_ROW(node, n, r, p, a, conv) VS_TWP_##conv(n)
+#define VS_TWP_ROW(node, n, r, p, a, conv, facts) VS_TWP_##conv(n)
 #define VS_LIB_TWP(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TWP_ROW)
 void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void) = {
 	VS_LIBRARIES(VS_LIB_TWP)
 };
+
+/* The slot's new value: the wrapper when a knob selects the row. */
+void *vs__trace_slot(enum vs_tsym sym, void *real)
+{
+	int wrapped = vs__tsym_wrapper[sym] != NULL;
+
+	return vs__tsym_setup(sym, real, wrapped) ?
+		       (void *)vs__tsym_wrapper[sym] : real;
+}

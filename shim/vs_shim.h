@@ -21,31 +21,35 @@
 #include "syms_mlx4.h"
 #include "syms_umad.h"
 #include "verbshim/loader.h"
+#include "vs_knobs.h"
 
 /*
  * Every library the shim loads, one row each:
  *
  *   L(lib, LIB, soname, probe symbol, symbol family, needs libibverbs,
- *     Debian package)
+ *     Debian package, dlopen note priority)
  *
  * lib names the table (vs__<lib>), the symbol list (VS_<LIB>_SYMBOLS), the
  * node list (VS_<LIB>_NODES), "lib<lib>" and VERBSHIM_LIB<LIB>; the row's
  * order is enum vs_library's.  Adding a library is a row here, a symbol
- * list and a drop-in file.
+ * list and a drop-in file.  The priority is that of the library's
+ * .note.dlopen entry (shim/vs_notes.h; docs/shipping.md says why):
+ * "recommended" when the library's own calls can do nothing without it,
+ * "suggested" for a provider's direct verbs (useful with its hardware only).
  */
 #define VS_LIBRARIES(L)                                                        \
 	L(ibverbs, IBVERBS, "libibverbs.so.1", "ibv_get_device_list", "ibv_*", \
-	  0, "libibverbs1")                                                    \
+	  0, "libibverbs1", "recommended")                                     \
 	L(rdmacm, RDMACM, "librdmacm.so.1", "rdma_create_id", "rdma_*", 1,     \
-	  "librdmacm1")                                                        \
+	  "librdmacm1", "recommended")                                         \
 	L(efa, EFA, "libefa.so.1", "efadv_query_device", "efadv_*", 1,         \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(mlx5, MLX5, "libmlx5.so.1", "mlx5dv_query_device", "mlx5dv_*", 1,    \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(mlx4, MLX4, "libmlx4.so.1", "mlx4dv_query_device", "mlx4dv_*", 1,    \
-	  "ibverbs-providers")                                                 \
+	  "ibverbs-providers", "suggested")                                    \
 	L(ibumad, IBUMAD, "libibumad.so.3", "umad_init", "umad_*", 0,          \
-	  "libibumad3")
+	  "libibumad3", "recommended")
 
 /* Every version node of the libraries, in list order. */
 #define VS_NODE_ENUM(id, str, release) VS_NODE_##id,
@@ -77,7 +81,7 @@ struct vs_lib_desc {
 	const char *name;	/* "libibverbs" */
 	const char *soname;	/* "libibverbs.so.1" */
 	const char *devname;	/* "libibverbs.so" */
-	const char *env;	/* "VERBSHIM_LIBIBVERBS" */
+	unsigned char knob;	/* enum vs_knob: VS_KNOB_LIBIBVERBS */
 	const char *node_prefix;	/* "IBVERBS_" */
 	const char *probe;	/* a symbol every copy exports */
 	const char *package;	/* the Debian package that ships it */
@@ -119,7 +123,7 @@ struct vs_lib_state {
 	char error[2 * PATH_MAX];
 };
 
-#define VS_SLOT(node, name, ret, params, args, conv) ret (*name) params;
+#define VS_SLOT(node, name, ret, params, args, conv, facts) ret (*name) params;
 
 struct vs_ibverbs_table {
 	struct vs_lib_state state;
@@ -271,17 +275,17 @@ void *vs__lookup(void *handle, int versioned, const char *name,
 	}
 #define VS_DEFINE_CUSTOM(lib, name, ret, params, args) /* hand-written */
 
-#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv)                 \
+#define VS_DEFINE_IBVERBS(node, name, ret, params, args, conv, facts)                 \
 	VS_DEFINE_##conv(ibverbs, name, ret, params, args)
-#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_RDMACM(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(rdmacm, name, ret, params, args)
-#define VS_DEFINE_EFA(node, name, ret, params, args, conv)                     \
+#define VS_DEFINE_EFA(node, name, ret, params, args, conv, facts)                     \
 	VS_DEFINE_##conv(efa, name, ret, params, args)
-#define VS_DEFINE_MLX5(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX5(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx5, name, ret, params, args)
-#define VS_DEFINE_MLX4(node, name, ret, params, args, conv)                    \
+#define VS_DEFINE_MLX4(node, name, ret, params, args, conv, facts)                    \
 	VS_DEFINE_##conv(mlx4, name, ret, params, args)
-#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv)                  \
+#define VS_DEFINE_IBUMAD(node, name, ret, params, args, conv, facts)                  \
 	VS_DEFINE_##conv(ibumad, name, ret, params, args)
 
 /* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");
@@ -291,6 +295,19 @@ size_t vs__nodes_found_text(const struct vs_lib_desc *desc, char *buf,
 /* What the machine has of a library, for a sentence: "IBVERBS_1.11
  * (rdma-core 32/33)", or why it has none ("no libibverbs: ..."). */
 void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len);
+
+/* vs_library_query()'s answer for one library (loading it first); -EINVAL
+ * for a NULL desc or info. */
+int vs__library_describe(const struct vs_lib_desc *desc,
+			 struct vs_library_info *info);
+/* The same by number for lib/, without linking the other tables:
+ * -ENOENT when the program does not link that library. */
+int vs__library_query_linked(int lib, struct vs_library_info *info);
+/* vs_feature_query() with the library descriptors of libs (by number;
+ * NULL: not linked); and for lib/, with those this program links. */
+int vs__feature_describe(enum vs_feature feature, struct vs_feature_info *info,
+			 const struct vs_lib_desc *const *libs);
+int vs__feature_query_linked(int feature, struct vs_feature_info *info);
 
 /* The GID fallbacks for libraries older than IBVERBS_1.11. */
 int vs__gid_entry_fallback(struct ibv_context *context, uint32_t port_num,

@@ -4,26 +4,30 @@
 # timeout; the runner ends with "N passed, N failed, N skipped".
 #
 #   test/run.sh [--stage NAME] [--timeout SEC] [--wrap "CMD ARGS"]
-#               [--results FILE] [--no-skip [--skip-ok TEXT]] [--jobs N]
+#               [--results FILE] [--verdicts FILE]
+#               [--no-skip [--skip-ok TEXT]] [--jobs N]
 #               TEST...
 #
 # --wrap     runs each test as CMD ARGS TEST (valgrind, a loader, ...)
 # --results  appends "NAME passed failed skipped" to FILE (for check.sh);
 #            while running, FILE.running holds the counts so far (a VM
 #            killed by its limit still tells what had passed)
+# --verdicts appends "TEST PASS|FAIL|SKIP" per test to FILE (the VM stage
+#            compares a traced boot's with the plain ones')
 # --no-skip  a skip counts as a failure (inside the VM nothing may skip)
 # --skip-ok  but a skip whose reason contains TEXT is one (a provider's own
 #            reason, as "siw0 (iWARP): no UD QPs")
 # --jobs     N tests at a time (default 1), reported in the given order:
 #            only for tests that share nothing (files, ports, devices)
 set -u
-stage=tests timeout=120 wrap= results= noskip=0 skipok= jobs=1
+stage=tests timeout=120 wrap= results= verdicts= noskip=0 skipok= jobs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--stage) stage=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--wrap) wrap=$2; shift 2 ;;
 	--results) results=$2; shift 2 ;;
+	--verdicts) verdicts=$2; shift 2 ;;
 	--no-skip) noskip=1; shift ;;
 	--skip-ok) skipok=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
@@ -80,6 +84,7 @@ report() {
 		sed -n '1,60p' "$log" | sed 's/^/        | /'
 		;;
 	esac
+	[ -z "$verdicts" ] || echo "$name $(case $rc in 0) echo PASS ;; 77) echo SKIP ;; *) echo FAIL ;; esac)" >>"$verdicts"
 	[ -z "$results" ] || echo "$stage $passed $failed $skipped" >"$results.running"
 }
 

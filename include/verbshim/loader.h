@@ -76,7 +76,9 @@ int vs_library_query(enum vs_library lib, struct vs_library_info *info);
  *
  * Return: 1 yes, 0 no (old library, or none), -ENOENT not a symbol this
  * build of verbshim knows (misspelt, or absent from the headers it was
- * built with), -EINVAL NULL @name, -EDEADLK from inside its library's load.
+ * built with) or of a library this program never calls (its table is not
+ * linked in: see docs/shipping.md, "What a binary can load"), -EINVAL NULL
+ * @name, -EDEADLK from inside its library's load.
  */
 int vs_symbol_resolved(const char *name);
 
@@ -84,7 +86,8 @@ int vs_symbol_resolved(const char *name);
  * vs_symbol_node() - the version node a symbol is pinned to
  * @name: the function's name
  *
- * Return: the node ("IBVERBS_1.1"), or NULL for an unknown name.
+ * Return: the node ("IBVERBS_1.1"), or NULL for an unknown name or one of
+ * a library this program never calls.
  */
 const char *vs_symbol_node(const char *name);
 

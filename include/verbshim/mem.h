@@ -53,7 +53,8 @@ struct vs_mr {
 	struct vs_handle h; /* private */
 	struct ibv_mr *mr;
 	struct vs_pd *pd;
-	void *addr;
+	void *addr;	/* byte 0 for the CPU; NULL for a dmabuf MR (no CPU mapping) */
+	uint64_t iova;	/* byte 0 for the device (SGEs, remote): addr, or the dmabuf's iova */
 	size_t length;
 	bool owns_buffer; /* private: freed on the last close */
 };
@@ -101,6 +102,8 @@ int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
  * @out: where the result goes
  *
  * An MR over a dmabuf (fd, offset into it, iova the device will see).
+ * Its SGEs and remote addresses are iova-based (vs_mr_sge(mr, off, n).addr
+ * is iova + off); it has no CPU address, so vs_mr_ptr() refuses it.
  *
  * Return: 0 or -errno: -EBADF fd < 0; -EOPNOTSUPP where dmabuf MRs are not
  * supported: the machine's libibverbs predates ibv_reg_dmabuf_mr (the
@@ -186,7 +189,7 @@ VS_INLINE struct ibv_sge vs_mr_sge(const struct vs_mr *mr, size_t offset,
 
 	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, length)))
 		return vs__mr_sge_bad(mr, offset, length);
-	sge.addr = (uintptr_t)mr->addr + offset;
+	sge.addr = mr->iova + offset;
 	sge.length = length;
 	sge.lkey = mr->mr->lkey;
 	return sge;
@@ -212,7 +215,7 @@ VS_INLINE struct vs_remote vs_mr_remote(const struct vs_mr *mr, size_t offset)
 		vs__mr_bad(mr, offset, 0, "vs_mr_remote");
 		return r;
 	}
-	r.addr = (uintptr_t)mr->addr + offset;
+	r.addr = mr->iova + offset;
 	r.rkey = mr->mr->rkey;
 	return r;
 }
@@ -223,14 +226,14 @@ VS_INLINE struct vs_remote vs_mr_remote(const struct vs_mr *mr, size_t offset)
  * @offset: byte offset into the MR
  *
  * Pointer to byte offset of an MR's memory; NULL (error recorded) as
- * above.
+ * above, and for a dmabuf MR, whose memory has no CPU address.
  *
  * Return: the pointer; NULL with the error recorded for a bad handle or
- * offset.
+ * offset, or -EINVAL's record naming the dmabuf for a dmabuf MR.
  */
 VS_INLINE void *vs_mr_ptr(const struct vs_mr *mr, size_t offset)
 {
-	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, 0))) {
+	if (VS_UNLIKELY(!vs__mr_range_ok(mr, offset, 0) || !mr->addr)) {
 		vs__mr_bad(mr, offset, 0, "vs_mr_ptr");
 		return NULL;
 	}

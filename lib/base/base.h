@@ -39,6 +39,7 @@
 #include "verbshim/event.h"
 #include "verbshim/scope.h"
 #include "verbshim/trace.h"
+#include "vs_knobs.h" /* the shim's one reader of the VERBSHIM_ knobs */
 
 /*
  * Records the thread's last error (lib/error.c); returns -err.  call is
@@ -72,6 +73,13 @@ void vs__error_set_batch_posted(long n);
  */
 const char *vs__fault_last(void);
 int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
+/* vs_library_query() for a library this program links, vs_feature_query()
+ * as this program links the libraries (shim/introspect.c: they link no
+ * other library's table); -ENOENT when the library is not linked. */
+struct vs_library_info;
+int vs__library_query_linked(int lib, struct vs_library_info *info);
+struct vs_feature_info;
+int vs__feature_query_linked(int feature, struct vs_feature_info *info);
 int vs__tstats_print(int fd);
 /*
  * lib/base/names.c: "a" or "an" before w, by its spoken sound (an RC, an

@@ -81,7 +81,7 @@ const char *vs__library_reason(int lib, char *buf, size_t len)
 	struct vs_library_info info;
 
 	buf[0] = 0;
-	if (vs_library_query((enum vs_library)lib, &info) || info.loaded)
+	if (vs__library_query_linked(lib, &info) || info.loaded)
 		return NULL;
 	snprintf(buf, len, "%s did not load: %s", info.name,
 		 info.error ? info.error : strerror(info.load_errno));

@@ -12,7 +12,7 @@ static int force_legacy;
 
 static void read_env(void)
 {
-	const char *v = getenv("VERBSHIM_FORCE_LEGACY");
+	const char *v = vs__knob(VS_KNOB_FORCE_LEGACY);
 
 	__atomic_store_n(&force_legacy, v && *v && strcmp(v, "0") ? 1 : 0,
 			 __ATOMIC_RELAXED);

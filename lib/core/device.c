@@ -110,7 +110,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 		return ret;
 	}
 	c->bounce_sge = vs__quirks(c)->wr_sge_broken &&
-			!getenv("VERBSHIM_TRUST_WR_SGE");
+			!vs__knob(VS_KNOB_TRUST_WR_SGE);
 	vs__handle_init(&c->h, VS_KIND_CONTEXT);
 	*out = c;
 	return 0;
@@ -136,7 +136,7 @@ int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
 				      "cannot query the attributes of %s", c->name);
 	}
 	c->bounce_sge = vs__quirks(c)->wr_sge_broken &&
-			!getenv("VERBSHIM_TRUST_WR_SGE");
+			!vs__knob(VS_KNOB_TRUST_WR_SGE);
 	vs__handle_init(&c->h, VS_KIND_CONTEXT);
 	*out = c;
 	return 0;

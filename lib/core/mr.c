@@ -40,8 +40,10 @@ static const char *reg_hint(int err)
 	}
 }
 
+/* addr NULL: a dmabuf MR, which the device reaches at iova alone */
 static int finish(struct vs_pd *pd, struct ibv_mr *raw, void *addr,
-		  size_t length, bool owns, struct vs_mr **out, const char *verb)
+		  uint64_t iova, size_t length, bool owns, struct vs_mr **out,
+		  const char *verb)
 {
 	struct vs_mr *mr = vs__handle_alloc(sizeof(*mr));
 
@@ -53,6 +55,7 @@ static int finish(struct vs_pd *pd, struct ibv_mr *raw, void *addr,
 	mr->mr = raw;
 	mr->pd = pd;
 	mr->addr = addr;
+	mr->iova = iova;
 	mr->length = length;
 	mr->owns_buffer = owns;
 	vs__ref_get(&pd->h);
@@ -113,7 +116,8 @@ int vs_mr_alloc(struct vs_pd *pd, size_t length, unsigned int access,
 		free(buf);
 		return ret;
 	}
-	ret = finish(pd, raw, buf, length, true, out, "vs_mr_alloc");
+	ret = finish(pd, raw, buf, (uintptr_t)buf, length, true, out,
+		     "vs_mr_alloc");
 	if (ret)
 		free(buf);
 	return ret;
@@ -141,7 +145,8 @@ int vs_mr_register(struct vs_pd *pd, void *addr, size_t length,
 				     "cannot register %zu bytes at %p with access "
 				     "0x%x%s", length, addr, access, reg_hint(err));
 	}
-	return finish(pd, raw, addr, length, false, out, "vs_mr_register");
+	return finish(pd, raw, addr, (uintptr_t)addr, length, false, out,
+		      "vs_mr_register");
 }
 
 int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
@@ -164,7 +169,6 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 	raw = ibv_reg_dmabuf_mr(pd->pd, offset, length, iova, fd, (int)access);
 #else
 	/* built against rdma-core headers older than 34: no such verb */
-	(void)iova;
 	raw = NULL;
 	errno = EOPNOTSUPP;
 #endif
@@ -175,7 +179,7 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 		/* The machine's libibverbs predates the verb (or this build's
 		 * headers did): say which release added it and what is here. */
 		if (err == EOPNOTSUPP &&
-		    !vs_feature_query(VS_FEATURE_DMABUF_MR, &fi) && !fi.available) {
+		    !vs__feature_query_linked(VS_FEATURE_DMABUF_MR, &fi) && !fi.available) {
 			if (!fi.compiled_in)
 				return vs__verb_error("vs_mr_register_dmabuf", fi.verb, EOPNOTSUPP,
 						     "%s needs rdma-core %d or later headers: "
@@ -199,7 +203,8 @@ int vs_mr_register_dmabuf(struct vs_pd *pd, int fd, uint64_t offset,
 				     "offset %llu%s", length, fd,
 				     (unsigned long long)offset, reg_hint(err));
 	}
-	return finish(pd, raw, NULL, length, false, out, "vs_mr_register_dmabuf");
+	return finish(pd, raw, NULL, iova, length, false, out,
+		      "vs_mr_register_dmabuf");
 }
 
 int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
@@ -217,7 +222,7 @@ int vs_mr_advise(struct vs_mr *mr, enum ibv_advise_mr_advice advice,
 	if (length > UINT32_MAX)
 		return vs__set_error("vs_mr_advise", EINVAL,
 				     "length %zu exceeds one SGE (4 GiB)", length);
-	sge.addr = (uintptr_t)mr->addr + offset;
+	sge.addr = mr->iova + offset;
 	sge.length = (uint32_t)length;
 	sge.lkey = mr->mr->lkey;
 	ret = ibv_advise_mr(mr->pd->pd, advice, flags, &sge, 1);
@@ -265,6 +270,13 @@ int vs__mr_bad(const struct vs_mr *mr, size_t offset, size_t length,
 
 	if (ret)
 		return ret;
+	if (offset <= mr->length && length <= mr->length - offset)
+		/* in range: only vs_mr_ptr() gets here, on a dmabuf MR */
+		return vs__set_error(verb, EINVAL,
+				     "the MR is a dmabuf (device memory at iova "
+				     "0x%llx): it has no CPU address; post with "
+				     "vs_mr_sge() and reach it with vs_mr_remote()",
+				     (unsigned long long)mr->iova);
 	return vs__set_error(verb, EINVAL,
 			     "[%zu, +%zu) is outside the MR's %zu bytes "
 			     "(lkey 0x%x)", offset, length, mr->length,

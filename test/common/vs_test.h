@@ -73,6 +73,32 @@
 					vs_a_[vs_i_], vs_b_[vs_i_]);          \
 	} while (0)
 
+/* The whole of a file, NUL-terminated (free() it), or NULL when it cannot
+ * be opened. */
+static inline char *vs_t_slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			char *more = (char *)realloc(buf, cap = cap * 2 + 4096);
+
+			if (!more)
+				VS_FAIL("reading %s: out of memory", path);
+			buf = more;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
 /* Tests under test/device need a device: outside the VM they skip. */
 static inline void vs_test_require_device(void)
 {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the VERBSHIM_TRACE and VERBSHIM_FAULT parsers and the
- * row-parameter parser (shim/trace_knobs.c, shim/trace_decode.c) on any
- * bytes.  A refusal must come with its sentence; what is accepted must
- * hold what the run-time code relies on (non-empty patterns, a named
- * errno, N >= 1 or 0 < P <= 1), and matching and firing must not crash.
+ * libFuzzer target: the VERBSHIM_TRACE and VERBSHIM_FAULT parsers, the
+ * row-parameter parser and the facts parser (shim/trace_knobs.c,
+ * shim/trace_facts.c) on any bytes.  A refusal must come with its
+ * sentence; what is accepted must hold what the run-time code relies on
+ * (non-empty patterns, a named errno, N >= 1 or 0 < P <= 1), and matching
+ * and firing must not crash.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vs_tfilter filter;
 	struct vs_tfault fault;
 	struct vs_tparam p[8];
+	struct vs_tsig sig;
 	char *s, why[384];
 	unsigned int i, k;
 
@@ -70,6 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the row-parameter parser never reads past its input */
 	vs__tparams_parse(s, p, 8);
+	/* the facts column: any bytes as a row's facts, and as its text */
+	why[0] = '\0';
+	if (vs__tsig_parse("(struct rdma_cm_id *id, struct sockaddr *addr, "
+			   "socklen_t *addrlen, int n)", "struct ibv_qp *", s,
+			   &sig, why, sizeof(why)))
+		check(why[0] && !strchr(why, '\n'), "facts refused without a "
+		      "sentence", s);
+	vs__tsig_parse(s, s, "", &sig, NULL, 0);
 	free(s);
 	return 0;
 }

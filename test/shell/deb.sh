@@ -3,7 +3,7 @@
 # The Debian packages (debian/): `make deb` runs dpkg-buildpackage -b in
 # the Debian 11 build root and gives libverbshim-dev (archive, headers,
 # pkg-config, CMake package, compat directory, man pages) and
-# verbshim-tools (verbshim-info); lintian (the host's) reports no error.
+# verbshim-tools (verbshim-info, verbshim-selftest); lintian (the host's) reports no error.
 # Then:
 #   - in an overlay of the build root (scripts/build-root.sh --overlay: the
 #     cached root stays clean) dpkg -i installs both, and examples are built
@@ -56,8 +56,10 @@ list=$(dpkg-deb -c "$dev" | awk '{print $6}')
 for f in $want_dev; do
 	grep -qxF "$f" <<<"$list" || { echo "FAIL: libverbshim-dev lacks $f"; status=1; }
 done
-dpkg-deb -c "$tools" | awk '{print $6}' | grep -qx ./usr/bin/verbshim-info ||
-	{ echo "FAIL: verbshim-tools lacks /usr/bin/verbshim-info"; status=1; }
+for f in ./usr/bin/verbshim-info ./usr/bin/verbshim-selftest ./usr/share/man/man1/verbshim-selftest.1.gz; do
+	dpkg-deb -c "$tools" | awk '{print $6}' | grep -qxF "$f" ||
+		{ echo "FAIL: verbshim-tools lacks ${f#.}"; status=1; }
+done
 echo "ok   $(basename "$dev") ($(grep -c . <<<"$list") entries, $(grep -c 'man3/.*\.3\.gz$' <<<"$list") man pages), $(basename "$tools"): Depends: $(dpkg-deb -f "$tools" Depends)"
 
 # 3. installed into the build root (an overlay), examples built against it

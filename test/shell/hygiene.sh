@@ -12,7 +12,9 @@
 #   and one defining the names of the shim's internals (vs_lookup) links;
 # - a shared object that links it does not export ibv_* (an unversioned
 #   definition there would capture other libraries' references), unless
-#   built with VISIBILITY=default, the documented opt-in.
+#   built with VISIBILITY=default, the documented opt-in;
+# - the environment read only by shim/knob_env.c (secure_getenv), and
+#   libibverbs' fork variables by shim/fallback_ibverbs.c.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 archive=lib/libverbshim.a
@@ -37,10 +39,10 @@ fi
 # compatibility entries for private symbols (shim/vs_rdma_headers.h).
 cat >"$tmp/rows.c" <<'ROWS'
 #include "vs_shim.h"
-#define VS_ROW(node, name, ret, params, args, conv) VS_DROPIN name
+#define VS_ROW(node, name, ret, params, args, conv, facts) VS_DROPIN name
 #define VS_LIB_ROWS(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_ROW)
 VS_LIBRARIES(VS_LIB_ROWS)
-#define VS_RSOCKET(node, name, ret, params, args, conv) VS_RSOCKET_ROW name
+#define VS_RSOCKET(node, name, ret, params, args, conv, facts) VS_RSOCKET_ROW name
 VS_RDMACM_RSOCKET_SYMBOLS(VS_RSOCKET)
 #define VS_COMPAT(name) VS_DROPIN name
 VS_COMPAT_ENTRIES(VS_COMPAT)
@@ -145,6 +147,14 @@ else
 	grep -E 'multiple definition' "$tmp/names.err" | head -5
 	fail "a program defining vs_lookup and friends does not link with $archive"
 fi
+
+# The environment is read in one place: every VERBSHIM_ knob through
+# shim/knob_env.c's secure_getenv (setuid programs ignore them:
+# test/shell/setuid_knobs.sh); besides, libibverbs' own RDMAV_FORK_SAFE
+# and IBV_FORK_SAFE, read as libibverbs reads them (shim/fallback_ibverbs.c).
+readers=$(nm -A "$archive" 2>/dev/null | awk '$(NF-1) == "U" && $NF ~ /^(secure_)?getenv(@.*)?$/ {split($1, m, ":"); print m[2] ":" $NF}' | sort -u | tr '\n' ' ')
+[ "$readers" = "fallback_ibverbs.o:getenv knob_env.o:secure_getenv " ] ||
+	fail "the environment is read outside shim/knob_env.c's vs__knob() (and fallback_ibverbs.c's fork variables): $readers"
 
 # A shared object linking the whole archive.
 echo 'int hygiene_probe(void) { return 0; }' >"$tmp/probe.c"

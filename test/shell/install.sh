@@ -11,7 +11,7 @@ make -s -j"$(nproc)" install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>
 	{ cat "$stage.log"; rm -f "$stage.log"; exit 1; }
 rm -f "$stage.log"
 for f in include/verbshim.h include/verbshim.hpp include/verbshim/loader.h lib/libverbshim.a \
-	lib/pkgconfig/verbshim.pc bin/verbshim-info; do
+	lib/pkgconfig/verbshim.pc bin/verbshim-info bin/verbshim-selftest share/man/man1/verbshim-selftest.1; do
 	[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; exit 1; }
 done
 export PKG_CONFIG_PATH=$stage/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage

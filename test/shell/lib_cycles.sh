@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# No cycles among the archive's lib/ objects, and no room reaching up
-# (docs/ARCHITECTURE.md): from `nm` of each lib/ member, an edge A -> B when
-# A uses a global B defines.  Any cycle fails the test and is printed
-# ("a.o -> b.o -> a.o"), and so does any edge from an object of one room
-# to one of a room above it (ROOMS, bottom first).  Objects of
-# shim/ are the layer below and are left out: lib/ may use them, never the
-# other way round (hygiene.sh and the layout keep that).
+# No cycles among the archive's objects, lib/'s and shim/'s, and no layer
+# reaching up (docs/ARCHITECTURE.md): from `nm` of each member, an edge
+# A -> B when A uses a global B defines.  Any cycle fails the test and is
+# printed ("a.o -> b.o -> a.o"), and so does any edge from a lib/ object
+# of one room to one of a room above it (ROOMS, bottom first), or from a
+# trace object of shim/ to one of a layer above it (TRACE_LAYERS).  lib/
+# may use shim/, never the other way round (hygiene.sh and the layout
+# keep that; a shim/ -> lib/ edge with one back would be a cycle here).
 #
 #   test/shell/lib_cycles.sh [ARCHIVE]
 set -euo pipefail
@@ -17,10 +18,17 @@ trap 'rm -rf "$tmp"' EXIT
 # The rooms of lib/, bottom first: an object may use its own room's and
 # those below it, never one above.
 ROOMS="base transport core events cm"
+# The trace's layers in shim/, bottom first (a comma joins one layer's
+# objects): every shim/trace*.c is in one.
+TRACE_LAYERS="trace_rows,trace_text,trace_facts trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
 
 # lib/ members: the object names of lib/ROOM/*.c, with their rooms
 members=$(for f in lib/*/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
 [ -n "$members" ] || { echo "no lib/ sources"; exit 1; }
+nlib=$(echo "$members" | wc -l)
+shim_members=$(for f in shim/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
+[ -n "$shim_members" ] || { echo "no shim/ sources"; exit 1; }
+members=$(printf '%s\n%s\n' "$members" "$shim_members" | sort)
 for d in lib/*/; do
 	r=${d%/}; r=${r#lib/}
 	[[ " $ROOMS " == *" $r "* ]] || { echo "lib/$r/ is not a room of ROOMS ($ROOMS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
@@ -33,6 +41,19 @@ for r in $ROOMS; do
 	for f in lib/"$r"/*.c; do [ -e "$f" ] && b=${f##*/} && echo "${b%.c}.o $rank $r"; done
 	rank=$((rank + 1))
 done >"$tmp/rooms"
+rank=0
+for l in $TRACE_LAYERS; do
+	for o in ${l//,/ }; do
+		[ -e "shim/$o.c" ] || { echo "TRACE_LAYERS names $o, but there is no shim/$o.c"; exit 1; }
+		echo "$o.o $rank"
+	done
+	rank=$((rank + 1))
+done >"$tmp/layers"
+for f in shim/trace*.c; do
+	b=${f##*/}
+	grep -q "^${b%.c}.o " "$tmp/layers" ||
+		{ echo "$f is in no layer of TRACE_LAYERS ($TRACE_LAYERS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
+done
 nm -A "$archive" >"$tmp/nm" 2>/dev/null || { echo "nm $archive failed"; exit 1; }
 
 # edges "from to symbol" (the first symbol that makes each, for the report)
@@ -59,8 +80,13 @@ awk -v members="$members" -F'[: ]+' '
 
 # no room reaching up
 awk 'NR == FNR { rank[$1] = $2; room[$1] = $3; next }
-     rank[$2] > rank[$1] { print "up: " $1 " (" room[$1] ") uses " $3 " of " $2 " (" room[$2] ")"; bad = 1 }
+     ($1 in rank) && ($2 in rank) && rank[$2] + 0 > rank[$1] + 0 {
+	print "up: " $1 " (" room[$1] ") uses " $3 " of " $2 " (" room[$2] ")"; bad = 1 }
      END { exit bad }' "$tmp/rooms" "$tmp/edges" || exit 1
+awk 'NR == FNR { layer[$1] = $2; next }
+     ($1 in layer) && ($2 in layer) && layer[$2] + 0 > layer[$1] + 0 {
+	print "up: " $1 " (trace layer " layer[$1] ") uses " $3 " of " $2 " (trace layer " layer[$2] ")"; bad = 1 }
+     END { exit bad }' "$tmp/layers" "$tmp/edges" || exit 1
 
 # depth-first search for a back edge; prints the first cycle found
 awk '
@@ -86,4 +112,4 @@ awk '
 		for (v in nodes) if (!color[v] && !found) dfs(v)
 		exit found
 	}' "$tmp/edges" || exit 1
-echo "0 cycles among $(echo "$members" | wc -l) lib/ objects ($(wc -l <"$tmp/edges") edges), none reaching up across the rooms ($ROOMS)"
+echo "0 cycles among $(echo "$members" | wc -l) objects ($nlib of lib/, the rest shim/'s; $(wc -l <"$tmp/edges") edges), none reaching up across the rooms ($ROOMS) nor the trace's layers ($TRACE_LAYERS)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# The RPMs (verbshim.spec, make check-rpm): `make rpm` and `make rpm
+# The RPMs (scripts/rpm/verbshim.spec, make check-rpm): `make rpm` and `make rpm
 # ARCH=arm64` (rpmbuild from Debian's rpm, the build in the Debian 11
 # build root) give verbshim-devel and verbshim-tools for x86_64 and
 # aarch64.  Then:
@@ -9,7 +9,7 @@
 #     static-only library) and not the compat directory's pkgconfig names
 #     (pkgconfig(libibverbs)...), the tools package states its weak
 #     dependencies on the rdma-core libraries it loads;
-#   - rpmlint (Debian's) reports nothing, with verbshim.rpmlint.toml's
+#   - rpmlint (Debian's) reports nothing, with scripts/rpm/rpmlint.toml's
 #     configuration (each filter with its reason);
 #   - rpm --root installs both, each arch, into a scratch root with a
 #     database of its own (the host's stays without them);
@@ -76,7 +76,9 @@ for arch in x86_64 aarch64; do
 		/usr/share/man/man3/vs_device_open.3.gz; do
 		grep -qxF "$f" <<<"$list" || { echo "FAIL: verbshim-devel ($arch) lacks $f"; status=1; }
 	done
-	grep -qx /usr/bin/verbshim-info <<<"$(rpm -qpl "$tools")" || { echo "FAIL: verbshim-tools ($arch) lacks /usr/bin/verbshim-info"; status=1; }
+	for f in /usr/bin/verbshim-info /usr/bin/verbshim-selftest /usr/share/man/man1/verbshim-selftest.1.gz; do
+		grep -qx "$f" <<<"$(rpm -qpl "$tools")" || { echo "FAIL: verbshim-tools ($arch) lacks $f"; status=1; }
+	done
 	[ "$(rpm -qp --qf '%{ARCH}' "$devel")" = $arch ] || { echo "FAIL: $devel is not $arch"; status=1; }
 	provides=$(rpm -qp --provides "$devel")
 	grep -q "^verbshim-static = $version-1$" <<<"$provides" || { echo "FAIL: verbshim-devel ($arch) does not provide verbshim-static"; status=1; }
@@ -88,7 +90,7 @@ for arch in x86_64 aarch64; do
 		grep -qF "$s()(64bit)" <<<"$weak" || { echo "FAIL: verbshim-tools ($arch) has no weak dependency on $s: $weak"; status=1; }
 	done
 	rpm -qp --requires "$tools" | grep -E "$rdma_needed" && { echo "FAIL: verbshim-tools ($arch) requires rdma-core"; status=1; }
-	rpmlint -c verbshim.rpmlint.toml "$devel" "$tools" verbshim.spec >"$out/rpmlint-$arch.log" 2>&1 || true
+	rpmlint -c scripts/rpm/rpmlint.toml "$devel" "$tools" scripts/rpm/verbshim.spec >"$out/rpmlint-$arch.log" 2>&1 || true
 	if grep -E '^[^ ]*: [EW]: ' "$out/rpmlint-$arch.log"; then
 		echo "FAIL: rpmlint ($arch) reports the above"; status=1
 	else

@@ -16,22 +16,8 @@ py=$(command -v python3 || true)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-# run NAME EXPECTED_RC ARGS...: output in $tmp/NAME.out/.err
-run() {
-	local name=$1 want=$2 rc=0
-	shift 2
-	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "$name: exit $rc, expected $want"
-		sed 's/^/    | /' "$tmp/$name.out" "$tmp/$name.err" | head -n 20
-	else
-		ok "$name: exit $rc"
-	fi
-}
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 
 # The highest public node and IBVERBS_PRIVATE_N of a library file, from
 # the symbol versions objdump lists (independent of the shim's loader).

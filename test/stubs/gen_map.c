@@ -20,7 +20,7 @@ struct row {
 	int node;
 };
 
-#define ROW(node, name, ret, params, args, conv) { #name, VS_NODE_##node },
+#define ROW(node, name, ret, params, args, conv, facts) { #name, VS_NODE_##node },
 #define LIB_ROWS(lib, LIB, ...)                                                \
 	static const struct row lib##_rows[] = { VS_##LIB##_SYMBOLS(ROW) };
 VS_LIBRARIES(LIB_ROWS)

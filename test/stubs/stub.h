@@ -44,7 +44,7 @@ static inline void vs_stub_record(const char *name)
 #define VS_STUB_RET_ZERO(ret) return (ret)0;
 #define VS_STUB_RET_CUSTOM(ret) return (ret)0;
 
-#define VS_STUB_DEFINE(node, name, ret, params, args, conv)                    \
+#define VS_STUB_DEFINE(node, name, ret, params, args, conv, facts)                    \
 	__attribute__((weak)) VS_STUB_EXPORT ret name params                   \
 	{                                                                      \
 		vs_stub_record(#name);                                         \

@@ -745,7 +745,10 @@ VS_STUB_EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 		errno = EBADF;
 		return NULL;
 	}
-	mr = fake_reg(pd, NULL, length);
+	/* libibverbs' own: addr is the offset into the dmabuf, not an
+	 * address anything can use; the device sees iova */
+	mr = fake_reg(pd, (void *)(uintptr_t)offset, length);
+	(void)iova;
 	vs_stub_record("ibv_reg_dmabuf_mr");
 	return mr;
 }

@@ -10,8 +10,9 @@
  *     added it and the node found;
  *   - the fake as rdma-core 44, its provider refusing dmabuf MRs (as rxe
  *     does): the verb is there and the provider's refusal comes through;
- *   - the same accepting them (VS_FAKE_DMABUF=1): an MR, closed again, and
- *     a closed fd's EBADF from the provider.
+ *   - the same accepting them (VS_FAKE_DMABUF=1): an MR at iova 0x10000000
+ *     (its SGEs and remote address there, vs_mr_ptr refused), closed
+ *     again, and a closed fd's EBADF from the provider.
  * Each case runs in a child process, since a process loads once.
  */
 #include <fcntl.h>
@@ -143,10 +144,15 @@ static void new_library(int accept)
 		printf("ok: rdma-core 44 (fake), provider without dmabuf MRs: %s\n",
 		       vs_last_error()->message);
 	} else {
-		VS_OK(vs_mr_register_dmabuf(pd, fd, 0, 4096, 0, 0, &mr));
+		VS_OK(vs_mr_register_dmabuf(pd, fd, 0, 4096, 0x10000000, 0, &mr));
 		VS_ASSERT_STREQ(stub_last(), "ibv_reg_dmabuf_mr");
 		VS_ASSERT_EQ(live[2], 1);
 		VS_ASSERT_EQ(vs_mr_raw(mr)->length, 4096);
+		/* the device sees the iova; the CPU sees nothing */
+		VS_ASSERT_EQ(vs_mr_sge(mr, 64, 8).addr, 0x10000040);
+		VS_ASSERT_EQ(vs_mr_remote(mr, 64).addr, 0x10000040);
+		VS_ASSERT(vs_mr_ptr(mr, 64) == NULL);
+		VS_ASSERT(strstr(vs_last_error()->message, "no CPU address"));
 		VS_OK(vs_mr_close(mr));
 		VS_ASSERT_EQ(live[2], 0);
 		mr = NULL;

@@ -6,6 +6,7 @@
  * release is, the machine is described by its newest node and the
  * releases that have it, the nodes found are the release's, and the
  * feature table agrees with the symbol tables (node of each verb).  A
+ * libefa found but failed to load is told from one not found.  A
  * missing verb's drop-in gives its not-supported result.  Each release
  * runs in a child process, since a process loads once.
  */
@@ -108,9 +109,77 @@ static void one_release(const struct release *r)
 	       r->n, r->ibverbs_found, avail, VS_FEATURE_COUNT);
 }
 
+/*
+ * A libefa that is there but does not load says so, and why (dlerror),
+ * never "not found": build/stubs/broken/libefa.so.1 needs a library that
+ * is nowhere (whose own "No such file" must not be read as libefa's), a
+ * file of garbage is not ELF; a path to nothing is "not found".
+ */
+enum efa_case { EFA_MISSING_DEP, EFA_BAD_ELF, EFA_NOWHERE };
+
+static void broken_efa(enum efa_case c)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 64], junk[] = "/tmp/vs_feature_XXXXXX";
+	struct vs_feature_info fi;
+	struct vs_library_info li;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *want;
+	int fd = -1;
+
+	use_stubs(44);
+	VS_ASSERT(len > 0);
+	exe[len] = '\0';
+	if (c == EFA_MISSING_DEP) {
+		snprintf(path, sizeof(path), "%s/../../stubs/broken/libefa.so.1",
+			 dirname(exe));
+		VS_ASSERT(access(path, R_OK) == 0);
+		want = "libvs_gone.so.0";	/* the rest may be cut (160 bytes) */
+	} else if (c == EFA_BAD_ELF) {
+		char bytes[256];
+
+		fd = mkstemp(junk);
+		VS_ASSERT(fd >= 0);
+		memset(bytes, 'x', sizeof(bytes));	/* longer than an ELF header */
+		VS_ASSERT(write(fd, bytes, sizeof(bytes)) == (ssize_t)sizeof(bytes));
+		close(fd);
+		snprintf(path, sizeof(path), "%s", junk);
+		want = "invalid ELF header";
+	} else {
+		snprintf(path, sizeof(path), "/nonexistent/libefa.so.1");
+		want = "/nonexistent/libefa.so.1: cannot open shared object file";
+	}
+	setenv("VERBSHIM_LIBEFA", path, 1);
+	VS_ASSERT_EQ(vs_feature_query(VS_FEATURE_SRD_WQS, &fi), 0);
+	if (fd >= 0)
+		unlink(junk);
+	VS_ASSERT_EQ(fi.available, 0);
+	if (!strstr(fi.found, c == EFA_NOWHERE ? ": not found: " :
+			      ": found but failed to load: ") ||
+	    !strstr(fi.found, want))
+		VS_FAIL("case %d: found = \"%s\"", (int)c, fi.found);
+	VS_ASSERT_EQ(vs_library_query(VS_LIB_EFA, &li), 0);
+	VS_ASSERT_EQ(li.load_errno, c == EFA_NOWHERE ? ENOENT : ELIBBAD);
+	printf("ok: %s\n", fi.found);
+}
+
 int main(void)
 {
 	int status, bad = 0;
+
+	for (int c = EFA_MISSING_DEP; c <= EFA_NOWHERE; c++) {
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		VS_ASSERT(pid >= 0);
+		if (!pid) {
+			broken_efa((enum efa_case)c);
+			exit(0);
+		}
+		VS_ASSERT(waitpid(pid, &status, 0) == pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
 
 	for (size_t i = 0; i < sizeof(releases) / sizeof(releases[0]); i++) {
 		pid_t pid;

@@ -114,7 +114,7 @@ static void check_symbols(const struct expect *e)
 {
 	unsigned int bad = 0;
 
-#define CHECK_SYM(node, sym, ret, params, args, conv)                          \
+#define CHECK_SYM(node, sym, ret, params, args, conv, facts)                          \
 	do {                                                                   \
 		const char *pin = vs__nodes[VS_NODE_##node].name;               \
 		int want = exported(e, #sym, pin);                             \

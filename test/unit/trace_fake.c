@@ -12,7 +12,8 @@
  *   failure (NULL + errno, positive errno, -1 + errno) and the typed
  *   API's error record names the injection;
  * - failed-only, bad values (one sentence, the program runs on), and a
- *   trace file that exists or is a link (never followed nor clobbered).
+ *   trace file that exists or is a link (never followed nor clobbered:
+ *   the next free name, PREFIX.<pid>.2, never the program's stderr).
  */
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -81,25 +82,22 @@ static pid_t run(const char *name, const char *const *env)
 static char *kept[32];
 static unsigned int nkept;
 
+static char *slurp_path(const char *path)
+{
+	char *text = vs_t_slurp(path);
+
+	if (!text)
+		return NULL;
+	VS_ASSERT(nkept < sizeof(kept) / sizeof(kept[0]));
+	return kept[nkept++] = text;
+}
+
 static char *slurp(const char *prefix, pid_t pid)
 {
 	char path[PATH_MAX];
-	static char buf[1 << 20];	/* one at a time */
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s.%ld", dir, prefix, (long)pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	VS_ASSERT(n >= 0);
-	buf[n] = '\0';
-	VS_ASSERT(nkept < sizeof(kept) / sizeof(kept[0]));
-	kept[nkept] = strdup(buf);
-	VS_ASSERT(kept[nkept]);
-	return kept[nkept++];
+	return slurp_path(path);
 }
 
 static unsigned int count_lines(const char *text, const char *prefix)
@@ -394,9 +392,17 @@ int main(int argc, char **argv)
 
 	pid = run("link", env_link);
 	err = slurp("err", pid);
-	has(err, "cannot create");
-	has(err, "an existing file is never overwritten); tracing to stderr");
-	has(err, "] ibv_get_device_list(");
+	/* the next name, said in one line; never the program's stderr */
+	{
+		char second[PATH_MAX], want[PATH_MAX + 64];
+
+		snprintf(second, sizeof(second), "%s/t.%ld.2", dir, (long)pid);
+		snprintf(want, sizeof(want), "exists (an existing file is "
+			 "never written over); tracing to %s\n", second);
+		has(err, want);
+		VS_ASSERT_EQ(count_lines(err, "verbshim: "), 1);
+		has(slurp_path(second), "] ibv_get_device_list(");
+	}
 
 	{
 		char cmd[sizeof(dir) + 16];

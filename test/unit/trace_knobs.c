@@ -76,7 +76,19 @@ static void test_filter(void)
 	filter_refused("ibv_reg_mrr", "names no function");
 	filter_refused("libfoo", "names no function");
 	filter_refused("yes please", "neither all");
-	filter_refused("ibv_reg_mr\n-all", "has \"ibv_reg_mr?-all\"");
+	filter_refused("ibv_reg_mr\n-all", "has \"ibv_reg_mr\\x0a-all\"");
+	/* every byte that is not printable ASCII is escaped: C1 controls
+	 * (0x85 NEL, 0x9b CSI), ESC, DEL, UTF-8 */
+	filter_refused("ibv_\xc2\x85\x9b" "2J\x1b[31m\x7f",
+		       "has \"ibv_\\xc2\\x85\\x9b2J\\x1b[31m\\x7f\", which");
+	{
+		char out[8];
+
+		vs__tescape(out, sizeof(out), "ab\x85" "cdef");
+		VS_ASSERT_STREQ(out, "ab\\x85c");	/* cut after a whole escape */
+		vs__tescape(out, 5, "ab\x85");
+		VS_ASSERT_STREQ(out, "ab");
+	}
 	{
 		char big[200];
 
@@ -112,6 +124,7 @@ static void test_fault(void)
 	struct vs_tfault f;
 	unsigned int hits, k, again;
 
+	fault_refused("ibv_reg_mr:ENOMEM:\xff", "has ibv_reg_mr:ENOMEM:\\xff: the last");
 	f = fault("ibv_reg_mr:ENOMEM:3");
 	VS_ASSERT_EQ(f.nrules, 1);
 	VS_ASSERT_STREQ(f.rule[0].pattern, "ibv_reg_mr");
@@ -235,6 +248,20 @@ static void test_params(void)
 	VS_ASSERT_EQ(vs__tparams_parse("(*)", p, 8), -1);
 }
 
+/* A call of the row name with arguments a, its facts read as the
+ * wrapper reads them before the call. */
+static struct vs_tcall call_of(const char *name, const uint64_t *a)
+{
+	struct vs_tcall c;
+
+	memset(&c, 0, sizeof(c));
+	c.sym = sym_of(name);
+	c.args = a;
+	vs__tfacts_before(&c);
+	VS_ASSERT(c.facts.parsed);
+	return c;
+}
+
 #define LINE(expr, want)                                                       \
 	do {                                                                   \
 		char buf[512];                                                 \
@@ -259,7 +286,7 @@ static void test_decoders(void)
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_port = htons(7471),
 				   .sin_addr.s_addr = htonl(0x0a000002) };
-	struct vs_tparam p[8];
+	struct vs_tcall c;
 	uint64_t a[8];
 	char small[8];
 	size_t len;
@@ -296,16 +323,16 @@ static void test_decoders(void)
 	VS_ASSERT_STREQ(small, "abcdefg");
 	VS_ASSERT_EQ(len, 7);
 
-	/* arguments by type and name */
-	vs__tparams_parse(vs__tsym_info[sym_of("ibv_reg_mr")].params, p, 8);
+	/* arguments by type, name and facts */
+	memset(a, 0, sizeof(a));
+	a[1] = (uintptr_t)small;
+	a[2] = 4096;
 	a[3] = IBV_ACCESS_LOCAL_WRITE;
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_reg_mr"),
-			     &p[3], a[3], a, 4),
+	c = call_of("ibv_reg_mr", a);
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 3),
 	     "access=IBV_ACCESS_LOCAL_WRITE");
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_reg_mr"),
-			     &p[2], 4096, a, 4), "length=4096");
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_reg_mr"),
-			     &p[0], 0, a, 4), "pd=NULL");
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 2), "length=4096");
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 0), "pd=NULL");
 	/* a handle keeps its id; another gets the next; a forgotten one a new */
 	LINE(vs__thandle(buf, sizeof(buf), &len, "ibv_srq", &ia),
 	     "srq#1");
@@ -319,47 +346,56 @@ static void test_decoders(void)
 	LINE(vs__thandle(buf, sizeof(buf), &len, "rdma_cm_id", &sin),
 	     "cm_id#1");
 
-	vs__tparams_parse(vs__tsym_info[sym_of("ibv_create_qp")].params, p, 8);
 	ia.send_cq = (void *)&sin;
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_create_qp"),
-			     &p[1], (uintptr_t)&ia, a, 2),
+	a[1] = (uintptr_t)&ia;
+	c = call_of("ibv_create_qp", a);
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 1),
 	     "qp_init_attr={qp_type=IBV_QPT_UD, send_cq=cm_id#1, "
 	     "recv_cq=NULL, cap={max_send_wr=8, max_recv_wr=2, "
 	     "max_send_sge=1, max_recv_sge=1, max_inline_data=0}, "
 	     "sq_sig_all=0}");
+	/* an output struct is never opened as an input */
+	c = call_of("ibv_query_qp", (uint64_t[8]){ 0, (uintptr_t)&qa, 0,
+						    (uintptr_t)&ia });
+	{
+		char b[64] = "";
+		size_t l = 0;
 
-	vs__tparams_parse(vs__tsym_info[sym_of("ibv_modify_qp")].params, p, 8);
+		vs__tdecode_arg(b, sizeof(b), &l, &c, 3);
+		VS_ASSERT(!strncmp(b, "init_attr=0x", 12) && !strchr(b, '{'));
+	}
+
+	a[1] = (uintptr_t)&qa;
 	a[2] = IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN;
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_modify_qp"),
-			     &p[1], (uintptr_t)&qa, a, 3),
+	c = call_of("ibv_modify_qp", a);
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 1),
 	     "attr={qp_state=IBV_QPS_RTR, path_mtu=IBV_MTU_1024, "
 	     "dest_qp_num=17}");
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("ibv_modify_qp"),
-			     &p[2], a[2], a, 3),
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 2),
 	     "attr_mask=IBV_QP_STATE|IBV_QP_PATH_MTU|IBV_QP_DEST_QPN");
 
-	vs__tparams_parse(vs__tsym_info[sym_of("rdma_resolve_addr")].params,
-			  p, 8);
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len,
-			     sym_of("rdma_resolve_addr"), &p[2],
-			     (uintptr_t)&sin, a, 4),
+	c = call_of("rdma_resolve_addr", (uint64_t[8]){ 0, 0, (uintptr_t)&sin,
+							 2000 });
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 2),
 	     "dst_addr={AF_INET 10.0.0.2:7471}");
 
 	/* a caller's string: quoted, one line, at most 64 bytes */
-	vs__tparams_parse(vs__tsym_info[sym_of("rdma_getaddrinfo")].params, p, 8);
-	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, sym_of("rdma_getaddrinfo"),
-			     &p[0], (uintptr_t)"host\nname", a, 4),
+	c = call_of("rdma_getaddrinfo",
+		    (uint64_t[8]){ (uintptr_t)"host\nname" });
+	LINE(vs__tdecode_arg(buf, sizeof(buf), &len, &c, 0),
 	     "node=\"host?name\"");
 
 	/* results in each convention, failed or not */
-	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, sym_of("ibv_reg_mr"), 0,
-			     ENOMEM, 1), " = NULL");
-	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, sym_of("ibv_dereg_mr"),
-			     EBUSY, 0, 1), " = EBUSY");
-	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, sym_of("rdma_connect"),
-			     (uint64_t)-1, EINVAL, 1), " = -1");
-	LINE(vs__tdecode_ret(buf, sizeof(buf), &len,
-			     sym_of("ibv_ack_cq_events"), 0, 0, 0), "");
+	memset(a, 0, sizeof(a));
+	c = call_of("ibv_reg_mr", a);
+	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, &c, 0, 1), " = NULL");
+	c = call_of("ibv_dereg_mr", a);
+	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, &c, EBUSY, 1), " = EBUSY");
+	c = call_of("rdma_connect", a);
+	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, &c, (uint64_t)-1, 1),
+	     " = -1");
+	c = call_of("ibv_ack_cq_events", a);
+	LINE(vs__tdecode_ret(buf, sizeof(buf), &len, &c, 0, 0), "");
 	{
 		int e;
 

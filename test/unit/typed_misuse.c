@@ -15,7 +15,10 @@
  *   typed_misuse            every case
  *   typed_misuse NAME...    only those (for debugging)
  */
+#include <fcntl.h>
+
 #include "../common/vs_fake.h"
+#include "vs_config.h" /* VS_HAVE_IBVERBS_1_12: dmabuf MRs */
 
 static struct {
 	char verb[48];
@@ -1125,6 +1128,88 @@ CASE(remote_past_end)
 	VS_ASSERT(strstr(vs_last_error()->message, "[4097, +0) is outside"));
 }
 
+/* ---- a dmabuf MR: device memory at an iova, no CPU address ---- */
+
+#define DMABUF_IOVA 0x10000000ull
+
+/* A dmabuf MR of 4096 bytes at DMABUF_IOVA (the fake registers any open
+ * fd with VS_FAKE_DMABUF=1, and gives its ibv_mr libibverbs' addr: the
+ * offset), or NULL where this build's headers lack the verb. */
+static struct vs_mr *dmabuf_mr(struct rig *r, int *fd)
+{
+	struct vs_mr *mr = NULL;
+
+	*fd = open("/dev/null", O_RDONLY);
+	VS_ASSERT(*fd >= 0);
+	setenv("VS_FAKE_DMABUF", "1", 1);
+#ifdef VS_HAVE_IBVERBS_1_12
+	VS_OK(vs_mr_register_dmabuf(r->pd, *fd, 512, 4096, DMABUF_IOVA, 0, &mr));
+	VS_ASSERT_EQ((uintptr_t)vs_mr_raw(mr)->addr, 512);
+#else
+	VS_FAILS(vs_mr_register_dmabuf(r->pd, *fd, 512, 4096, DMABUF_IOVA, 0, &mr),
+		 EOPNOTSUPP, "ibv_reg_dmabuf_mr needs rdma-core 34 or later headers");
+#endif
+	unsetenv("VS_FAKE_DMABUF");
+	return mr;
+}
+
+static void dmabuf_done(struct vs_mr *mr, int fd)
+{
+	if (mr)
+		VS_OK(vs_mr_close(mr));
+	close(fd);
+}
+
+CASE(dmabuf_ptr_refused)
+{
+	int fd;
+	struct vs_mr *mr = dmabuf_mr(r, &fd);
+
+	if (mr) {
+		vs_clear_error();
+		VS_ASSERT(vs_mr_ptr(mr, 64) == NULL);
+		VS_ASSERT_STREQ(vs_last_error()->call, "vs_mr_ptr");
+		VS_ASSERT_EQ(vs_last_error()->err, EINVAL);
+		VS_ASSERT(strstr(vs_last_error()->message,
+				 "the MR is a dmabuf (device memory at iova "
+				 "0x10000000): it has no CPU address"));
+		/* byte 0 too: no pointer, not the offset the ibv_mr holds */
+		VS_ASSERT(vs_mr_ptr(mr, 0) == NULL);
+		/* past its end: the range is what is wrong */
+		VS_ASSERT(vs_mr_ptr(mr, 4097) == NULL);
+		VS_ASSERT(strstr(vs_last_error()->message,
+				 "[4097, +0) is outside the MR's 4096 bytes"));
+	}
+	dmabuf_done(mr, fd);
+}
+
+CASE(dmabuf_addressed_at_iova)
+{
+	int fd;
+	struct vs_mr *mr = dmabuf_mr(r, &fd);
+
+	if (mr) {
+		struct ibv_sge s = vs_mr_sge(mr, 64, 8);
+		struct vs_remote rem = vs_mr_remote(mr, 64);
+		struct vs_rc_batch b;
+
+		VS_ASSERT_EQ(s.addr, DMABUF_IOVA + 64);
+		VS_ASSERT_EQ(s.length, 8);
+		VS_ASSERT_EQ(s.lkey, vs_mr_raw(mr)->lkey);
+		VS_ASSERT_EQ(rem.addr, DMABUF_IOVA + 64);
+		VS_ASSERT_EQ(rem.rkey, vs_mr_raw(mr)->rkey);
+		VS_ASSERT_EQ(vs_mr_remote(mr, 4096).addr, DMABUF_IOVA + 4096);
+		/* a post from it and into it is a post like any other */
+		VS_OK(vs_rc_batch_start(r->rc, &b));
+		VS_OK(vs_rc_write(&b, 1, 0, &s, 1, rem));
+		VS_OK(vs_rc_batch_submit(&b));
+		/* outside it: refused as any MR's */
+		VS_ASSERT_EQ(vs_mr_sge(mr, 4090, 8).length, 0);
+		VS_ASSERT(strstr(vs_last_error()->message, "[4090, +8) is outside"));
+	}
+	dmabuf_done(mr, fd);
+}
+
 CASE(advise_outside)
 {
 	VS_FAILS(vs_mr_advise(r->mr, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, 4000, 200), EINVAL,
@@ -1878,7 +1963,8 @@ CASE(srd_ah_closed_under_dest)
 	X(ep_ud_qkey_zero_ok) X(ep_to_str_every_pattern)                      \
 	X(ep_wire_roundtrip_of_own) X(good_traffic)                           \
 	X(srd_qp_double_close) X(srd_qp_use_after_close) X(srd_wrong_kind)    \
-	X(srd_null) X(srd_released_dest) X(srd_ah_closed_under_dest)
+	X(srd_null) X(srd_released_dest) X(srd_ah_closed_under_dest)         \
+	X(dmabuf_ptr_refused) X(dmabuf_addressed_at_iova)
 
 static const struct {
 	const char *name;

@@ -10,8 +10,10 @@
 # is built, else the stock ibv_rc_pingpong, which proves the mechanism
 # only; VS_TWO_VM_PINGPONG, VS_TWO_VM_ITERS), then cm_echo by the other
 # guest's address (the typed connection manager: private data and bytes
-# checked both ways, 2 clients).  On iWARP, which connects only through
-# the CM, the CM echo only.  Exit 0 pass, 1 fail, 77 outside the VM.
+# checked both ways, 2 clients), then verbshim-selftest's server and
+# client (lib/selftest_two_vm.bash).  On iWARP, which connects only through
+# the CM, the CM echo and the selftest only.  Exit 0 pass, 1 fail, 77
+# outside the VM.
 #
 # Each guest runs its own architecture's build: build/bin on x86-64,
 # build/arm64/bin on arm64 (an arm64 guest runs in the arm64 44.0 root),
@@ -23,6 +25,8 @@
 set -u
 # shellcheck source=lib/common.bash
 . "$(dirname "$0")/lib/common.bash"
+# shellcheck source=lib/selftest_two_vm.bash
+. "$(dirname "$0")/lib/selftest_two_vm.bash"
 need_vm
 cd "$(dirname "$0")/../.." || exit 1
 role=${1:?usage: two_vm.sh server | client SERVER_IP}
@@ -74,8 +78,9 @@ cm_echo() {
 }
 
 if [ "${VS_PROVIDER:-rxe}" = siw ]; then
-	echo "two-vm: $VS_RXE_DEV is iWARP: the CM echo only"
-	cm_echo
+	echo "two-vm: $VS_RXE_DEV is iWARP: the CM echo and verbshim-selftest only"
+	cm_echo || exit
+	selftest_two_vm "$role" "$server"
 	exit
 fi
 pp=${VS_TWO_VM_PINGPONG:-$bin/rc_pingpong}
@@ -93,4 +98,5 @@ if [ "$role" = server ]; then
 else
 	client "$pp" "${a[@]}" "$server" || exit
 fi
-cm_echo
+cm_echo || exit
+selftest_two_vm "$role" "$server"

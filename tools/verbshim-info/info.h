@@ -11,6 +11,7 @@
 #ifndef VERBSHIM_INFO_H
 #define VERBSHIM_INFO_H
 
+#include <elf.h>
 #include <limits.h>
 #include <net/if.h>
 #include <stdbool.h>
@@ -76,6 +77,8 @@ extern const char *const knob_names[4];
 /* Where rdma-core looks, each prefixed by VERBSHIM_INFO_ROOT. */
 struct options {
 	const char *device;		/* -d, or NULL for all */
+	const char *binary;		/* --binary FILE, or NULL */
+	const char *root;		/* VERBSHIM_INFO_ROOT, or "" */
 	bool json;
 	char sysfs[PATH_MAX], devdir[PATH_MAX], confdir[PATH_MAX];
 };
@@ -91,6 +94,34 @@ void diagnose(struct report *r, const struct options *o);
 /* text.c, json.c */
 void print_text(const struct report *r);
 void print_json(FILE *f, const struct report *r);
+
+/* elf.c: a 64-bit little-endian ELF file, mapped, never run. */
+struct elf_file {
+	const char *path;
+	const unsigned char *data;
+	size_t size;
+	uint16_t machine;		/* EM_X86_64, EM_AARCH64, ... */
+	const Elf64_Shdr *shdr, *shstr;
+	unsigned int nsections;
+};
+int elf_open(struct elf_file *e, const char *path);
+void elf_close(struct elf_file *e);
+const char *elf_machine_name(uint16_t machine);
+/* "x86_64-linux-gnu", or NULL for an architecture verbshim does not build */
+const char *elf_multiarch(uint16_t machine);
+/* fn for each note of the named sections; stops at fn's first non-zero */
+int elf_notes(const struct elf_file *e, const char *section,
+	      int (*fn)(void *arg, const char *owner, uint32_t type,
+			const char *desc, uint32_t descsz),
+	      void *arg);
+/* fn for each version node a shared library defines */
+int elf_version_nodes(const struct elf_file *e,
+		      void (*fn)(void *arg, const char *node), void *arg);
+
+/* binary.c: --binary FILE; root prefixes where libraries are looked for.
+ * EXIT_USABLE all there, EXIT_NODEV some missing or older, EXIT_USAGE
+ * not readable or not linked with verbshim. */
+int binary_report(const char *path, const char *root);
 
 /* format.c: what the outputs and the diagnosis share. */
 void __attribute__((format(printf, 3, 4)))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * verbshim-info [-d DEV] [--json]
+ * verbshim-info --binary FILE
  *
  * Exit: 0 a device with an active port was found, 2 none (the diagnosis
  * says why), 1 usage error.  info.h says how the program is put together.
@@ -20,6 +21,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: verbshim-info [-d DEV] [--json]\n"
+	      "       verbshim-info --binary FILE\n"
 	      "\n"
 	      "What verbshim loaded (the rdma-core libraries, their version node\n"
 	      "and provider ABI), the RDMA devices with their ports and GID\n"
@@ -27,6 +29,10 @@ static void usage(FILE *f)
 	      "\n"
 	      "  -d, --device DEV  only this device\n"
 	      "  -j, --json        one JSON object instead of text\n"
+	      "  -b, --binary FILE will FILE, a program linked with verbshim (of\n"
+	      "                    any architecture), run here: the libraries it\n"
+	      "                    can load, the nodes it was compiled with, what\n"
+	      "                    is missing or too old here (read, not run)\n"
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Exit status: 0 a device with an active port was found, 2 none\n"
@@ -53,17 +59,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "binary", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *root = secure_getenv("VERBSHIM_INFO_ROOT");
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:jb:h", longopts, NULL)) != -1) {
 		if (c == 'd') {
 			o->device = optarg;
 		} else if (c == 'j') {
 			o->json = true;
+		} else if (c == 'b') {
+			o->binary = optarg;
 		} else if (c == 'h') {
 			usage(stdout);
 			return -1;
@@ -78,7 +87,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 		usage(stderr);
 		return 1;
 	}
+	if (o->binary && (o->json || o->device)) {
+		fprintf(stderr, "verbshim-info: --binary takes no -d or --json\n");
+		return 1;
+	}
 	root = root ? root : "";
+	o->root = root;
 	fmt(o->sysfs, sizeof(o->sysfs), "%s%s", root, SYSFS_IB);
 	fmt(o->devdir, sizeof(o->devdir), "%s%s", root, DEV_IB);
 	fmt(o->confdir, sizeof(o->confdir), "%s%s", root, CONFIG_DIR);
@@ -93,6 +107,8 @@ int main(int argc, char **argv)
 
 	if (ret)
 		return ret < 0 ? EXIT_SUCCESS : EXIT_USAGE;
+	if (o.binary)
+		return binary_report(o.binary, o.root);
 	ret = gather_report(&r, &o);
 	if (ret) {
 		fprintf(stderr, "verbshim-info: %s\n", strerror(ret));

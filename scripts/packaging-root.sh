@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# A packager's root: Debian trixie (or sid) with debhelper, dh-dlopenlibdeps,
+# systemd (systemd-analyze dlopen-metadata), gcc and the rdma-core runtime
+# libraries, made (once) from Debian's packages with the project's own apt,
+# like the release roots: the real tools that read verbshim's ELF dlopen
+# notes (test/shell/dlopen_tools.sh, make check-dlopen).
+#
+#   scripts/packaging-root.sh [--rebuild] [--suite trixie|sid]
+#                                    prints the root dir
+#   scripts/packaging-root.sh [...] [--bind DIR]... -- CMD
+#                                    runs CMD in it (needs root), cwd the
+#                                    first DIR (bound read-write), else /tmp
+#
+# The package list is apt's closure of the few named below in that suite
+# (scripts/apt-fetch.sh --closure), recorded in ROOT/.verbshim-root: too
+# large to write by hand, and only this suite's packages are taken.  The
+# root lives in ${VERBSHIM_CACHE:-.cache}/roots/packaging-SUITE-RECIPE.
+set -euo pipefail
+me=packaging-root
+die() { echo "$me.sh: error: $*" >&2; exit 1; }
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${VERBSHIM_CACHE:-$repo/.cache}
+suite=trixie rebuild=0 binds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rebuild) rebuild=1; shift ;;
+	--suite) suite=${2:-}; shift 2 ;;
+	--bind) [ -d "${2:-}" ] || die "--bind ${2:-}: not a directory"
+		binds+=("$(cd "$2" && pwd -P)"); shift 2 ;;
+	--) shift; [ $# -gt 0 ] || die "nothing to run after --"; break ;;
+	*) echo "usage: $me.sh [--rebuild] [--suite trixie|sid] [--bind DIR]... [-- CMD...]" >&2; exit 2 ;;
+	esac
+done
+case $suite in trixie | sid) ;; *) die "--suite $suite: trixie or sid (dh-dlopenlibdeps)" ;; esac
+
+# shellcheck source=scripts/lib/root.bash
+. "$repo/scripts/lib/root.bash"
+# shellcheck source=scripts/lib/dpkg-status.bash
+. "$repo/scripts/lib/dpkg-status.bash"
+mkdir -p "$cache/roots"
+
+# What a packager has: debhelper with dh-dlopenlibdeps, systemd (and
+# elfutils' libdw and libelf, which systemd-analyze dlopens to read ELF
+# files: only recommended, so not in the closure), a C compiler, the
+# Essential tools debhelper's scripts call, and the rdma-core libraries
+# whose packages dh-dlopenlibdeps must find (dpkg -S).
+wanted="debhelper dh-dlopenlibdeps systemd libdw1t64 libelf1t64 gcc libc6-dev dpkg-dev make
+bash coreutils dash diffutils findutils grep gzip sed tar mawk xz-utils
+util-linux base-files base-passwd debianutils libc-bin perl-base
+libibverbs1 librdmacm1t64 ibverbs-providers libibumad3"
+
+build_root() {
+	local tmp pkgs debs
+	mapfile -t pkgs < <("$repo/scripts/apt-fetch.sh" --closure "$suite" $wanted)
+	[ ${#pkgs[@]} -gt 50 ] || die "resolving the $suite packages failed (see above)"
+	mapfile -t debs < <("$repo/scripts/apt-fetch.sh" "$suite" "${pkgs[@]}")
+	[ ${#debs[@]} -eq ${#pkgs[@]} ] || die "fetching packages failed (see above)"
+	echo "$me: building the $suite packaging root (${#debs[@]} packages)" >&2
+	tmp=$root.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	root_unpack "$tmp" "${debs[@]}" || die "unpacking failed"
+	# What maintainer scripts and alternatives would make.
+	ln -sfn dash "$tmp/usr/bin/sh"
+	ln -sfn mawk "$tmp/usr/bin/awk"
+	[ -e "$tmp/usr/bin/cc" ] || ln -sfn gcc "$tmp/usr/bin/cc"
+	mkdir -p "$tmp/etc" "$tmp/tmp" "$tmp/proc" "$tmp/dev"
+	# (systemd-analyze finds libsystemd-core through its RUNPATH: run below)
+	root_check_loads "$tmp" usr/bin/gcc usr/bin/perl usr/bin/python3 ||
+		die "broken root"
+	for f in dpkg-buildpackage dh dh_dlopenlibdeps; do
+		[ -e "$tmp/usr/bin/$f" ] || die "broken root: no usr/bin/$f"
+	done
+	root_dpkg_status "$tmp" "${debs[@]}"
+	root_install "$tmp" "$root" "$recipe" \
+		"$suite packaging root: debhelper $(dpkg-query --admindir="$tmp/var/lib/dpkg" -W -f '${Version}' debhelper 2>/dev/null || echo ?), systemd, dh-dlopenlibdeps" \
+		"${debs[@]}"
+	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
+}
+
+recipe=$(cat "$0" "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" |
+	sha256sum | cut -c1-16)
+root=$cache/roots/packaging-$suite-$recipe
+(
+	exec 9>"$cache/roots/.lock-packaging-$suite"
+	flock 9
+	if [ $rebuild -eq 1 ] || [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" != "recipe $recipe" ]; then
+		build_root
+	fi
+)
+if [ $# -eq 0 ]; then
+	echo "$root"
+	exit 0
+fi
+
+[ "$(id -u)" -eq 0 ] || die "running in the $suite root needs root (chroot, mount namespace)"
+q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
+# In a private mount namespace: nothing stays mounted when it ends.
+# shellcheck disable=SC2016 # (expanded by that shell)
+exec unshare -m --propagation private -- /bin/sh -c '
+	set -e
+	root=$1 cmd=$2 cwd=$3
+	shift 3
+	mount --bind /dev "$root/dev"
+	mount -t tmpfs tmp "$root/tmp"
+	mount -t proc proc "$root/proc"
+	for d in "$@"; do	# after the tmpfs: a DIR under /tmp stays seen
+		mkdir -p "$root$d"
+		mount --bind "$d" "$root$d"
+	done
+	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
+		TERM="${TERM:-dumb}" LC_ALL=C.UTF-8 /bin/sh -c "cd \"\$0\" && exec $cmd" "$cwd"
+' packaging-root "$root" "$cmd" "${binds[0]:-/tmp}" "${binds[@]}"
