@@ -224,7 +224,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 check-conformance soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -488,6 +488,12 @@ check-rxe:
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
+
+# rdma-core's own test suite, stock and through verbshim, compared
+# (scripts/conformance.sh, docs/conformance.md); not part of make check.
+# RELEASE=44.0 PROVIDER=rxe|siw choose one.
+check-conformance: lib
+	$(Q)scripts/conformance.sh $(if $(RELEASE),--release $(RELEASE)) $(if $(PROVIDER),--provider $(PROVIDER))
 
 # The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
 # VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;

@@ -16,9 +16,12 @@ set -euo pipefail
 
 me=deps.sh
 # autoconf automake libtool libpci-dev: building perftest (test/shell/perftest.sh); cmake: test/compat;
-# groff-base man-db: make man and test/shell/man.sh; lintian: test/shell/deb.sh
+# groff-base man-db: make man and test/shell/man.sh; lintian: test/shell/deb.sh;
+# cython3 python3-dev ninja-build libnl-3-dev libnl-route-3-dev libudev-dev:
+# rdma-core's pyverbs for make check-conformance (scripts/conformance.sh)
 build="build-essential clang libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev pkg-config valgrind python3 groff-base man-db
-autoconf automake libtool libpci-dev cmake lintian"
+autoconf automake libtool libpci-dev cmake lintian
+cython3 python3-dev ninja-build libnl-3-dev libnl-route-3-dev libudev-dev"
 # perftest: Debian's, the stock peer of the shim-built perftest
 vm="qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2 rdma-core
 ibverbs-providers ibverbs-utils rdmacm-utils perftest"

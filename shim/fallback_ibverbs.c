@@ -132,3 +132,29 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 					       max_entries, flags, entry_size))
 	return fn(context, entries, max_entries, flags, entry_size);
 }
+
+/* A compatibility entry, not the private ABI: libibverbs keeps its own in
+ * IBVERBS_PRIVATE_*, which verbshim never resolves.  Its behaviour is
+ * upstream's (verbs.c): the type from ibv_query_gid_ex() (the drop-in
+ * above, so releases before 1.11 get the sysfs fallback), an empty GID
+ * is IB/RoCE v1 and success, any other failure is -1 with errno. */
+int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
+		       unsigned int index, enum vs_gid_type_sysfs *type)
+{
+	struct ibv_gid_entry entry = { 0 };
+	int ret;
+
+	ret = _ibv_query_gid_ex(context, port_num, index, &entry, 0,
+				sizeof(entry));
+	if (ret == ENODATA) {
+		*type = VS_GID_TYPE_SYSFS_IB_ROCE_V1;
+		return 0;
+	}
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	*type = entry.gid_type == IBV_GID_TYPE_ROCE_V2 ?
+		VS_GID_TYPE_SYSFS_ROCE_V2 : VS_GID_TYPE_SYSFS_IB_ROCE_V1;
+	return 0;
+}

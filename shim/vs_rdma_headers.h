@@ -67,4 +67,18 @@ const char *ibv_get_sysfs_path(void);
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
 			size_t size);
 
+/* Exported by libibverbs only in IBVERBS_PRIVATE_* and declared in its
+ * uninstalled driver.h, yet called by rdma-core's own pyverbs and
+ * ibv_devinfo: verbshim defines it on public calls (fallback_ibverbs.c).
+ * The enum is driver.h's enum ibv_gid_type_sysfs, under our own name. */
+enum vs_gid_type_sysfs {
+	VS_GID_TYPE_SYSFS_IB_ROCE_V1,
+	VS_GID_TYPE_SYSFS_ROCE_V2,
+};
+int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num,
+		       unsigned int index, enum vs_gid_type_sysfs *type);
+/* Every such compatibility entry, for test/shell/hygiene.sh's list of
+ * drop-ins (they have no row in shim/syms_*.h: nothing is resolved). */
+#define VS_COMPAT_ENTRIES(X) X(ibv_query_gid_type)
+
 #endif /* VS_RDMA_HEADERS_H */

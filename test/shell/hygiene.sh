@@ -35,7 +35,8 @@ if strings -a "$archive" | grep -E 'IBVERBS_PRIVATE_[0-9]'; then
 fi
 
 # The drop-ins: every row of every library's list, with its family (the
-# library, and rsockets apart from the rest of librdmacm).
+# library, and rsockets apart from the rest of librdmacm), and the
+# compatibility entries for private symbols (shim/vs_rdma_headers.h).
 cat >"$tmp/rows.c" <<'ROWS'
 #include "vs_shim.h"
 #define VS_ROW(node, name, ret, params, args, conv, facts) VS_DROPIN name
@@ -43,6 +44,8 @@ cat >"$tmp/rows.c" <<'ROWS'
 VS_LIBRARIES(VS_LIB_ROWS)
 #define VS_RSOCKET(node, name, ret, params, args, conv, facts) VS_RSOCKET_ROW name
 VS_RDMACM_RSOCKET_SYMBOLS(VS_RSOCKET)
+#define VS_COMPAT(name) VS_DROPIN name
+VS_COMPAT_ENTRIES(VS_COMPAT)
 ROWS
 $cc -E -P -D_GNU_SOURCE -Iinclude -Ishim -Ibuild/gen "$tmp/rows.c" >"$tmp/rows.i"
 dropins=$(grep -o 'VS_DROPIN [A-Za-z0-9_]*' "$tmp/rows.i" | awk '{print $2}' | sort -u)

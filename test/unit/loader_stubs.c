@@ -470,12 +470,41 @@ static void remove_sysfs(const char *root, const char *attrs)
 	}
 }
 
+/* ibv_query_gid_type, the compatibility entry for rdma-core's private
+ * one (pyverbs, ibv_devinfo): through the library's _ibv_query_gid_ex
+ * when it has one; before IBVERBS_1.11 on the sysfs fallback: RoCE v2 or
+ * IB/RoCE v1, an empty GID v1 and success as upstream, a bad port -1 and
+ * errno. */
+static void check_gid_type(const struct scenario *sc,
+			   struct ibv_context *ctx)
+{
+	enum vs_gid_type_sysfs type = -1;
+
+	if (sc->release >= 32) {	/* the types: gid_type_compat.c */
+		VS_ASSERT_EQ(ibv_query_gid_type(ctx, 1, 1, &type), 0);
+		VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "_ibv_query_gid_ex");
+		return;
+	}
+	VS_ASSERT_EQ(ibv_query_gid_type(ctx, 1, 1, &type), 0);
+	VS_ASSERT_EQ(type, VS_GID_TYPE_SYSFS_ROCE_V2);
+	type = -1;
+	VS_ASSERT_EQ(ibv_query_gid_type(ctx, 1, 0, &type), 0);
+	VS_ASSERT_EQ(type, VS_GID_TYPE_SYSFS_IB_ROCE_V1);
+	type = -1;
+	VS_ASSERT_EQ(ibv_query_gid_type(ctx, 1, 2, &type), 0);	/* empty */
+	VS_ASSERT_EQ(type, VS_GID_TYPE_SYSFS_IB_ROCE_V1);
+	errno = 0;
+	VS_ASSERT_EQ(ibv_query_gid_type(ctx, 2, 0, &type), -1);
+	VS_ASSERT_EQ(errno, EINVAL);
+}
+
 /* ibv_query_gid_ex / ibv_query_gid_table: the library's own before
  * IBVERBS_1.11 is a fallback built from ibv_query_gid() and sysfs. */
 static void check_gid(const struct scenario *sc)
 {
 	char root[256], attrs[512], sysfs[512];
 	struct ibv_gid_entry entry, table[4];
+	enum vs_gid_type_sysfs type;
 	struct ibv_context *ctx;
 	struct ibv_device **list;
 	int n = -1;
@@ -489,6 +518,7 @@ static void check_gid(const struct scenario *sc)
 	ctx = ibv_open_device(list[0]);
 	VS_ASSERT(ctx != NULL);
 
+	check_gid_type(sc, ctx);
 	if (sc->release >= 32) {	/* the library's own */
 		VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 1, &entry, 0), 0);
 		VS_ASSERT_STREQ(stub_last(VS_LIB_IBVERBS), "_ibv_query_gid_ex");
@@ -524,6 +554,8 @@ static void check_gid(const struct scenario *sc)
 	VS_ASSERT_EQ(ibv_query_gid_ex(ctx, 1, 1, &entry, 0), 0);
 	VS_ASSERT_EQ(entry.gid_type, IBV_GID_TYPE_ROCE_V1);
 	VS_ASSERT_EQ(entry.ndev_ifindex, 0);
+	VS_ASSERT_EQ(ibv_query_gid_type(ctx, 1, 1, &type), 0);
+	VS_ASSERT_EQ(type, VS_GID_TYPE_SYSFS_IB_ROCE_V1);
 out:
 	remove_sysfs(root, attrs);
 	VS_ASSERT_EQ(ibv_close_device(ctx), 0);

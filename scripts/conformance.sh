@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# `make check-conformance`: rdma-core's own test suite (pyverbs and tests/,
+# as its run_tests.py runs them) as verbshim's conformance suite.  For a
+# release, its own pyverbs is built from its release source with its own
+# CMake, and its modules are linked twice from the same objects: stock
+# (-libverbs -lrdmacm -lmlx5 -lefa) and through verbshim's compat
+# directory (the same line, no rdma-core NEEDED: readelf -d).  In the VM,
+# on a soft device whose netdev is a virtio NIC (the rdmacm tests look for
+# /sys/class/infiniband/DEV/device/net/, which a dummy netdev lacks), the
+# suite runs once each way; every test's verdict and skip reason are
+# compared.  Fails on any test that differs; ends with "N passed, N
+# failed, N skipped" (the verbshim run's) and how many verdicts differ.
+#
+#   scripts/conformance.sh [--release VER] [--provider rxe|siw]
+#   scripts/conformance.sh --release VER --on-host DEV
+#                          no VM: both runs on this machine's device DEV
+#                          (mlx5_0, efa0: the tests that skip on soft devices)
+#   scripts/conformance.sh --release VER --build-only
+#   scripts/conformance.sh --guest VER DEV    (in the VM: both runs, compared)
+#
+# VER: 33.2 44.0 56.1 65.0 (default: each).  The sources are the release
+# archives beside the checkout (../shared/sources/rdma-core-VER.tar.gz;
+# 64.0's for 65.0, the nearest at hand); a release without its archive is
+# skipped, saying so (77 when nothing ran).  A release's pyverbs is built
+# with the Python of that release's distribution: today only 44.0, whose
+# distribution (Debian 12) is the host's and whose packages the VM's
+# host root has (checked: libibverbs1 44.0); the other releases are skipped,
+# saying why (docs/conformance.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+me=conformance.sh
+out=$repo/build/conformance
+rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa)\.so'
+
+# sysfs_device DEV: give DEV the sysfs `device` link that a NIC-backed
+# RDMA device has, pointing at its netdev's own device (virtio0, which has
+# net/eth0): the tests look for DEV/device/net/ (tests/base.py), and rxe and
+# siw have no parent device (kernels 6.1 and 6.12).  DEV's directory is
+# bound over by one that holds symlinks to every real entry, and that link.
+sysfs_device() {
+	local dev=$1 real view netdev e
+	[ ! -e "/sys/class/infiniband/$dev/device" ] || return 0
+	# rxe has a `parent` file; siw has not, rdma(8) names both
+	netdev=$(cat "/sys/class/infiniband/$dev/parent" 2>/dev/null ||
+		rdma link show "$dev/1" | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+	[ -e "/sys/class/net/$netdev/device/net/$netdev" ] ||
+		{ echo "$dev: its netdev '$netdev' has no device: the rdmacm tests will skip"; return 0; }
+	real=$(readlink -f "/sys/class/infiniband/$dev")
+	view=$(mktemp -d)
+	mkdir "$view/real" "$view/view"
+	mount --bind "$real" "$view/real"
+	for e in "$view"/real/*; do
+		ln -s "$e" "$view/view/"
+	done
+	ln -s "$(readlink -f "/sys/class/net/$netdev/device")" "$view/view/device"
+	mount --bind "$view/view" "$real"
+	echo "$dev: device -> $(readlink "/sys/class/infiniband/$dev/device") (net/$(ls "/sys/class/infiniband/$dev/device/net"))"
+}
+
+# The rdma-core tests' names and verdicts, both ways, compared.
+guest() {
+	local ver=$1 dir=$out/$1 way args=(--dev "$2") root=${3:-} m
+	[ -z "${VERBSHIM_IN_VM:-}" ] || sysfs_device "$2"
+	if [ -n "$root" ]; then	# the release's own root, with its Python
+		for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
+		mount -t tmpfs tmpfs "$root/tmp"
+		mount --bind "$repo" "$root$repo"
+		exec chroot "$root" /usr/bin/env -i PATH="$dir/rt/bin:$dir/rt/sbin:/usr/sbin:/usr/bin:/sbin:/bin" \
+			HOME=/root LD_LIBRARY_PATH="$dir/rt/lib/x86_64-linux-gnu:$dir/rt/usr/lib/x86_64-linux-gnu" \
+			bash -c 'cd "$1" && exec scripts/conformance.sh --guest "$2" "$3"' - "$repo" "$ver" "$2"
+	fi
+	for way in stock shim; do
+		echo "== rdma-core $ver tests, pyverbs linked $way, on $2"
+		local t0=$SECONDS
+		PYTHONPATH=$dir/$way/python /usr/bin/python3 scripts/conformance-run.py \
+			"$dir/src/tests" "$dir/$way.verdicts" "${args[@]}" \
+			>"$dir/$way.log" 2>&1 || true
+		echo "   $(tail -n 3 "$dir/$way.log" | tr '\n' ' ')($((SECONDS - t0)) s)"
+	done
+	compare "$dir"
+}
+
+# compare DIR: the verdict lines of DIR/stock.verdicts and DIR/shim.verdicts
+compare() {
+	local dir=$1 differ passed failed skipped
+	sort "$dir/stock.verdicts" >"$dir/stock.sorted"
+	sort "$dir/shim.verdicts" >"$dir/shim.sorted"
+	differ=$(diff "$dir/stock.sorted" "$dir/shim.sorted" | grep -c '^[<>]' || true)
+	if [ "$differ" -ne 0 ]; then
+		echo "differences (< stock, > verbshim):"
+		diff "$dir/stock.sorted" "$dir/shim.sorted" | grep '^[<>]' | head -50
+	fi
+	[ -s "$dir/stock.sorted" ] || { echo "no verdicts: the stock run did not start (see $dir/stock.log)"; differ=1; }
+	passed=$(awk -F'\t' '$2 == "pass" || $2 == "xfail"' "$dir/shim.sorted" | wc -l)
+	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass"' "$dir/shim.sorted" | wc -l)
+	skipped=$(awk -F'\t' '$2 == "skip"' "$dir/shim.sorted" | wc -l)
+	echo "stock: $(awk -F'\t' '{print $2}' "$dir/stock.sorted" | sort | uniq -c | tr -s ' \n' ' ')"
+	echo "$passed passed, $failed failed, $skipped skipped; $differ verdicts differ from stock"
+	[ "$differ" -eq 0 ]
+}
+
+if [ "${1:-}" = --guest ]; then
+	guest "$2" "$3" "${4:-}"
+	exit
+fi
+
+releases="33.2 44.0 56.1 65.0" provider=rxe onhost='' buildonly=0 here=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--release) releases=$2; shift 2 ;;
+	--provider) provider=$2; shift 2 ;;
+	--on-host) onhost=$2; shift 2 ;;
+	--build-only) buildonly=1; shift ;;
+	--build-here) here=$2; shift 2 ;;	# (inside a root: build_here)
+	*) echo "usage: $me [--release VER] [--provider rxe|siw] [--on-host DEV] [--build-only]" >&2; exit 2 ;;
+	esac
+done
+case $provider in rxe | siw) ;; *) echo "$me: --provider $provider: rxe or siw" >&2; exit 2 ;; esac
+[ -f lib/libverbshim.a ] || { echo "$me: no lib/libverbshim.a: run make" >&2; exit 1; }
+shared=$(dirname "$repo")/shared/sources
+
+# build VER: the release's pyverbs objects, linked stock and through the
+# compat directory, in $out/VER/{stock,shim}/python.
+# What bullseye's root lacks to build pyverbs; what it lacks to run it:
+# libpython3.9 (rdma-core links the modules with it) and ip(8) with its
+# libraries (tests/base.py runs `ip -j addr show`).
+py_bullseye=(cython3 python3.9-dev libpython3.9-dev python3-dev libpython3-dev
+	libexpat1-dev zlib1g-dev ninja-build python3-distutils python3-lib2to3)
+ip_bullseye=(libpython3.9 iproute2 libbpf0 libbsd0 libcap2 libelf1 libmnl0 libxtables12 libmd0)
+
+build() {
+	local ver=$1 srcver=$1 dir=$out/$1 tarball
+	[ "$ver" = 65.0 ] && srcver=64.0
+	tarball=$shared/rdma-core-$srcver.tar.gz
+	if [ ! -f "$tarball" ]; then
+		echo "skip $ver: no $tarball (the release archives beside the checkout: ../shared/sources/README.md)"
+		return 77
+	fi
+	mkdir -p "$dir"
+	if [ ! -f "$dir/src/CMakeLists.txt" ]; then
+		rm -rf "$dir/src" && mkdir -p "$dir/src"
+		tar -xzf "$tarball" -C "$dir/src" --strip-components=1
+	fi
+	case $ver in
+	44.0)
+		local have
+		have=$(dpkg-query -W -f '${Version}' libibverbs1 2>/dev/null || true)
+		case $have in
+		44.0-*) ;;
+		*) echo "skip $ver: the host's libibverbs1 is '$have', not 44.0: the VM's host root is not that release"; return 77 ;;
+		esac
+		build_here "$ver" ;;
+	33.2)
+		# The Debian 11 build root is 33.2's distribution (bullseye's
+		# rdma-core 33.2 and glibc): with bullseye's Cython and
+		# python3.9-dev in an overlay, it builds; the guest runs the
+		# suite chrooted into it, with bullseye's ip(8) beside.
+		local debs d
+		mapfile -t debs < <(scripts/apt-fetch.sh bullseye "${py_bullseye[@]}" "${ip_bullseye[@]}")
+		[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#ip_bullseye[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
+		rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
+		# Into the overlay only what installs under /usr (a deb of /lib or
+		# /bin unpacked there would replace merged-usr's symlinks).
+		cp "${debs[@]:0:$((${#py_bullseye[@]} + 1))}" "$dir/debs/"
+		for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
+		scripts/build-root.sh --overlay "$dir/overlay" -- bash -c \
+			'for d in "$1"/debs/*.deb; do dpkg-deb -x "$d" /; done; exec scripts/conformance.sh --build-here "$2"' - "$dir" "$ver" ;;
+	*)
+		echo "skip $ver: its pyverbs needs its own distribution's Python and a root to build it in (docs/conformance.md, \"Not done yet\")"
+		return 77 ;;
+	esac
+}
+
+# build_here VER: cmake, the objects, the two links, with this machine's
+# (or this root's) compiler, Python and rdma-core.
+build_here() {
+	local ver=$1 dir=$out/$1 mods m objs link way lp
+	command -v cython3 >/dev/null || { echo "$me: no cython3 (scripts/deps.sh)" >&2; return 1; }
+	if [ ! -f "$dir/b/build.ninja" ]; then
+		cmake -GNinja -S "$dir/src" -B "$dir/b" -DNO_MAN_PAGES=1 -DCMAKE_BUILD_TYPE=Release \
+			-DCYTHON_EXECUTABLE="$(command -v cython3)" -DPYTHON_EXECUTABLE=/usr/bin/python3 \
+			>"$dir/cmake.log" 2>&1 || { tail "$dir/cmake.log"; return 1; }
+	fi
+	mapfile -t mods < <(ninja -C "$dir/b" -t targets all | awk -F: '/^python\/pyverbs\/.*\.so:/ {print $1}')
+	[ ${#mods[@]} -gt 10 ] || { echo "$me: pyverbs is not configured (see $dir/cmake.log)" >&2; return 1; }
+	# Only the modules' objects and rdma-core's static helpers (ccan,
+	# util) they link: not rdma-core's libraries.
+	objs=()
+	for m in "${mods[@]}"; do
+		mapfile -t -O ${#objs[@]} objs < <(ninja -C "$dir/b" -t query "$m" |
+			awk '/^  input:/ {on = 1; next} /^  outputs:/ {on = 0} on && /(\.o|_pic\.a)$/ {print $NF}')
+	done
+	mapfile -t objs < <(printf '%s\n' "${objs[@]}" | sort -u)
+	ninja -C "$dir/b" -j"$(nproc)" "${objs[@]}" >"$dir/ninja.log" 2>&1 || { tail "$dir/ninja.log"; return 1; }
+
+	rm -rf "$dir/compat" && mkdir -p "$dir/compat"
+	scripts/compat-dir.sh --libdir "$repo/lib" "$repo" build/gen/vs_config.h "$dir/compat" >/dev/null
+	for way in stock shim; do
+		rm -rf "${dir:?}/$way" && mkdir -p "$dir/$way"
+		cp -rL "$dir/b/python" "$dir/$way/python"
+		find "$dir/$way/python" -name '*.so' -delete
+	done
+	for m in "${mods[@]}"; do
+		# rdma-core's own link line, less its in-tree libraries and rpath.
+		link=$(ninja -C "$dir/b" -t commands "$m" | tail -n 1 | sed 's/^: && //; s/ && :$//')
+		link=$(sed -E 's# -Wl,-rpath,[^ ]*##g; s# ([^ ]*/)?lib/lib(ibverbs|rdmacm|mlx5|efa)\.so[^ ]*##g; s# -o [^ ]*# -o @OUT@#' <<<"$link")
+		for way in stock shim; do
+			lp=
+			[ $way = shim ] && lp="-L$dir/compat"
+			(cd "$dir/b" && eval "${link/@OUT@/$dir/$way/$m}" "$lp" -libverbs -lrdmacm -lmlx5 -lefa) ||
+				{ echo "$me: linking $m $way failed" >&2; return 1; }
+		done
+		if readelf -d "$dir/shim/$m" | grep -E "NEEDED.*$rdma_core"; then
+			echo "$me: $dir/shim/$m needs rdma-core" >&2
+			return 1
+		fi
+	done
+	# What the stock modules take from libibverbs' private node.
+	nm -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
+		awk '/@IBVERBS_PRIVATE/ {print $2}' | sort -u >"$dir/private.txt"
+	echo "$ver: ${#mods[@]} pyverbs modules linked stock and through verbshim (no rdma-core NEEDED);" \
+		"private symbols they use: $(tr '\n' ' ' <"$dir/private.txt")"
+}
+
+if [ -n "$here" ]; then
+	build_here "$here"
+	exit
+fi
+status=0 ran=0 p=0 f=0 s=0 d=0
+for ver in $releases; do
+	rc=0
+	build "$ver" || rc=$?
+	[ $rc -eq 77 ] && continue
+	[ $rc -eq 0 ] || { status=1; continue; }
+	[ $buildonly -eq 0 ] || { ran=$((ran + 1)); continue; }
+	log=$out/$ver/${onhost:-vm-$provider}.log
+	t0=$SECONDS
+	rc=0
+	if [ -n "$onhost" ]; then
+		guest "$ver" "$onhost" 2>&1 | tee "$log" || rc=$?
+	else
+	# A virtio NIC with no peer (a UDP socket nobody listens on): rxe/siw
+	# loop back to themselves, and the device has a `device/net` link.
+	port=$((20000 + RANDOM % 20000))
+	root=
+	if [ "$ver" != 44.0 ]; then
+		root=$(scripts/build-root.sh)
+		mkdir -p "$root$repo"	# the mount point, as build-root.sh makes it
+	fi
+	scripts/vm-run.sh --provider "$provider" --netdev-socket "udp:$port:$((port + 1))" \
+		--timeout "${VS_CONFORMANCE_TIMEOUT:-7200}" \
+		-- bash -c 'exec scripts/conformance.sh --guest "$1" "$VS_RXE_DEV" "$2"' - "$ver" "$root" 2>&1 | tee "$log" || rc=$?
+	fi
+	echo "rdma-core $ver on ${onhost:-$provider}: $((SECONDS - t0)) s${onhost:- in the VM}"
+	[ $rc -eq 0 ] || status=1
+	ran=$((ran + 1))
+	line=$(grep -oE '[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped; [0-9]+ verdicts differ' "$log" | tail -n 1) ||
+		{ status=1; continue; }
+	read -r a _ b _ c _ e _ <<<"${line//[,;]/}"
+	p=$((p + a)) f=$((f + b)) s=$((s + c)) d=$((d + e))
+done
+[ $status -eq 0 ] || [ $ran -gt 0 ] || exit 1
+[ $ran -gt 0 ] || { echo "skip: no release ran (see above)"; exit 77; }
+[ $buildonly -eq 0 ] || exit $status
+echo "$p passed, $f failed, $s skipped; $d verdicts differ between stock and verbshim"
+exit $status
