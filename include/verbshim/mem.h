@@ -51,12 +51,14 @@ struct ibv_pd *vs_pd_raw(const struct vs_pd *pd);
 
 struct vs_mr {
 	struct vs_handle h; /* private */
+	/* private: freed on the last close; in h's tail padding, so that the
+	 * MR stays in the handle arena's 64-byte class with PDs and AHs */
+	bool owns_buffer;
 	struct ibv_mr *mr;
 	struct vs_pd *pd;
 	void *addr;	/* byte 0 for the CPU; NULL for a dmabuf MR (no CPU mapping) */
 	uint64_t iova;	/* byte 0 for the device (SGEs, remote): addr, or the dmabuf's iova */
 	size_t length;
-	bool owns_buffer; /* private: freed on the last close */
 };
 
 /**
