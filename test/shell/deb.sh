@@ -57,7 +57,7 @@ for f in $want_dev; do
 	grep -qxF "$f" <<<"$list" || { echo "FAIL: libverbshim-dev lacks $f"; status=1; }
 done
 for f in ./usr/bin/verbshim-info ./usr/bin/verbshim-selftest ./usr/share/man/man1/verbshim-selftest.1.gz; do
-	dpkg-deb -c "$tools" | awk '{print $6}' | grep -qxF "$f" ||
+	dpkg-deb -c "$tools" | awk '{print $6}' | grep -xF "$f" >/dev/null ||
 		{ echo "FAIL: verbshim-tools lacks ${f#.}"; status=1; }
 done
 echo "ok   $(basename "$dev") ($(grep -c . <<<"$list") entries, $(grep -c 'man3/.*\.3\.gz$' <<<"$list") man pages), $(basename "$tools"): Depends: $(dpkg-deb -f "$tools" Depends)"
@@ -88,7 +88,7 @@ else
 	exit 1
 fi
 for b in "$out"/bin/*; do
-	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' &&
+	readelf -d "$b" | grep -E 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' >/dev/null &&
 		{ echo "FAIL: ${b##*/} needs rdma-core"; status=1; }
 done
 

@@ -73,10 +73,10 @@ done
 if grep -E '^\./usr/lib/[^/]+$' <<<"$list" | grep -vxF "$l"; then
 	echo "FAIL: libverbshim-dev (arm64) has files in /usr/lib, not /usr/lib/$triplet"; status=1
 fi
-for f in Architecture Multi-Arch; do echo "$f: $(dpkg-deb -f "$dev" "$f")"; done | tr '\n' ' ' | grep -q 'Architecture: arm64 Multi-Arch: same' ||
+for f in Architecture Multi-Arch; do echo "$f: $(dpkg-deb -f "$dev" "$f")"; done | tr '\n' ' ' | grep 'Architecture: arm64 Multi-Arch: same' >/dev/null ||
 	{ echo "FAIL: libverbshim-dev: $(dpkg-deb -f "$dev" Architecture Multi-Arch | tr '\n' ' ')"; status=1; }
 [ "$(dpkg-deb -f "$tools" Architecture)" = arm64 ] || { echo "FAIL: verbshim-tools is not arm64"; status=1; }
-dpkg-deb -c "$tools" | awk '{print $6}' | grep -qx ./usr/bin/verbshim-info ||
+dpkg-deb -c "$tools" | awk '{print $6}' | grep -x ./usr/bin/verbshim-info >/dev/null ||
 	{ echo "FAIL: verbshim-tools lacks /usr/bin/verbshim-info"; status=1; }
 mkdir -p "$out/x"
 dpkg-deb -x "$dev" "$out/x"
@@ -230,7 +230,7 @@ grep -q -- "-- verbshim $version from $sysroot/usr/lib/$triplet/cmake/verbshim" 
 	{ echo "FAIL: find_package did not take the packaged CMake package"; status=1; }
 for b in "$out"/bin/*; do
 	[ "$(arch_of "$b")" = AArch64 ] || { echo "FAIL: ${b##*/} is not AArch64"; status=1; }
-	readelf -d "$b" | grep -qE 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' &&
+	readelf -d "$b" | grep -E 'NEEDED.*lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so' >/dev/null &&
 		{ echo "FAIL: ${b##*/} needs rdma-core"; status=1; }
 done
 [ $status -eq 0 ] || exit 1

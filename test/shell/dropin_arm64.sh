@@ -217,7 +217,7 @@ no_rdma_core() {
 			echo "FAIL: ${b#"$repo"/} still needs: $needed"
 			return 1
 		fi
-		readelf -h "$b" | grep -q 'Machine: *AArch64' || { echo "FAIL: ${b#"$repo"/} is not AArch64"; return 1; }
+		readelf -h "$b" | grep 'Machine: *AArch64' >/dev/null || { echo "FAIL: ${b#"$repo"/} is not AArch64"; return 1; }
 	done
 }
 
