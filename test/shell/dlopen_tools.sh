@@ -26,9 +26,8 @@ dev=$(ls build/deb/libverbshim-dev_*_amd64.deb 2>/dev/null | tail -n 1)
 
 tmp=$(mktemp -d /tmp/vs-dlopen.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 . test/shell/lib/vs_rows.bash
 vs_library_rows >"$tmp/rows"
 

@@ -21,9 +21,8 @@ command -v python3 >/dev/null || { echo "skip: python3 not installed"; exit 77; 
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 
 # The rows: lib LIB soname probe needs_ibverbs priority.
 . test/shell/lib/vs_rows.bash

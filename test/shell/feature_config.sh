@@ -23,9 +23,8 @@ command -v gcc >/dev/null || { echo "skip: gcc not installed"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 
 # What the archive and verbshim-info are built from.
 src=$tmp/tree

@@ -18,9 +18,8 @@ command -v man >/dev/null || { echo "skip: man not installed (man-db, scripts/de
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 
 # render PAGE NAME: groff -ww silent, man -l shows NAME and the function.
 # (One page at a time; render_all does a whole directory in two calls.)

@@ -22,9 +22,8 @@ command -v objdump >/dev/null || { echo "skip: objdump not installed (binutils)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
+# shellcheck source=lib/checks.bash
+. test/shell/lib/checks.bash
 . test/shell/lib/vs_rows.bash
 vs_library_rows >"$tmp/rows"
 
