@@ -130,7 +130,8 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 	const char *override = vs__knob(desc->knob);
 	const char *names[2] = { desc->soname, desc->devname };
 	unsigned int i, count = 2;
-	char why[sizeof(st->error)] = "";
+	/* room left in st->error for the sentence around it */
+	char why[sizeof(st->error) - 256] = "";
 	int found = 0;	/* a candidate is there but did not load */
 	void *h;
 

@@ -9,7 +9,7 @@
 #    with the row's priority: the ibv_* one, the control, lists
 #    libibverbs.so.1 alone;
 #  - the typed examples list what the typed API reaches (libibverbs,
-#    librdmacm for the CM, libefa for SRD), verbshim-info every row;
+#    librdmacm for the CM, libefa for SRD), verbshim-info and verbshim-selftest every row;
 #  - every example, tool, test and bench lists exactly the libraries whose
 #    table it links (nm: vs__<lib>_desc), each with its .note.verbshim table.
 # For each build there is: build, build/oldest, build/arm64, build/arm64/oldest.
@@ -85,11 +85,12 @@ check_build() {
 	else
 		echo "note: no $cc: $build's per-row programs not built"
 	fi
-	# The examples: what the typed API reaches; verbshim-info: everything.
+	# The examples: what the typed API reaches; the tools: everything
+	# (both report every library's nodes, by number).
 	for f in "$build"/bin/*; do
 		[ -x "$f" ] || continue
 		case ${f##*/} in
-		verbshim-info) check "$f" $(awk '{ print $3 }' "$tmp/rows") ;;
+		verbshim-info | verbshim-selftest) check "$f" $(awk '{ print $3 }' "$tmp/rows") ;;
 		*) check "$f" libibverbs.so.1 librdmacm.so.1 libefa.so.1 ;;
 		esac
 	done
