@@ -136,6 +136,15 @@ rc=0
 [ "$rc" -eq 1 ] && grep -q 'not a 64-bit little-endian ELF file' "$tmp/out" &&
 	ok "a text file: exit 1, named" || fail "a text file: exit $rc: $(cat "$tmp/out")"
 rc=0
+"$bin" --binary test >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q 'Is a directory' "$tmp/out" &&
+	ok "a directory: exit 1, named" || fail "a directory: exit $rc: $(cat "$tmp/out")"
+mkfifo "$tmp/fifo"
+rc=0
+timeout 10 "$bin" --binary "$tmp/fifo" >"$tmp/out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] && grep -q 'not a 64-bit little-endian ELF file' "$tmp/out" &&
+	ok "a FIFO: exit 1 at once, named" || fail "a FIFO: exit $rc: $(cat "$tmp/out")"
+rc=0
 "$bin" --binary "$(command -v objdump)" >"$tmp/out" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] && grep -q 'no verbshim notes' "$tmp/out" &&
 	ok "a program without verbshim: exit 1, named" || fail "objdump: exit $rc: $(cat "$tmp/out")"

@@ -27,14 +27,21 @@ int elf_open(struct elf_file *e, const char *path)
 {
 	const Elf64_Ehdr *h;
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named by mistake must not block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	*e = (struct elf_file){ .path = path };
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*h)) {
+	if (fstat(fd, &st)) {
+		int err = errno;
+
 		close(fd);
-		return -ENOEXEC;
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(*h)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -ENOEXEC;
 	}
 	e->size = (size_t)st.st_size;
 	e->data = mmap(NULL, e->size, PROT_READ, MAP_PRIVATE, fd, 0);
