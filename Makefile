@@ -491,9 +491,11 @@ check-siw:
 
 # rdma-core's own test suite, stock and through verbshim, compared
 # (scripts/conformance.sh, docs/conformance.md); not part of make check.
-# RELEASE=44.0 PROVIDER=rxe|siw choose one.
-check-conformance: lib
-	$(Q)scripts/conformance.sh $(if $(RELEASE),--release $(RELEASE)) $(if $(PROVIDER),--provider $(PROVIDER))
+# RELEASE=44.0 PROVIDER=rxe|siw choose one.  NEWEST=1: 64.0's pyverbs,
+# built on Debian 11 through verbshim only, on each release's runtime
+# (scripts/conformance-newest.sh; RELEASE="33.2 44.0" chooses runtimes).
+check-conformance: lib $(if $(NEWEST),$(BUILD)/bin/verbshim-info)
+	$(Q)scripts/conformance$(if $(NEWEST),-newest).sh $(if $(RELEASE),--release "$(RELEASE)") $(if $(PROVIDER),--provider $(PROVIDER))
 
 # The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
 # VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;

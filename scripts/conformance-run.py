@@ -8,6 +8,7 @@ Python's random numbers seeded (VS_CONFORMANCE_SEED, default 1).
 
     conformance-run.py TESTS_DIR OUT [run_tests.py's arguments]
 """
+import faulthandler
 import os
 import random
 import sys
@@ -55,6 +56,8 @@ class Recording(unittest.TextTestResult):
 
 def main():
     tests_dir, out = sys.argv[1], sys.argv[2]
+    # A crash (segfault, abort) names the test it happened in.
+    faulthandler.enable()
     sys.path.insert(0, tests_dir)
     sys.argv = [os.path.join(tests_dir, 'run_tests.py')] + sys.argv[3:]
     if os.path.exists(os.path.join(tests_dir, 'args_parser.py')):

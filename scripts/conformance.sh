@@ -105,6 +105,8 @@ if [ "${1:-}" = --guest ]; then
 	guest "$2" "$3" "${4:-}"
 	exit
 fi
+# (scripts/conformance-newest.sh's guest, before it chroots)
+[ "${1:-}" != --sysfs-device ] || { sysfs_device "$2"; exit; }
 
 releases="33.2 44.0 56.1 65.0" provider=rxe onhost='' buildonly=0 here=''
 while [ $# -gt 0 ]; do
@@ -175,8 +177,14 @@ build() {
 
 # build_here VER: cmake, the objects, the two links, with this machine's
 # (or this root's) compiler, Python and rdma-core.
+# VS_CONFORMANCE_WAYS (default "stock shim") and VS_CONFORMANCE_BUILD (the
+# make BUILD whose libverbshim.a the compat directory names; default the
+# host's lib/) for scripts/conformance-newest.sh.
 build_here() {
 	local ver=$1 dir=$out/$1 mods m objs link way lp
+	local ways=${VS_CONFORMANCE_WAYS:-stock shim} vsbuild=${VS_CONFORMANCE_BUILD:-build}
+	local vslib=$repo/lib
+	[ "$vsbuild" = build ] || vslib=$repo/$vsbuild
 	command -v cython3 >/dev/null || { echo "$me: no cython3 (scripts/deps.sh)" >&2; return 1; }
 	if [ ! -f "$dir/b/build.ninja" ]; then
 		cmake -GNinja -S "$dir/src" -B "$dir/b" -DNO_MAN_PAGES=1 -DCMAKE_BUILD_TYPE=Release \
@@ -196,8 +204,8 @@ build_here() {
 	ninja -C "$dir/b" -j"$(nproc)" "${objs[@]}" >"$dir/ninja.log" 2>&1 || { tail "$dir/ninja.log"; return 1; }
 
 	rm -rf "$dir/compat" && mkdir -p "$dir/compat"
-	scripts/compat-dir.sh --libdir "$repo/lib" "$repo" build/gen/vs_config.h "$dir/compat" >/dev/null
-	for way in stock shim; do
+	scripts/compat-dir.sh --libdir "$vslib" "$repo" "$vsbuild/gen/vs_config.h" "$dir/compat" >/dev/null
+	for way in $ways; do
 		rm -rf "${dir:?}/$way" && mkdir -p "$dir/$way"
 		cp -rL "$dir/b/python" "$dir/$way/python"
 		find "$dir/$way/python" -name '*.so' -delete
@@ -206,7 +214,7 @@ build_here() {
 		# rdma-core's own link line, less its in-tree libraries and rpath.
 		link=$(ninja -C "$dir/b" -t commands "$m" | tail -n 1 | sed 's/^: && //; s/ && :$//')
 		link=$(sed -E 's# -Wl,-rpath,[^ ]*##g; s# ([^ ]*/)?lib/lib(ibverbs|rdmacm|mlx5|efa)\.so[^ ]*##g; s# -o [^ ]*# -o @OUT@#' <<<"$link")
-		for way in stock shim; do
+		for way in $ways; do
 			lp=
 			[ $way = shim ] && lp="-L$dir/compat"
 			(cd "$dir/b" && eval "${link/@OUT@/$dir/$way/$m}" "$lp" -libverbs -lrdmacm -lmlx5 -lefa) ||
@@ -217,6 +225,7 @@ build_here() {
 			return 1
 		fi
 	done
+	[ -d "$dir/stock" ] || { echo "$ver: ${#mods[@]} pyverbs modules linked through verbshim only (no rdma-core NEEDED)"; return 0; }
 	# What the stock modules take from libibverbs' private node.
 	nm -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
 		awk '/@IBVERBS_PRIVATE/ {print $2}' | sort -u >"$dir/private.txt"
