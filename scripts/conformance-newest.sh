@@ -21,6 +21,7 @@
 # reported, not judged here (docs/conformance.md, "Newest on oldest").
 #
 #   scripts/conformance-newest.sh [--release "VER..."] [--provider rxe|siw] [--build-only]
+#   scripts/conformance-newest.sh --no-build ...    run on the last build
 #   scripts/conformance-newest.sh --guest VER DEV ROOT    (in the VM)
 #
 # VER: 33.2 44.0 56.1 65.0 (default: each; 65.0 runs first, the reference).
@@ -72,7 +73,7 @@ ch = c.CMEventChannel()
 libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if ".so" in l})
 print("\n".join("   mapped: " + l for l in libs))
 ' "$dev" >"$dir/$ver.maps" 2>&1 || true
-	grep -E 'libibverbs|librdmacm|libnl|/libc[.-]|librxe|libpython|Error' "$dir/$ver.maps" || true
+	grep -E '/(libibverbs\.so|librdmacm|libnl|libc[.-]|librxe|libpython)|Error' "$dir/$ver.maps" || true
 	python3.9 scripts/conformance-run.py "$dir/src/tests" "$dir/$ver.verdicts" --dev "$dev" \
 		>"$dir/$ver.log" 2>&1 || rc=$?
 	echo "   runner exit $rc ($((SECONDS - t0)) s); $(tail -n 3 "$dir/$ver.log" | tr '\n' ' ')"
@@ -89,12 +90,19 @@ summary() {
 	skipped=$(awk -F'\t' '$2 == "skip"' "$v" | wc -l)
 	echo "rdma-core $ver: $passed passed, $failed failed, $skipped skipped; runner exit $rc"
 	awk -F'\t' '$2 == "fail" || $2 == "error" {print "   " $2 ": " $1 ": " $3}' "$v"
+	# The skips by reason, numbers folded (mlx5 and mlx4 alike).
+	awk -F'\t' '$2 == "skip" {print $3}' "$v" | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn >"$dir/$ver.skips"
+	echo "   skips by reason: $dir/$ver.skips ($(wc -l <"$dir/$ver.skips") reasons)"
 	if [ "$ver" != 65.0 ] && [ -s "$dir/65.0.verdicts" ]; then
 		LC_ALL=C sort "$dir/65.0.verdicts" >"$dir/65.0.sorted"
 		LC_ALL=C sort "$v" >"$dir/$ver.sorted"
-		LC_ALL=C join -t "$(printf '\t')" -a 1 -a 2 -e '-' -o 0,1.2,2.2,2.3 "$dir/65.0.sorted" "$dir/$ver.sorted" |
-			awk -F'\t' '$2 != $3 {print "   65.0 " $2 ", " v " " $3 ": " $1 ": " $4}' v="$ver" >"$dir/$ver.vs65"
-		echo "   $(wc -l <"$dir/$ver.vs65") verdicts differ from 65.0's ($dir/$ver.vs65)"
+		# Each test whose verdict or reason differs: 65.0's, then VER's.
+		LC_ALL=C join -t "$(printf '\t')" -a 1 -a 2 -e '-' -o 0,1.2,1.3,2.2,2.3 \
+			"$dir/65.0.sorted" "$dir/$ver.sorted" >"$dir/$ver.joined"
+		awk -F'\t' '$2 != $4 || $3 != $5 {print $1 ": 65.0 " $2 " [" $3 "], " v " " $4 " [" $5 "]"}' \
+			v="$ver" "$dir/$ver.joined" >"$dir/$ver.vs65"
+		echo "   $(awk -F'\t' '$2 != $4' "$dir/$ver.joined" | wc -l) verdicts differ from 65.0's," \
+			"$(wc -l <"$dir/$ver.vs65") verdicts or reasons ($dir/$ver.vs65)"
 	fi
 	# A signal (Python exits 128+N under bash for SIGSEGV/SIGABRT; its own
 	# faulthandler writes "Fatal Python error" first) is a crash.
@@ -132,18 +140,27 @@ build() {
 		echo "$me: rt would shadow the release's own library" >&2
 		return 1
 	fi
+	# What pyverbs' objects call (rdma-core's functions among them).
+	find "$dir/b/pyverbs" -name '*.o' -exec nm -u {} + | awk 'NF == 2 {print $2}' | sort -u >"$dir/called"
 	echo "NEEDED of the modules: $(readelf -d "$dir"/shim/python/pyverbs/*.so "$dir"/shim/python/pyverbs/providers/*/*.so |
 		sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | sort | uniq -c | tr -s ' \n' ' ')"
 }
 
-# absent VER ROOT: per module, the functions that answer "not supported"
-# on the release (the nodes its libraries lack), read from the ELF notes.
+# absent VER ROOT: the functions that answer "not supported" on the
+# release (the version nodes its libraries lack: verbshim-info --binary
+# reads the archive's ELF notes; every module that calls rdma-core links
+# the same tables), and of those the ones 64.0's pyverbs calls (its
+# objects' undefined symbols): VER.absent.
 absent() {
-	local ver=$1 root=$2 m
-	for m in "$dir"/shim/python/pyverbs/*.so "$dir"/shim/python/pyverbs/providers/*/*.so; do
-		echo "## ${m#"$dir"/shim/python/}"
-		VERBSHIM_INFO_ROOT=$root build/bin/verbshim-info --binary "$m" | sed -n '/on this machine/,$p'
-	done >"$dir/$ver.absent"
+	local ver=$1 root=$2 m f out=$dir/$1.absent
+	for m in pyverbs/device pyverbs/cmid pyverbs/providers/mlx5/mlx5dv pyverbs/providers/efa/efadv; do
+		# (2: something the archive was built with is missing there)
+		VERBSHIM_INFO_ROOT=$root build/bin/verbshim-info --binary "$dir"/shim/python/$m.cpython-*.so || [ $? -eq 2 ]
+	done | awk '/^lib[a-z0-9]*\.so/ {show = !seen[$1]++} show && /^(lib|  here|  not|    )/' >"$out"
+	echo "called by $src's pyverbs, not supported on $ver:" >>"$out"
+	for f in $(sed -n 's/^    [A-Z0-9_.]* (rdma-core [0-9]*)://p; s/^      //p' "$out"); do
+		if grep -qx "$f" "$dir/called"; then echo "  $f"; fi
+	done >>"$out"
 }
 
 case ${1:-} in
@@ -151,19 +168,24 @@ case ${1:-} in
 --in-root) in_root "$2" "$3"; exit ;;
 esac
 
-releases="65.0 33.2 44.0 56.1" provider=rxe buildonly=0
+releases="65.0 33.2 44.0 56.1" provider=rxe buildonly=0 nobuild=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--release) releases=$2; shift 2 ;;
 	--provider) provider=$2; shift 2 ;;
 	--build-only) buildonly=1; shift ;;
-	*) echo "usage: $me [--release \"VER...\"] [--provider rxe|siw] [--build-only]" >&2; exit 2 ;;
+	--no-build) nobuild=1; shift ;;
+	*) echo "usage: $me [--release \"VER...\"] [--provider rxe|siw] [--build-only | --no-build]" >&2; exit 2 ;;
 	esac
 done
 [ -x build/bin/verbshim-info ] || { echo "$me: no build/bin/verbshim-info: run make" >&2; exit 1; }
 shared=$(dirname "$repo")/shared/sources
 rc=0
-build || rc=$?
+if [ $nobuild -eq 0 ]; then
+	build || rc=$?
+else	# the last build's modules, as they are (another run may be using them)
+	[ -s "$dir/called" ] || { echo "$me: --no-build: nothing built yet" >&2; rc=1; }
+fi
 [ $rc -eq 0 ] || exit $rc
 [ $buildonly -eq 0 ] || exit 0
 status=0
