@@ -7,7 +7,12 @@ else the exception's last line), so that two runs compare line by line;
 Python's random numbers seeded (VS_CONFORMANCE_SEED, default 1).
 
     conformance-run.py TESTS_DIR OUT [run_tests.py's arguments]
+
+A test that kills the interpreter (a segfault in a library under test)
+leaves its ID in OUT.current; the caller records it as a crash and runs
+this again, which appends to OUT and runs only the tests OUT lacks.
 """
+import faulthandler
 import os
 import random
 import sys
@@ -17,6 +22,11 @@ from importlib.machinery import SourceFileLoader
 
 class Recording(unittest.TextTestResult):
     out = None
+
+    def startTest(self, test):
+        with open(Recording.out.name + '.current', 'w') as current:
+            current.write(test.id() + '\n')
+        super().startTest(test)
 
     def _record(self, test, verdict, reason=''):
         reason = ' '.join(str(reason).split())
@@ -65,8 +75,24 @@ def main():
     random.seed(int(os.environ.get('VS_CONFORMANCE_SEED', '1')))
     tests = SourceFileLoader('tests', os.path.join(tests_dir, '__init__.py')).load_module()
     suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
-    with open(out, 'w') as Recording.out:
+    done = set()
+    if os.path.exists(out):
+        with open(out) as previous:
+            done = {line.split('\t', 1)[0] for line in previous}
+    if done:
+        suite = unittest.TestSuite(t for t in flatten(suite) if t.id() not in done)
+    faulthandler.enable()	# a crash's Python stack, in the log
+    with open(out, 'a') as Recording.out:
         unittest.TextTestRunner(verbosity=2, resultclass=Recording).run(suite)
+    os.unlink(out + '.current')
+
+
+def flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flatten(t)
+        else:
+            yield t
 
 
 if __name__ == '__main__':
