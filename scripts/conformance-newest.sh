@@ -12,13 +12,15 @@
 # LD_LIBRARY_PATH; none of them is an rdma-core or libnl library, and each
 # run first prints the libibverbs, libnl and libc the loader mapped.
 #
-# Per runtime: the verdicts (build/conformance/newest/VER.verdicts), the
-# functions a missing version node makes answer "not supported"
-# (verbshim-info --binary under VERBSHIM_INFO_ROOT=the release root:
-# VER.absent), and every test whose verdict differs from 65.0's, the
-# reference.  A run fails when the interpreter dies (a signal: segfault,
-# abort) or when no verdict was written; which tests fail and why is
-# reported, not judged here (docs/conformance.md, "Newest on oldest").
+# Per runtime, in build/conformance/newest/on-VER/: the verdicts
+# (shim.verdicts, by conformance.sh's suite: a test that kills the
+# interpreter is recorded as a crash and the rest run on), the skips by
+# reason, every test whose verdict or reason differs from 65.0's, the
+# reference (vs65), and the functions a missing version node makes answer
+# "not supported" (verbshim-info --binary under VERBSHIM_INFO_ROOT=the
+# release root: absent).  A run fails on a crash or when no verdict was
+# written; which tests fail and why is reported, not judged here
+# (docs/conformance.md, "Newest on oldest").
 #
 #   scripts/conformance-newest.sh [--release "VER..."] [--provider rxe|siw] [--build-only]
 #   scripts/conformance-newest.sh --no-build ...    run on the last build
@@ -60,9 +62,12 @@ guest() {
 		bash -c 'cd "$1" && exec scripts/conformance-newest.sh --in-root "$2" "$3"' - "$repo" "$ver" "$dev"
 }
 
-# In the release root: what the loader mapped, then the suite.
+# In the release root: what the loader mapped, then the suite, run by
+# conformance.sh's suite (a test that kills the interpreter is recorded as
+# a crash, and the rest run on) in on-VER/, whose src and shim are the
+# build's.
 in_root() {
-	local ver=$1 dev=$2 rc=0 t0=$SECONDS
+	local ver=$1 dev=$2 run=$dir/on-$1 t0=$SECONDS
 	echo "== rdma-core $src's pyverbs and tests through verbshim, on rdma-core $ver's runtime, $dev"
 	python3.9 -c '
 import sys
@@ -72,42 +77,39 @@ ctx = d.Context(name=sys.argv[1])
 ch = c.CMEventChannel()
 libs = sorted({l.split()[-1] for l in open("/proc/self/maps") if ".so" in l})
 print("\n".join("   mapped: " + l for l in libs))
-' "$dev" >"$dir/$ver.maps" 2>&1 || true
-	grep -E '/(libibverbs\.so|librdmacm|libnl|libc[.-]|librxe|libpython)|Error' "$dir/$ver.maps" || true
-	python3.9 scripts/conformance-run.py "$dir/src/tests" "$dir/$ver.verdicts" --dev "$dev" \
-		>"$dir/$ver.log" 2>&1 || rc=$?
-	echo "   runner exit $rc ($((SECONDS - t0)) s); $(tail -n 3 "$dir/$ver.log" | tr '\n' ' ')"
-	echo "$rc" >"$dir/$ver.rc"
+' "$dev" >"$run/maps" 2>&1 || true
+	grep -E '/(libibverbs\.so|librdmacm|libnl|libc[.-]|librxe|libpython)|Error' "$run/maps" || true
+	VS_CONFORMANCE_PYTHON=python3.9 scripts/conformance.sh --suite "$run" shim --dev "$dev"
+	echo "   $((SECONDS - t0)) s: $(tail -n 3 "$run/shim.log" | tr '\n' ' ')"
 }
 
-# summary VER: counts, crash, and the differences from 65.0's verdicts.
+# summary VER: counts, failures, skips by reason, crashes, and the
+# differences from 65.0's verdicts.
 summary() {
-	local ver=$1 v=$dir/$1.verdicts rc passed failed skipped
-	rc=$(cat "$dir/$ver.rc" 2>/dev/null || echo none)
-	[ -s "$v" ] || { echo "rdma-core $ver: no verdicts (runner exit $rc; see $dir/$ver.log)"; return 1; }
+	local ver=$1 run=$dir/on-$1 v=$dir/on-$1/shim.verdicts ref=$dir/on-65.0/shim.verdicts
+	local passed failed skipped crashed
+	[ -s "$v" ] || { echo "rdma-core $ver: no verdicts (see $run/shim.log)"; return 1; }
 	passed=$(awk -F'\t' '$2 == "pass" || $2 == "xfail"' "$v" | wc -l)
-	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass"' "$v" | wc -l)
+	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass" || $2 == "crash"' "$v" | wc -l)
 	skipped=$(awk -F'\t' '$2 == "skip"' "$v" | wc -l)
-	echo "rdma-core $ver: $passed passed, $failed failed, $skipped skipped; runner exit $rc"
-	awk -F'\t' '$2 == "fail" || $2 == "error" {print "   " $2 ": " $1 ": " $3}' "$v"
+	crashed=$(awk -F'\t' '$2 == "crash"' "$v" | wc -l)
+	echo "rdma-core $ver: $passed passed, $failed failed, $skipped skipped; $crashed crashed"
+	awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "crash" {print "   " $2 ": " $1 ": " $3}' "$v"
 	# The skips by reason, numbers folded (mlx5 and mlx4 alike).
-	awk -F'\t' '$2 == "skip" {print $3}' "$v" | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn >"$dir/$ver.skips"
-	echo "   skips by reason: $dir/$ver.skips ($(wc -l <"$dir/$ver.skips") reasons)"
-	if [ "$ver" != 65.0 ] && [ -s "$dir/65.0.verdicts" ]; then
-		LC_ALL=C sort "$dir/65.0.verdicts" >"$dir/65.0.sorted"
-		LC_ALL=C sort "$v" >"$dir/$ver.sorted"
+	awk -F'\t' '$2 == "skip" {print $3}' "$v" | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn >"$run/skips"
+	echo "   skips by reason: $run/skips ($(wc -l <"$run/skips") reasons)"
+	if [ "$ver" != 65.0 ] && [ -s "$ref" ]; then
 		# Each test whose verdict or reason differs: 65.0's, then VER's.
 		LC_ALL=C join -t "$(printf '\t')" -a 1 -a 2 -e '-' -o 0,1.2,1.3,2.2,2.3 \
-			"$dir/65.0.sorted" "$dir/$ver.sorted" >"$dir/$ver.joined"
+			<(LC_ALL=C sort "$ref") <(LC_ALL=C sort "$v") >"$run/joined"
 		awk -F'\t' '$2 != $4 || $3 != $5 {print $1 ": 65.0 " $2 " [" $3 "], " v " " $4 " [" $5 "]"}' \
-			v="$ver" "$dir/$ver.joined" >"$dir/$ver.vs65"
-		echo "   $(awk -F'\t' '$2 != $4' "$dir/$ver.joined" | wc -l) verdicts differ from 65.0's," \
-			"$(wc -l <"$dir/$ver.vs65") verdicts or reasons ($dir/$ver.vs65)"
+			v="$ver" "$run/joined" >"$run/vs65"
+		echo "   $(awk -F'\t' '$2 != $4' "$run/joined" | wc -l) verdicts differ from 65.0's," \
+			"$(wc -l <"$run/vs65") verdicts or reasons ($run/vs65)"
 	fi
-	# A signal (Python exits 128+N under bash for SIGSEGV/SIGABRT; its own
-	# faulthandler writes "Fatal Python error" first) is a crash.
-	if [ "$rc" != 0 ] || grep -q 'Fatal Python error' "$dir/$ver.log"; then
-		echo "   CRASH or runner failure (exit $rc): $(grep -m1 -A3 'Fatal Python error' "$dir/$ver.log" | tr '\n' ' ')"
+	# A crash, or a runner that stopped without a signal, fails the run.
+	if [ "$crashed" -ne 0 ] || [ -e "$v.current" ]; then
+		echo "   FAILED: a crash, or the runner stopped (see $run/shim.log)"
 		return 1
 	fi
 }
@@ -152,7 +154,7 @@ build() {
 # the same tables), and of those the ones 64.0's pyverbs calls (its
 # objects' undefined symbols): VER.absent.
 absent() {
-	local ver=$1 root=$2 m f out=$dir/$1.absent
+	local ver=$1 root=$2 m f out=$dir/on-$1/absent
 	for m in pyverbs/device pyverbs/cmid pyverbs/providers/mlx5/mlx5dv pyverbs/providers/efa/efadv; do
 		# (2: something the archive was built with is missing there)
 		VERBSHIM_INFO_ROOT=$root build/bin/verbshim-info --binary "$dir"/shim/python/$m.cpython-*.so || [ $? -eq 2 ]
@@ -192,14 +194,15 @@ status=0
 for ver in $releases; do
 	root=$(scripts/rdma-core-root.sh "$ver")
 	mkdir -p "$root$repo"	# the mount point of the repository
+	rm -rf "$dir/on-$ver" && mkdir -p "$dir/on-$ver"
+	ln -s ../src ../shim "$dir/on-$ver/"
 	absent "$ver" "$root"
 	port=$((20000 + RANDOM % 20000))
-	rm -f "$dir/$ver.verdicts" "$dir/$ver.rc"
 	t0=$SECONDS
 	scripts/vm-run.sh --provider "$provider" --netdev-socket "udp:$port:$((port + 1))" \
 		--timeout "${VS_CONFORMANCE_TIMEOUT:-7200}" \
 		-- bash -c 'exec scripts/conformance-newest.sh --guest "$1" "$VS_RXE_DEV" "$2"' - "$ver" "$root" \
-		2>&1 | tee "$dir/vm-$ver-$provider.log" || status=1
+		2>&1 | tee "$dir/on-$ver/vm-$provider.log" || status=1
 	echo "rdma-core $ver: $((SECONDS - t0)) s in the VM"
 done
 for ver in $releases; do

@@ -8,11 +8,22 @@ Python's random numbers seeded before each test from VS_CONFORMANCE_SEED
 (default 1) and the test's id.
 
     conformance-run.py TESTS_DIR OUT [run_tests.py's arguments]
+
+A test that kills the interpreter (a segfault in a library under test)
+leaves its ID in OUT.current; the caller records it as a crash and runs
+this again, which appends to OUT and runs only the tests OUT lacks.
+
+rdma-core's two-process tests (tests/base.py, passive and active side)
+fail with "Exception in SIDE side occurred", naming the side it saw exit
+first: a race.  Such a failure is recorded with what each side printed
+("Player SIDE got: ..."), sorted, in place of the side named first.
 """
 import faulthandler
 import os
 import random
+import re
 import sys
+import tempfile
 import unittest
 import zlib
 from importlib.machinery import SourceFileLoader
@@ -27,10 +38,36 @@ class Recording(unittest.TextTestResult):
         # on how many numbers the tests before it drew (a test that skips
         # on one release and runs on another draws none or some).
         random.seed(Recording.seed ^ zlib.crc32(test.id().encode()))
+        with open(Recording.out.name + '.current', 'w') as current:
+            current.write(test.id() + '\n')
         super().startTest(test)
+        # The test's standard output (its side processes' too) in a file,
+        # read by _record and passed on to the log by stopTest.
+        sys.stdout.flush()
+        self._captured = tempfile.TemporaryFile()
+        self._stdout = os.dup(1)
+        os.dup2(self._captured.fileno(), 1)
+
+    def stopTest(self, test):
+        sys.stdout.flush()
+        os.dup2(self._stdout, 1)
+        os.close(self._stdout)
+        self._captured.seek(0)
+        os.write(1, self._captured.read())
+        self._captured.close()
+        super().stopTest(test)
+
+    def _sides(self, reason):
+        if not re.fullmatch(r'Exception: Exception in (passive|active) side occurred', reason):
+            return reason
+        sys.stdout.flush()
+        self._captured.seek(0)
+        said = re.findall(r'^Player (?:passive|active) got: .*$',
+                          self._captured.read().decode(errors='replace'), re.M)
+        return 'Exception: Exception in a side occurred: ' + ' | '.join(sorted(said))
 
     def _record(self, test, verdict, reason=''):
-        reason = ' '.join(str(reason).split())
+        reason = self._sides(' '.join(str(reason).split()))
         Recording.out.write('%s\t%s\t%s\n' % (test.id(), verdict, reason))
         Recording.out.flush()
 
@@ -66,8 +103,6 @@ class Recording(unittest.TextTestResult):
 
 def main():
     tests_dir, out = sys.argv[1], sys.argv[2]
-    # A crash (segfault, abort) names the test it happened in.
-    faulthandler.enable()
     sys.path.insert(0, tests_dir)
     sys.argv = [os.path.join(tests_dir, 'run_tests.py')] + sys.argv[3:]
     if os.path.exists(os.path.join(tests_dir, 'args_parser.py')):
@@ -79,8 +114,24 @@ def main():
     Recording.seed = int(os.environ.get('VS_CONFORMANCE_SEED', '1'))
     tests = SourceFileLoader('tests', os.path.join(tests_dir, '__init__.py')).load_module()
     suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
-    with open(out, 'w') as Recording.out:
+    done = set()
+    if os.path.exists(out):
+        with open(out) as previous:
+            done = {line.split('\t', 1)[0] for line in previous}
+    if done:
+        suite = unittest.TestSuite(t for t in flatten(suite) if t.id() not in done)
+    faulthandler.enable()	# a crash's Python stack, in the log
+    with open(out, 'a') as Recording.out:
         unittest.TextTestRunner(verbosity=2, resultclass=Recording).run(suite)
+    os.unlink(out + '.current')
+
+
+def flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flatten(t)
+        else:
+            yield t
 
 
 if __name__ == '__main__':

@@ -107,7 +107,7 @@ build_root() {
 	ln -sfn dash "$tmp/usr/bin/sh"
 	ln -sfn mawk "$tmp/usr/bin/awk"
 	[ -e "$tmp/usr/bin/cc" ] || ln -sfn gcc "$tmp/usr/bin/cc"
-	mkdir -p "$tmp/etc" "$tmp/tmp" "$tmp/proc" "$tmp/dev"
+	mkdir -p "$tmp/etc" "$tmp/tmp" "$tmp/proc" "$tmp/dev" "$tmp/sys"
 	# (systemd-analyze finds libsystemd-core through its RUNPATH: run below)
 	root_check_loads "$tmp" usr/bin/gcc usr/bin/perl usr/bin/python3 ||
 		die "broken root"
