@@ -5,7 +5,8 @@
 # signal and the tests after it still run; a two-process test's failure is
 # recorded with what each side said, not with the side that happened to
 # exit first; two runs that agree pass and say "0 verdicts differ"; a
-# verdict that differs fails the run and is named.
+# verdict that differs fails the run and is named; a test's random draws
+# do not depend on the tests before it.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -90,5 +91,44 @@ grep -q '^> tests.Fake.test_3_abort	pass	$' "$tmp/differ.out" &&
 grep -q '^3 passed, 1 failed, 1 skipped; 4 verdicts differ from stock$' "$tmp/differ.out" &&
 	ok "4 differing lines counted" || fail "counts line: $(tail -n 1 "$tmp/differ.out")"
 
+# Each test draws from its own seed (VS_CONFORMANCE_SEED and its id): what
+# it draws does not depend on what the tests before it drew (one that
+# skips on one release draws nothing, and runs on another: newest on
+# oldest compares one suite across runtimes); another seed draws others.
+mkdir -p "$tmp/seeded"
+cat >"$tmp/seeded/__init__.py" <<'EOF'
+import os
+import random
+import unittest
+
+
+class Fake(unittest.TestCase):
+    def test_1_draws(self):
+        for _ in range(int(os.environ['DRAWS'])):
+            random.random()
+        self.skipTest('drew')
+
+    def test_2_reports(self):
+        self.skipTest('%.17f' % random.random())
+EOF
+
+# draw NAME DRAWS [SEED]: the second test's draw after the first drew DRAWS
+draw() {
+	DRAWS=$2 VS_CONFORMANCE_SEED=${3:-1} /usr/bin/python3 scripts/conformance-run.py \
+		"$tmp/seeded" "$tmp/$1.verdicts" >"$tmp/$1.log" 2>&1 ||
+		{ fail "$1: the runner failed"; sed 's/^/    | /' "$tmp/$1.log" | tail -n 5; }
+	awk -F'\t' '$1 ~ /test_2_reports$/ {print $3}' "$tmp/$1.verdicts"
+}
+none=$(draw none 0) some=$(draw some 7) other=$(draw other 0 2)
+if [ -n "$none" ] && [ "$none" = "$some" ]; then
+	ok "a test's draw does not depend on the test before it ($none)"
+else
+	fail "the second test drew '$none' after no draws, '$some' after seven"
+fi
+if [ -n "$other" ] && [ "$other" != "$none" ]; then
+	ok "another VS_CONFORMANCE_SEED draws another number ($other)"
+else
+	fail "seeds 1 and 2 drew '$none' and '$other'"
+fi
 [ "$fails" -eq 0 ] || { echo "$fails failed"; exit 1; }
-echo "the conformance runner records crashes and differences"
+echo "the conformance runner records crashes and differences, and seeds each test"
