@@ -19,6 +19,12 @@
 #   scripts/conformance.sh --release VER --build-only
 #   scripts/conformance.sh --guest VER DEV    (in the VM: both runs, compared)
 #
+# scripts/conformance-arm64.sh (make check-conformance ARCH=arm64) builds
+# and runs the same for arm64 through --build-here and --guest, with
+# VS_CONFORMANCE_OUT (build/arm64/conformance), VS_CONFORMANCE_BUILD
+# (verbshim's build: build/arm64), CMAKE_TOOLCHAIN_FILE (cmake reads it),
+# NM, and VS_CONFORMANCE_TESTS (run_tests.py's test names: a subset).
+#
 # VER: 33.2 44.0 56.1 65.0 (default: each).  The sources are the release
 # archives beside the checkout (../shared/sources/rdma-core-VER.tar.gz;
 # 64.0's for 65.0, the nearest at hand); a release without its archive is
@@ -31,7 +37,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 me=conformance.sh
-out=$repo/build/conformance
+out=${VS_CONFORMANCE_OUT:-$repo/build/conformance}
+# verbshim's build whose archive the shim link takes (Makefile's BUILD)
+vsbuild=${VS_CONFORMANCE_BUILD:-build}
+vslib=$repo/$vsbuild
+[ "$vsbuild" != build ] || vslib=$repo/lib
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa)\.so'
 
 # sysfs_device DEV: give DEV the sysfs `device` link that a NIC-backed
@@ -62,6 +72,8 @@ sysfs_device() {
 # The rdma-core tests' names and verdicts, both ways, compared.
 guest() {
 	local ver=$1 dir=$out/$1 way args=(--dev "$2") root=${3:-} m
+	# shellcheck disable=SC2206 # (test names: words)
+	args+=(${VS_CONFORMANCE_TESTS:-})
 	[ -z "${VERBSHIM_IN_VM:-}" ] || sysfs_device "$2"
 	if [ -n "$root" ]; then	# the release's own root, with its Python
 		for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
@@ -118,7 +130,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $provider in rxe | siw) ;; *) echo "$me: --provider $provider: rxe or siw" >&2; exit 2 ;; esac
-[ -f lib/libverbshim.a ] || { echo "$me: no lib/libverbshim.a: run make" >&2; exit 1; }
+[ -f "$vslib/libverbshim.a" ] || { echo "$me: no $vslib/libverbshim.a: run make" >&2; exit 1; }
 shared=$(dirname "$repo")/shared/sources
 
 # build VER: the release's pyverbs objects, linked stock and through the
@@ -196,7 +208,7 @@ build_here() {
 	ninja -C "$dir/b" -j"$(nproc)" "${objs[@]}" >"$dir/ninja.log" 2>&1 || { tail "$dir/ninja.log"; return 1; }
 
 	rm -rf "$dir/compat" && mkdir -p "$dir/compat"
-	scripts/compat-dir.sh --libdir "$repo/lib" "$repo" build/gen/vs_config.h "$dir/compat" >/dev/null
+	scripts/compat-dir.sh --libdir "$vslib" "$repo" "$vsbuild/gen/vs_config.h" "$dir/compat" >/dev/null
 	for way in stock shim; do
 		rm -rf "${dir:?}/$way" && mkdir -p "$dir/$way"
 		cp -rL "$dir/b/python" "$dir/$way/python"
@@ -218,7 +230,7 @@ build_here() {
 		fi
 	done
 	# What the stock modules take from libibverbs' private node.
-	nm -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
+	${NM:-nm} -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
 		awk '/@IBVERBS_PRIVATE/ {print $2}' | sort -u >"$dir/private.txt"
 	echo "$ver: ${#mods[@]} pyverbs modules linked stock and through verbshim (no rdma-core NEEDED);" \
 		"private symbols they use: $(tr '\n' ' ' <"$dir/private.txt")"
