@@ -9,8 +9,12 @@ Python's random numbers seeded (VS_CONFORMANCE_SEED, default 1).
     conformance-run.py TESTS_DIR OUT [run_tests.py's arguments] [NAME...]
 
 NAME: as run_tests.py takes them (test_device, test_qp.QPTest,
-test_mr.MRTest.test_reg_mr): only the tests under those names run.
+test_mr.MWTest.test_mw_type1): only the tests under those names run.
+A test that kills the interpreter (a segfault in a library under test)
+leaves its ID in OUT.current; the caller records it as a crash and runs
+this again, which appends to OUT and runs only the tests OUT lacks.
 """
+import faulthandler
 import os
 import random
 import sys
@@ -20,6 +24,11 @@ from importlib.machinery import SourceFileLoader
 
 class Recording(unittest.TextTestResult):
     out = None
+
+    def startTest(self, test):
+        with open(Recording.out.name + '.current', 'w') as current:
+            current.write(test.id() + '\n')
+        super().startTest(test)
 
     def _record(self, test, verdict, reason=''):
         reason = ' '.join(str(reason).split())
@@ -56,16 +65,6 @@ class Recording(unittest.TextTestResult):
         self._record(test, 'xpass')
 
 
-def selected(suite, names):
-    """The tests of suite whose id is tests.NAME or under it."""
-    prefixes = ['tests.' + n for n in names]
-    for test in suite:
-        if isinstance(test, unittest.TestSuite):
-            yield from selected(test, names)
-        elif any(test.id() == p or test.id().startswith(p + '.') for p in prefixes):
-            yield test
-
-
 def main():
     tests_dir, out = sys.argv[1], sys.argv[2]
     sys.path.insert(0, tests_dir)
@@ -81,11 +80,29 @@ def main():
     tests = SourceFileLoader('tests', os.path.join(tests_dir, '__init__.py')).load_module()
     suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
     if names:
-        suite = unittest.TestSuite(selected(suite, names))
+        prefixes = ['tests.' + n for n in names]
+        suite = unittest.TestSuite(t for t in flatten(suite) if any(
+            t.id() == p or t.id().startswith(p + '.') for p in prefixes))
         if not suite.countTestCases():
             sys.exit('no test is named %s' % ' '.join(names))
-    with open(out, 'w') as Recording.out:
+    done = set()
+    if os.path.exists(out):
+        with open(out) as previous:
+            done = {line.split('\t', 1)[0] for line in previous}
+    if done:
+        suite = unittest.TestSuite(t for t in flatten(suite) if t.id() not in done)
+    faulthandler.enable()	# a crash's Python stack, in the log
+    with open(out, 'a') as Recording.out:
         unittest.TextTestRunner(verbosity=2, resultclass=Recording).run(suite)
+    os.unlink(out + '.current')
+
+
+def flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flatten(t)
+        else:
+            yield t
 
 
 if __name__ == '__main__':

@@ -18,6 +18,9 @@
 #                          (mlx5_0, efa0: the tests that skip on soft devices)
 #   scripts/conformance.sh --release VER --build-only
 #   scripts/conformance.sh --guest VER DEV    (in the VM: both runs, compared)
+#   scripts/conformance.sh --both DIR DEV     (DIR/src/tests with DIR/stock's
+#                          and DIR/shim's pyverbs, compared: --guest's core,
+#                          test/shell/conformance_runner.sh runs it on fakes)
 #
 # scripts/conformance-arm64.sh (make check-conformance ARCH=arm64) builds
 # and runs the same for arm64 through --build-here and --guest, with
@@ -71,9 +74,7 @@ sysfs_device() {
 
 # The rdma-core tests' names and verdicts, both ways, compared.
 guest() {
-	local ver=$1 dir=$out/$1 way args=(--dev "$2") root=${3:-} m
-	# shellcheck disable=SC2206 # (test names: words)
-	args+=(${VS_CONFORMANCE_TESTS:-})
+	local ver=$1 dir=$out/$1 root=${3:-} m
 	[ -z "${VERBSHIM_IN_VM:-}" ] || sysfs_device "$2"
 	if [ -n "$root" ]; then	# the release's own root, with its Python
 		for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
@@ -83,15 +84,38 @@ guest() {
 			HOME=/root LD_LIBRARY_PATH="$dir/rt/lib/x86_64-linux-gnu:$dir/rt/usr/lib/x86_64-linux-gnu" \
 			bash -c 'cd "$1" && exec scripts/conformance.sh --guest "$2" "$3"' - "$repo" "$ver" "$2"
 	fi
+	both "$dir" "$2"
+}
+
+# both DIR DEV: DIR/src/tests run with DIR/stock's pyverbs, then with
+# DIR/shim's, on DEV; the verdicts compared
+both() {
+	local dir=$1 way t0
 	for way in stock shim; do
-		echo "== rdma-core $ver tests, pyverbs linked $way, on $2"
-		local t0=$SECONDS
-		PYTHONPATH=$dir/$way/python /usr/bin/python3 scripts/conformance-run.py \
-			"$dir/src/tests" "$dir/$way.verdicts" "${args[@]}" \
-			>"$dir/$way.log" 2>&1 || true
+		echo "== rdma-core $(basename "$dir") tests, pyverbs linked $way, on $2"
+		t0=$SECONDS
+		# shellcheck disable=SC2086 # (run_tests.py's test names: words)
+		suite "$dir" "$way" --dev "$2" ${VS_CONFORMANCE_TESTS:-}
 		echo "   $(tail -n 3 "$dir/$way.log" | tr '\n' ' ')($((SECONDS - t0)) s)"
 	done
 	compare "$dir"
+}
+
+# suite DIR WAY ARGS...: the tests with DIR/WAY's pyverbs; a test that
+# kills the interpreter is recorded as a crash (its signal) and the rest
+# run on (conformance-run.py resumes after the tests already recorded).
+suite() {
+	local dir=$1 way=$2 v=$1/$2.verdicts rc
+	shift 2
+	rm -f "$v" "$v.current" "$dir/$way.log"
+	while :; do
+		rc=0
+		PYTHONPATH=$dir/$way/python /usr/bin/python3 scripts/conformance-run.py \
+			"$dir/src/tests" "$v" "$@" >>"$dir/$way.log" 2>&1 || rc=$?
+		[ $rc -gt 128 ] && [ -s "$v.current" ] || break
+		printf '%s\tcrash\tkilled by signal %d\n' "$(cat "$v.current")" $((rc - 128)) | tee -a "$v"
+		rm -f "$v.current"
+	done
 }
 
 # compare DIR: the verdict lines of DIR/stock.verdicts and DIR/shim.verdicts
@@ -102,21 +126,21 @@ compare() {
 	differ=$(diff "$dir/stock.sorted" "$dir/shim.sorted" | grep -c '^[<>]' || true)
 	if [ "$differ" -ne 0 ]; then
 		echo "differences (< stock, > verbshim):"
-		diff "$dir/stock.sorted" "$dir/shim.sorted" | grep '^[<>]' | head -50
+		diff "$dir/stock.sorted" "$dir/shim.sorted" | grep '^[<>]' | head -50 || true	# (diff's 1)
 	fi
 	[ -s "$dir/stock.sorted" ] || { echo "no verdicts: the stock run did not start (see $dir/stock.log)"; differ=1; }
 	passed=$(awk -F'\t' '$2 == "pass" || $2 == "xfail"' "$dir/shim.sorted" | wc -l)
-	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass"' "$dir/shim.sorted" | wc -l)
+	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass" || $2 == "crash"' "$dir/shim.sorted" | wc -l)
 	skipped=$(awk -F'\t' '$2 == "skip"' "$dir/shim.sorted" | wc -l)
 	echo "stock: $(awk -F'\t' '{print $2}' "$dir/stock.sorted" | sort | uniq -c | tr -s ' \n' ' ')"
 	echo "$passed passed, $failed failed, $skipped skipped; $differ verdicts differ from stock"
 	[ "$differ" -eq 0 ]
 }
 
-if [ "${1:-}" = --guest ]; then
-	guest "$2" "$3" "${4:-}"
-	exit
-fi
+case ${1:-} in
+--guest) guest "$2" "$3" "${4:-}"; exit ;;
+--both) both "$2" "$3"; exit ;;
+esac
 
 releases="33.2 44.0 56.1 65.0" provider=rxe onhost='' buildonly=0 here=''
 while [ $# -gt 0 ]; do
@@ -179,9 +203,29 @@ build() {
 		for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
 		scripts/build-root.sh --overlay "$dir/overlay" -- bash -c \
 			'for d in "$1"/debs/*.deb; do dpkg-deb -x "$d" /; done; exec scripts/conformance.sh --build-here "$2"' - "$dir" "$ver" ;;
+	56.1 | 65.0)
+		# Their distributions' own roots (trixie: 56.1-1; sid: 65.0-1.1),
+		# with gcc, CMake, Python, Cython and rdma-core's -dev packages.
+		local root
+		root=$(pyverbs_root "$ver") || return 1
+		scripts/packaging-root.sh --for pyverbs --suite "$(suite_of "$ver")" --bind "$repo" -- \
+			scripts/conformance.sh --build-here "$ver" ;;
 	*)
-		echo "skip $ver: its pyverbs needs its own distribution's Python and a root to build it in (docs/conformance.md, \"Not done yet\")"
-		return 77 ;;
+		echo "$me: --release $ver: 33.2, 44.0, 56.1 or 65.0" >&2
+		return 1 ;;
+	esac
+}
+
+suite_of() { case $1 in 56.1) echo trixie ;; 65.0) echo sid ;; esac; }
+
+# pyverbs_root VER: the root of VER's distribution, checked to hold VER
+pyverbs_root() {
+	local root have
+	root=$(scripts/packaging-root.sh --for pyverbs --suite "$(suite_of "$1")") || return 1
+	have=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Version}' libibverbs1)
+	case $have in
+	"$1"-*) echo "$root" ;;
+	*) echo "$me: the $(suite_of "$1") root's libibverbs1 is $have, not $1 (the suite moved on)" >&2; return 1 ;;
 	esac
 }
 
@@ -257,10 +301,11 @@ for ver in $releases; do
 	# loop back to themselves, and the device has a `device/net` link.
 	port=$((20000 + RANDOM % 20000))
 	root=
-	if [ "$ver" != 44.0 ]; then
-		root=$(scripts/build-root.sh)
-		mkdir -p "$root$repo"	# the mount point, as build-root.sh makes it
-	fi
+	case $ver in
+	33.2) root=$(scripts/build-root.sh) ;;
+	56.1 | 65.0) root=$(pyverbs_root "$ver") ;;
+	esac
+	[ -z "$root" ] || mkdir -p "$root$repo"	# the mount point, as the roots' own runners make it
 	scripts/vm-run.sh --provider "$provider" --netdev-socket "udp:$port:$((port + 1))" \
 		--timeout "${VS_CONFORMANCE_TIMEOUT:-7200}" \
 		-- bash -c 'exec scripts/conformance.sh --guest "$1" "$VS_RXE_DEV" "$2"' - "$ver" "$root" 2>&1 | tee "$log" || rc=$?
