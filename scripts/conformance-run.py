@@ -13,11 +13,18 @@ test_mr.MWTest.test_mw_type1): only the tests under those names run.
 A test that kills the interpreter (a segfault in a library under test)
 leaves its ID in OUT.current; the caller records it as a crash and runs
 this again, which appends to OUT and runs only the tests OUT lacks.
+
+rdma-core's two-process tests (tests/base.py, passive and active side)
+fail with "Exception in SIDE side occurred", naming the side it saw exit
+first: a race.  Such a failure is recorded with what each side printed
+("Player SIDE got: ..."), sorted, in place of the side named first.
 """
 import faulthandler
 import os
 import random
+import re
 import sys
+import tempfile
 import unittest
 from importlib.machinery import SourceFileLoader
 
@@ -29,9 +36,33 @@ class Recording(unittest.TextTestResult):
         with open(Recording.out.name + '.current', 'w') as current:
             current.write(test.id() + '\n')
         super().startTest(test)
+        # The test's standard output (its side processes' too) in a file,
+        # read by _record and passed on to the log by stopTest.
+        sys.stdout.flush()
+        self._captured = tempfile.TemporaryFile()
+        self._stdout = os.dup(1)
+        os.dup2(self._captured.fileno(), 1)
+
+    def stopTest(self, test):
+        sys.stdout.flush()
+        os.dup2(self._stdout, 1)
+        os.close(self._stdout)
+        self._captured.seek(0)
+        os.write(1, self._captured.read())
+        self._captured.close()
+        super().stopTest(test)
+
+    def _sides(self, reason):
+        if not re.fullmatch(r'Exception: Exception in (passive|active) side occurred', reason):
+            return reason
+        sys.stdout.flush()
+        self._captured.seek(0)
+        said = re.findall(r'^Player (?:passive|active) got: .*$',
+                          self._captured.read().decode(errors='replace'), re.M)
+        return 'Exception: Exception in a side occurred: ' + ' | '.join(sorted(said))
 
     def _record(self, test, verdict, reason=''):
-        reason = ' '.join(str(reason).split())
+        reason = self._sides(' '.join(str(reason).split()))
         Recording.out.write('%s\t%s\t%s\n' % (test.id(), verdict, reason))
         Recording.out.flush()
 
