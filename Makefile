@@ -16,7 +16,9 @@
 #   make check-arm64     the arm64 proof: unit tests under qemu-user, glibc
 #                        floor, device tests in the arm64 guest, the drop-in
 #                        (rdma-core's examples, perftest) against stock, the
-#                        arm64 Debian packages (test/shell/deb_arm64.sh)
+#                        arm64 Debian packages (test/shell/deb_arm64.sh),
+#                        rdma-core's own tests, a subset (make
+#                        check-conformance ARCH=arm64: all of them)
 #   make man             man pages of the documented functions (build/man/man3)
 #   make install PREFIX=/usr/local DESTDIR=
 #   make deb             Debian packages (debian/), built in the Debian 11
@@ -491,11 +493,16 @@ check-siw:
 
 # rdma-core's own test suite, stock and through verbshim, compared
 # (scripts/conformance.sh, docs/conformance.md); not part of make check.
-# RELEASE=44.0 PROVIDER=rxe|siw choose one.  NEWEST=1: 64.0's pyverbs,
-# built on Debian 11 through verbshim only, on each release's runtime
+# RELEASE=44.0 PROVIDER=rxe|siw choose one; ARCH=arm64: 44.0 in the arm64
+# guest (scripts/conformance-arm64.sh).  NEWEST=1: 64.0's pyverbs, built on
+# Debian 11 through verbshim only, on each release's runtime
 # (scripts/conformance-newest.sh; RELEASE="33.2 44.0" chooses runtimes).
 check-conformance: lib $(if $(NEWEST),$(BUILD)/bin/verbshim-info)
+ifeq ($(ARCH),arm64)
+	$(Q)scripts/conformance-arm64.sh $(if $(PROVIDER),--provider $(PROVIDER))
+else
 	$(Q)scripts/conformance$(if $(NEWEST),-newest).sh $(if $(RELEASE),--release "$(RELEASE)") $(if $(PROVIDER),--provider $(PROVIDER))
+endif
 
 # The host root's whole VM set on rxe again with VERBSHIM_TRACE=all
 # VERBSHIM_STATS=1 to a file per test (the boot rxe-6.1-trace;

@@ -30,7 +30,10 @@
 #          in the 44.0 root; test/shell/deb_arm64.sh: the arm64 Debian
 #          packages, cross-built in the Debian 11 root, lintian, Multi-Arch:
 #          same against the amd64 ones, installed in the arm64 44.0 root,
-#          programs built against them run under qemu-user and on rxe0)
+#          programs built against them run under qemu-user and on rxe0;
+#          test/shell/conformance_arm64.sh: rdma-core 44.0's own tests, a
+#          subset, its pyverbs cross-built and linked stock and through
+#          build/arm64's archive, verdicts compared in the guest)
 #   asan   test/tests.list's asan entries built with ASan+UBSan
 #          (build/arm64/asan), under qemu-user in the arm64 44.0 root, two
 #          at a time; no leak check (LeakSanitizer stops the world with

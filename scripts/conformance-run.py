@@ -7,8 +7,10 @@ else the exception's last line), so that two runs compare line by line;
 Python's random numbers seeded before each test from VS_CONFORMANCE_SEED
 (default 1) and the test's id.
 
-    conformance-run.py TESTS_DIR OUT [run_tests.py's arguments]
+    conformance-run.py TESTS_DIR OUT [run_tests.py's arguments] [NAME...]
 
+NAME: as run_tests.py takes them (test_device, test_qp.QPTest,
+test_mr.MWTest.test_mw_type1): only the tests under those names run.
 A test that kills the interpreter (a segfault in a library under test)
 leaves its ID in OUT.current; the caller records it as a crash and runs
 this again, which appends to OUT and runs only the tests OUT lacks.
@@ -109,15 +111,23 @@ def main():
     tests_dir, out = sys.argv[1], sys.argv[2]
     sys.path.insert(0, tests_dir)
     sys.argv = [os.path.join(tests_dir, 'run_tests.py')] + sys.argv[3:]
+    names = []
     if os.path.exists(os.path.join(tests_dir, 'args_parser.py')):
         from args_parser import parser
         parser.parse_args()
+        names = sys.argv[1:]  # what it leaves: run_tests.py's test names
     # The tests draw random sizes and capabilities (33.2's test_qp: QP caps
     # that rxe refuses are a skip): both runs draw the same ones, test by
     # test (startTest above).
     Recording.seed = int(os.environ.get('VS_CONFORMANCE_SEED', '1'))
     tests = SourceFileLoader('tests', os.path.join(tests_dir, '__init__.py')).load_module()
     suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
+    if names:
+        prefixes = ['tests.' + n for n in names]
+        suite = unittest.TestSuite(t for t in flatten(suite) if any(
+            t.id() == p or t.id().startswith(p + '.') for p in prefixes))
+        if not suite.countTestCases():
+            sys.exit('no test is named %s' % ' '.join(names))
     done = set()
     if os.path.exists(out):
         with open(out) as previous:

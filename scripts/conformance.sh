@@ -22,6 +22,12 @@
 #                          and DIR/shim's pyverbs, compared: --guest's core,
 #                          test/shell/conformance_runner.sh runs it on fakes)
 #
+# scripts/conformance-arm64.sh (make check-conformance ARCH=arm64) builds
+# and runs the same for arm64 through --build-here and --guest, with
+# VS_CONFORMANCE_OUT (build/arm64/conformance), VS_CONFORMANCE_BUILD
+# (verbshim's build: build/arm64), CMAKE_TOOLCHAIN_FILE (cmake reads it),
+# NM, and VS_CONFORMANCE_TESTS (run_tests.py's test names: a subset).
+#
 # VER: 33.2 44.0 56.1 65.0 (default: each).  The sources are the release
 # archives beside the checkout (../shared/sources/rdma-core-VER.tar.gz;
 # 64.0's for 65.0, the nearest at hand); a release without its archive is
@@ -34,7 +40,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 me=conformance.sh
-out=$repo/build/conformance
+out=${VS_CONFORMANCE_OUT:-$repo/build/conformance}
+# verbshim's build whose archive the shim link takes (Makefile's BUILD)
+vsbuild=${VS_CONFORMANCE_BUILD:-build}
+vslib=$repo/$vsbuild
+[ "$vsbuild" != build ] || vslib=$repo/lib
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa)\.so'
 
 # sysfs_device DEV: give DEV the sysfs `device` link that a NIC-backed
@@ -84,7 +94,8 @@ both() {
 	for way in stock shim; do
 		echo "== rdma-core $(basename "$dir") tests, pyverbs linked $way, on $2"
 		t0=$SECONDS
-		suite "$dir" "$way" --dev "$2"
+		# shellcheck disable=SC2086 # (run_tests.py's test names: words)
+		suite "$dir" "$way" --dev "$2" ${VS_CONFORMANCE_TESTS:-}
 		echo "   $(tail -n 3 "$dir/$way.log" | tr '\n' ' ')($((SECONDS - t0)) s)"
 	done
 	compare "$dir"
@@ -147,7 +158,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $provider in rxe | siw) ;; *) echo "$me: --provider $provider: rxe or siw" >&2; exit 2 ;; esac
-[ -f lib/libverbshim.a ] || { echo "$me: no lib/libverbshim.a: run make" >&2; exit 1; }
+[ -f "$vslib/libverbshim.a" ] || { echo "$me: no $vslib/libverbshim.a: run make" >&2; exit 1; }
 shared=$(dirname "$repo")/shared/sources
 
 # build VER: the release's pyverbs objects, linked stock and through the
@@ -224,14 +235,11 @@ pyverbs_root() {
 
 # build_here VER: cmake, the objects, the two links, with this machine's
 # (or this root's) compiler, Python and rdma-core.
-# VS_CONFORMANCE_WAYS (default "stock shim") and VS_CONFORMANCE_BUILD (the
-# make BUILD whose libverbshim.a the compat directory names; default the
-# host's lib/) for scripts/conformance-newest.sh.
+# VS_CONFORMANCE_WAYS: "stock shim" (the default), or "shim" alone
+# (scripts/conformance-newest.sh: no stock rdma-core of that release).
 build_here() {
 	local ver=$1 dir=$out/$1 mods m objs link way lp
-	local ways=${VS_CONFORMANCE_WAYS:-stock shim} vsbuild=${VS_CONFORMANCE_BUILD:-build}
-	local vslib=$repo/lib
-	[ "$vsbuild" = build ] || vslib=$repo/$vsbuild
+	local ways=${VS_CONFORMANCE_WAYS:-stock shim}
 	command -v cython3 >/dev/null || { echo "$me: no cython3 (scripts/deps.sh)" >&2; return 1; }
 	if [ ! -f "$dir/b/build.ninja" ]; then
 		cmake -GNinja -S "$dir/src" -B "$dir/b" -DNO_MAN_PAGES=1 -DCMAKE_BUILD_TYPE=Release \
@@ -274,7 +282,7 @@ build_here() {
 	done
 	[ -d "$dir/stock" ] || { echo "$ver: ${#mods[@]} pyverbs modules linked through verbshim only (no rdma-core NEEDED)"; return 0; }
 	# What the stock modules take from libibverbs' private node.
-	nm -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
+	${NM:-nm} -D --undefined-only "$dir"/stock/python/pyverbs/*.so "$dir"/stock/python/pyverbs/providers/*/*.so |
 		awk '/@IBVERBS_PRIVATE/ {print $2}' | sort -u >"$dir/private.txt"
 	echo "$ver: ${#mods[@]} pyverbs modules linked stock and through verbshim (no rdma-core NEEDED);" \
 		"private symbols they use: $(tr '\n' ' ' <"$dir/private.txt")"

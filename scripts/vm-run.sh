@@ -18,6 +18,11 @@
 #   --rdma-core VERSION        run CMD chrooted into that release's root
 #                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
 #                              instead of the host's / (read-only over 9p)
+#   --root DIR                 run CMD chrooted into DIR, a whole root of
+#                              the guest's architecture (e.g.
+#                              scripts/packaging-root.sh --for pyverbs:
+#                              Python beside a release's rdma-core), as
+#                              --rdma-core's roots are
 #   --timeout SEC              whole run, boot included (default 600)
 #   --netdev-socket listen:PORT|connect:PORT|udp:LPORT:RPORT
 #                              rxe on a virtio eth0 joined to another VM by
@@ -58,7 +63,7 @@ die() { echo "$me: error: $*" >&2; exit 125; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${VERBSHIM_CACHE:-$repo/.cache}
-kernel=bookworm arch=x86_64 provider=${VS_VM_PROVIDER:-rxe} icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' timeout=600
+kernel=bookworm arch=x86_64 provider=${VS_VM_PROVIDER:-rxe} icount=${VS_VM_ICOUNT:-} smp=${VS_VM_SMP:-} mem=${VS_VM_MEM:-2048} rdma_core='' root_dir='' timeout=600
 netsock='' ip=192.168.77.1/24 name='' log='' hostname='' envs=() env_pass=${VS_VM_ENV_PASS:-}
 boot_timeout=${VS_BOOT_TIMEOUT:-180}
 argv=("$@") # for the one boot retry below
@@ -67,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
 	--rdma-core) rdma_core=$2; shift 2 ;;
+	--root) root_dir=$2; shift 2 ;;
 	--provider) provider=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--netdev-socket) netsock=$2; shift 2 ;;
@@ -91,7 +97,7 @@ arm64 | aarch64)
 	arch=arm64
 	# The host's / holds x86-64 programs: an arm64 guest runs in an arm64
 	# release root, 44.0 (bookworm, the host root's release) unless told.
-	[ -n "$rdma_core" ] || rdma_core=44.0
+	[ -n "$rdma_core" ] || [ -n "$root_dir" ] || rdma_core=44.0
 	# siw.ko is cross-built for the arm64 6.1 only (scripts/siw-build.sh)
 	[ "$provider" = rxe ] || [ "$kernel" = bookworm ] || die "--arch arm64 --provider $provider: bookworm only (siw.ko is cross-built for the arm64 6.1 kernel, not $kernel's)"
 	# TCG emulating another architecture: 94-130 s to /init's ready with
@@ -157,11 +163,15 @@ rootopt=()
 fi
 kver=$(cat "$kdir/version")
 relroot=
-if [ -n "$rdma_core" ]; then
+if [ -n "$root_dir" ]; then
+	[ -z "$rdma_core" ] || die "--root and --rdma-core: one root only"
+	[ -x "$root_dir/bin/sh" ] || die "--root $root_dir: not a root (no bin/sh)"
+	relroot=$(cd "$root_dir" && pwd -P)
+elif [ -n "$rdma_core" ]; then
 	relroot=$("$repo/scripts/rdma-core-root.sh" "${rootopt[@]}" "$rdma_core") || die "cannot build the rdma-core $rdma_core${rootopt:+ arm64} root"
-	# The repo is mounted at its own path inside the chroot.
-	mkdir -p "$relroot$repo"
 fi
+# The repo is mounted at its own path inside the chroot.
+[ -z "$relroot" ] || mkdir -p "$relroot$repo"
 
 # The initramfs: busybox, /init, the modules in load order; cached by content.
 # bonding (no bond until a test makes one): a fail-over is what makes the
@@ -353,6 +363,7 @@ short=$(printf '%s ' "$@" | tr '\n\t' '  ' | tr -s ' ')
 [ ${#short} -le 120 ] || short="${short:0:117}..."
 what="kernel $kver, host root"
 [ -n "$rdma_core" ] && what="kernel $kver, rdma-core $rdma_core root"
+[ -n "$root_dir" ] && what="kernel $kver, root $relroot"
 [ "$arch" = x86_64 ] || what="$arch $what"
 [ "$provider" = rxe ] || what+=", provider $provider"
 what+=", $smp vCPU, $mem MiB, hostname $hostname"
