@@ -87,13 +87,10 @@ print("\n".join("   mapped: " + l for l in libs))
 # differences from 65.0's verdicts.
 summary() {
 	local ver=$1 run=$dir/on-$1 v=$dir/on-$1/shim.verdicts ref=$dir/on-65.0/shim.verdicts
-	local passed failed skipped crashed
+	local crashed
 	[ -s "$v" ] || { echo "rdma-core $ver: no verdicts (see $run/shim.log)"; return 1; }
-	passed=$(awk -F'\t' '$2 == "pass" || $2 == "xfail"' "$v" | wc -l)
-	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass" || $2 == "crash"' "$v" | wc -l)
-	skipped=$(awk -F'\t' '$2 == "skip"' "$v" | wc -l)
 	crashed=$(awk -F'\t' '$2 == "crash"' "$v" | wc -l)
-	echo "rdma-core $ver: $passed passed, $failed failed, $skipped skipped; $crashed crashed"
+	echo "rdma-core $ver: $(scripts/conformance.sh --counts "$v"); $crashed crashed"
 	awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "crash" {print "   " $2 ": " $1 ": " $3}' "$v"
 	# The skips by reason, numbers folded (mlx5 and mlx4 alike).
 	awk -F'\t' '$2 == "skip" {print $3}' "$v" | sed -E 's/[0-9]+/N/g' | sort | uniq -c | sort -rn >"$run/skips"

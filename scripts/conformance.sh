@@ -121,7 +121,7 @@ suite() {
 
 # compare DIR: the verdict lines of DIR/stock.verdicts and DIR/shim.verdicts
 compare() {
-	local dir=$1 differ passed failed skipped
+	local dir=$1 differ
 	sort "$dir/stock.verdicts" >"$dir/stock.sorted"
 	sort "$dir/shim.verdicts" >"$dir/shim.sorted"
 	differ=$(diff "$dir/stock.sorted" "$dir/shim.sorted" | grep -c '^[<>]' || true)
@@ -130,17 +130,26 @@ compare() {
 		diff "$dir/stock.sorted" "$dir/shim.sorted" | grep '^[<>]' | head -50 || true	# (diff's 1)
 	fi
 	[ -s "$dir/stock.sorted" ] || { echo "no verdicts: the stock run did not start (see $dir/stock.log)"; differ=1; }
-	passed=$(awk -F'\t' '$2 == "pass" || $2 == "xfail"' "$dir/shim.sorted" | wc -l)
-	failed=$(awk -F'\t' '$2 == "fail" || $2 == "error" || $2 == "xpass" || $2 == "crash"' "$dir/shim.sorted" | wc -l)
-	skipped=$(awk -F'\t' '$2 == "skip"' "$dir/shim.sorted" | wc -l)
 	echo "stock: $(awk -F'\t' '{print $2}' "$dir/stock.sorted" | sort | uniq -c | tr -s ' \n' ' ')"
-	echo "$passed passed, $failed failed, $skipped skipped; $differ verdicts differ from stock"
+	echo "$(counts "$dir/shim.sorted"); $differ verdicts differ from stock"
 	[ "$differ" -eq 0 ]
+}
+
+# counts VERDICTS: "N passed, N failed, N skipped" (a crash is a failure)
+counts() {
+	awk -F'\t' '$2 == "pass" || $2 == "xfail" {p++}
+		$2 == "fail" || $2 == "error" || $2 == "xpass" || $2 == "crash" {f++}
+		$2 == "skip" {s++}
+		END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' "$1"
 }
 
 case ${1:-} in
 --guest) guest "$2" "$3" "${4:-}"; exit ;;
---both) both "$2" "$3"; exit ;;
+--both)
+	[ -d "${2:-}/src/tests" ] && [ -n "${3:-}" ] ||
+		{ echo "$me: --both DIR DEV: DIR/src/tests and a device name" >&2; exit 2; }
+	both "$2" "$3"; exit ;;
+--counts) counts "$2"; exit ;;	# (scripts/conformance-newest.sh's summary)
 # (scripts/conformance-newest.sh's guest: before it chroots, and in the root)
 --sysfs-device) sysfs_device "$2"; exit ;;
 --suite) shift; suite "$@"; exit ;;
