@@ -138,13 +138,13 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(sort $(filter-out shim/tables.c,$(wildcard shim/*.c)) $(wildcard lib/*/*.c))
-# shim/tables.c is compiled once per row of VS_LIBRARIES (shim/vs_shim.h),
+LIB_SRCS := $(sort $(filter-out shim/tables/tables.c,$(wildcard shim/*/*.c)) $(wildcard lib/*/*.c))
+# shim/tables/tables.c is compiled once per row of VS_LIBRARIES (shim/loader/vs_shim.h),
 # tables_<lib>.o: a program links a library's table, and its ELF notes
-# (shim/vs_notes.h), only when it calls into that library.
+# (shim/tables/vs_notes.h), only when it calls into that library.
 TABLE_ROW_SED := s/^[[:space:]]*L[(]\([a-z0-9_]*\),.*/\1/p
-TABLE_LIBS := $(shell sed -n '$(TABLE_ROW_SED)' shim/vs_shim.h)
-TABLE_OBJS = $(TABLE_LIBS:%=$(BUILD)/obj/$(1)shim/tables_%.o)
+TABLE_LIBS := $(shell sed -n '$(TABLE_ROW_SED)' shim/loader/vs_shim.h)
+TABLE_OBJS = $(TABLE_LIBS:%=$(BUILD)/obj/$(1)shim/tables/tables_%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(call TABLE_OBJS)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
@@ -183,7 +183,7 @@ README_EXAMPLE := $(BUILD)/test/readme/hello
 
 CONFIG_H := $(BUILD)/gen/vs_config.h
 # The FFI twins' prototypes and lib/core/ffi.c's renames, written from the
-# public headers at each build (scripts/ffi-gen.sh), never stored; after
+# public headers at each build (scripts/build/ffi-gen.sh), never stored; after
 # vs_config.h, whose feature-config.sh says first what the headers lack.
 FFI_GEN := $(BUILD)/gen/ffi.stamp
 FFI_H := $(BUILD)/gen/verbshim/ffi_twins.h
@@ -248,15 +248,15 @@ benches: $(BENCHES)
 PROBE_FLAGS = $(CPPFLAGS_ALL) $(CSTD) $(SANFLAGS)
 $(BUILD)/gen/config.id: FORCE
 	@mkdir -p $(@D)
-	@scripts/feature-config.sh --id '$(CC)' $(PROBE_FLAGS) > $@.tmp && \
+	@scripts/build/feature-config.sh --id '$(CC)' $(PROBE_FLAGS) > $@.tmp && \
 	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
-$(CONFIG_H): $(BUILD)/gen/config.id scripts/feature-config.sh $(wildcard shim/syms_*.h) shim/vs_rdma_headers.h
+$(CONFIG_H): $(BUILD)/gen/config.id scripts/build/feature-config.sh $(wildcard shim/loader/syms_*.h) shim/loader/vs_rdma_headers.h
 	$(call say,CONFIG,$@)
-	$(Q)scripts/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
+	$(Q)scripts/build/feature-config.sh '$(CC)' $(PROBE_FLAGS) > $@.tmp && mv -f $@.tmp $@ || \
 	  { rm -f $@.tmp $@; exit 1; }
-$(FFI_GEN): $(CONFIG_H) scripts/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
+$(FFI_GEN): $(CONFIG_H) scripts/build/ffi-gen.sh include/verbshim.h $(wildcard include/verbshim/*.h)
 	$(call say,GEN,$(FFI_H))
-	$(Q)CC='$(CC)' scripts/ffi-gen.sh $(BUILD)/gen $(filter-out -I$(BUILD)/gen,$(CPPFLAGS_ALL)) && touch $@
+	$(Q)CC='$(CC)' scripts/build/ffi-gen.sh $(BUILD)/gen $(filter-out -I$(BUILD)/gen,$(CPPFLAGS_ALL)) && touch $@
 $(FFI_H) $(BUILD)/gen/ffi_names.h: $(FFI_GEN) ;
 # Phony: under .SECONDARY a missing plain FORCE would not force anything.
 .PHONY: FORCE
@@ -267,7 +267,7 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
-$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/): shim/tables.c $(CONFIG_H) | $(FFI_GEN)
+$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/): shim/tables/tables.c $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -DVS_TABLE_OF_$(patsubst tables_%.o,%,$(@F))=1 \
@@ -423,9 +423,9 @@ $(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHI
 
 # The shim compiled as VISIBILITY=default builds it, for the test of a
 # -rdynamic program whose exported drop-ins capture libibverbs' own calls.
-SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out shim/tables.c,$(wildcard shim/*.c))) \
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out shim/tables/tables.c,$(wildcard shim/*/*.c))) \
 	$(call TABLE_OBJS,default-vis/)
-$(BUILD)/obj/default-vis/shim/tables_%.o: private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
+$(BUILD)/obj/default-vis/shim/tables/tables_%.o: private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
 $(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)
@@ -472,34 +472,34 @@ fuzz:
 # The suite builds what its tests need (test/tests.list's NEEDS: the
 # library, examples and tests, and the oldest distribution's build, make
 # oldest, in its chroot) side by side, with every core (CHECK_JOBS),
-# whatever -j make check was given: scripts/check.sh, which the targets
+# whatever -j make check was given: scripts/check/check.sh, which the targets
 # below run.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_ENV = MAKE='$(MAKE)' CHECK_JOBS=$(CHECK_JOBS)
 check:
-	$(Q)$(CHECK_ENV) scripts/check.sh all
+	$(Q)$(CHECK_ENV) scripts/check/check.sh all
 
 check-unit:
-	$(Q)$(CHECK_ENV) scripts/check.sh unit
+	$(Q)$(CHECK_ENV) scripts/check/check.sh unit
 
 check-rxe:
-	$(Q)$(CHECK_ENV) scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) scripts/check/check.sh rxe
 
 # The VM stage on soft-iWARP (siw0): the boots of test/boots.list that
 # check-siw runs (kernel 6.1 with the host root and two guests, as in
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
-	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check/check.sh rxe
 
 # rdma-core's own test suite, stock and through verbshim, compared
 # (scripts/conformance.sh, docs/conformance.md); not part of make check.
 # RELEASE=44.0 PROVIDER=rxe|siw choose one; ARCH=arm64: 44.0 in the arm64
-# guest (scripts/conformance-arm64.sh).  NEWEST=1: 64.0's pyverbs, built on
+# guest (scripts/conformance/arm64.sh).  NEWEST=1: 64.0's pyverbs, built on
 # Debian 11 through verbshim only, on each release's runtime
-# (scripts/conformance-newest.sh; RELEASE="33.2 44.0" chooses runtimes).
+# (scripts/conformance/newest.sh; RELEASE="33.2 44.0" chooses runtimes).
 check-conformance: lib $(if $(NEWEST),$(BUILD)/bin/verbshim-info)
 ifeq ($(ARCH),arm64)
-	$(Q)scripts/conformance-arm64.sh $(if $(PROVIDER),--provider $(PROVIDER))
+	$(Q)scripts/conformance/arm64.sh $(if $(PROVIDER),--provider $(PROVIDER))
 else
 	$(Q)scripts/conformance$(if $(NEWEST),-newest).sh $(if $(RELEASE),--release "$(RELEASE)") $(if $(PROVIDER),--provider $(PROVIDER))
 endif
@@ -509,15 +509,15 @@ endif
 # docs/trace.md): the same verdicts as make check's rxe-6.1, and each
 # device test's trace not empty.
 check-trace:
-	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check.sh rxe
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check/check.sh rxe
 
-# The second architecture (scripts/check-arm64.sh): the arm64 builds, the
+# The second architecture (scripts/check/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,
 # the shell tests of WHERE check-arm64 (the drop-in on arm64).
 check-arm64:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) ARCH=arm64 all tests
 	$(Q)$(MAKE) ARCH=arm64 oldest
-	$(Q)scripts/check-arm64.sh
+	$(Q)scripts/check/check-arm64.sh
 
 demo: all tests
 	$(Q)$(if $(filter arm64,$(ARCH)),VS_ARCH=arm64 )scripts/demo.sh
@@ -528,9 +528,9 @@ demo: all tests
 # round count.
 SOAK_ROUNDS ?= 1000
 soak:
-	$(Q)$(MAKE) -s $$(scripts/tests.sh needs soak)
+	$(Q)$(MAKE) -s $$(scripts/check/tests.sh needs soak)
 	$(Q)VS_SOAK_ROUNDS=$(SOAK_ROUNDS) scripts/vm-run.sh --timeout $$(( $(SOAK_ROUNDS) + 600 )) -- \
-		bash -c 'for t; do echo "== $$t"; "$$t" || exit; done' soak $$(scripts/tests.sh list --build $(BUILD) soak)
+		bash -c 'for t; do echo "== $$t"; "$$t" || exit; done' soak $$(scripts/check/tests.sh list --build $(BUILD) soak)
 
 # pkg-config: a static link needs -ldl and -lpthread after the archive;
 # the shipped rdma-core headers come before the system's.
@@ -544,14 +544,14 @@ $(BUILD)/verbshim.pc: Makefile FORCE
 	  'Libs: -L$${libdir} -lverbshim -ldl -lpthread' > $@
 
 # Man pages: one per public function with a kernel-doc comment in include/
-# (scripts/kernel-doc-man.py; a malformed comment fails the build).  The
+# (scripts/build/kernel-doc-man.py; a malformed comment fails the build).  The
 # directory is made afresh so that a removed comment leaves no stale page.
 MAN_HEADERS := $(wildcard include/*.h include/verbshim/*.h)
 MAN_STAMP   := $(BUILD)/man/man3/.stamp
 man: $(MAN_STAMP)
-$(MAN_STAMP): scripts/kernel-doc-man.py $(MAN_HEADERS)
+$(MAN_STAMP): scripts/build/kernel-doc-man.py $(MAN_HEADERS)
 	$(call say,MAN,$(@D))
-	$(Q)rm -rf $(@D) && scripts/kernel-doc-man.py --version $(VERSION) --out $(@D) $(MAN_HEADERS) && touch $@
+	$(Q)rm -rf $(@D) && scripts/build/kernel-doc-man.py --version $(VERSION) --out $(@D) $(MAN_HEADERS) && touch $@
 
 # LIBDIR below PREFIX, as the CMake package finds PREFIX from its own place
 LIBDIR_REL = $(if $(filter $(PREFIX)/%,$(LIBDIR)),$(patsubst $(PREFIX)/%,%,$(LIBDIR)),$(error LIBDIR=$(LIBDIR) is not under PREFIX=$(PREFIX)))
@@ -562,7 +562,7 @@ install: all man $(BUILD)/verbshim.pc
 	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
-	scripts/cmake-package.sh $(VERSION) $(BUILD)/cmake-package $(LIBDIR_REL)
+	scripts/build/cmake-package.sh $(VERSION) $(BUILD)/cmake-package $(LIBDIR_REL)
 	install -d $(DESTDIR)$(LIBDIR)/cmake/verbshim
 	install -m 644 $(BUILD)/cmake-package/verbshimConfig.cmake \
 		$(BUILD)/cmake-package/verbshimConfigVersion.cmake $(DESTDIR)$(LIBDIR)/cmake/verbshim/
@@ -572,7 +572,7 @@ install: all man $(BUILD)/verbshim.pc
 	install -d $(DESTDIR)$(PREFIX)/share/man/man3
 	find $(BUILD)/man/man3 -name '*.3' -exec install -m 644 -t $(DESTDIR)$(PREFIX)/share/man/man3 {} +
 	rm -rf $(BUILD)/compat-dir
-	scripts/compat-dir.sh --libdir $(LIBDIR) $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
+	scripts/build/compat-dir.sh --libdir $(LIBDIR) $(PREFIX) $(CONFIG_H) $(BUILD)/compat-dir $(if $(RDMA_CORE_SET),rdma-core)
 	install -d $(DESTDIR)$(COMPAT_DIR)
 	cp -P $(BUILD)/compat-dir/* $(DESTDIR)$(COMPAT_DIR)/
 
@@ -601,10 +601,10 @@ clean:
 	rm -rf $(BUILD) lib/*.a
 
 # ---- shipping: glibc floor, oldest-distro build, compat dir (docs/shipping.md)
-# Every archive object gets shim/glibc_floor.h forced in: the archive binds
+# Every archive object gets shim/loader/glibc_floor.h forced in: the archive binds
 # libc symbols to their oldest version nodes (test/shell/glibc_floor.sh).
-LIB_CFLAGS += -include shim/glibc_floor.h
-$(LIB_OBJS): shim/glibc_floor.h
+LIB_CFLAGS += -include shim/loader/glibc_floor.h
+$(LIB_OBJS): shim/loader/glibc_floor.h
 
 # The oldest supported distribution's toolchain (scripts/build-root.sh:
 # Debian 11, gcc 10, glibc 2.31; the pinned rdma-core headers, bound in,
@@ -666,24 +666,24 @@ deb:
 # stage runs the same test in each of its configurations.
 .PHONY: newest-api-table
 newest-api-table: oldest
-	$(Q)scripts/newest-api-table.sh docs/newest-api.md
+	$(Q)scripts/build/newest-api-table.sh docs/newest-api.md
 
 .PHONY: check-deb
 check-deb:
-	$(Q)$(MAKE) -s $$(scripts/tests.sh needs check-deb)
-	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/tests.sh list check-deb)
+	$(Q)$(MAKE) -s $$(scripts/check/tests.sh needs check-deb)
+	$(Q)VS_DEB_FULL=1 test/run.sh --stage deb --timeout 3600 $$(scripts/check/tests.sh list check-deb)
 
 # The real tools that read the ELF dlopen notes (docs/shipping.md,
 # test/shell/dlopen_tools.sh): systemd-analyze dlopen-metadata on the
 # oldest build's programs, and a user's Debian package built with
 # debhelper and dh-dlopenlibdeps against the .deb, in a Debian trixie
-# root (scripts/packaging-root.sh; VS_PACKAGING_SUITE=sid for sid).
+# root (scripts/roots/packaging-root.sh; VS_PACKAGING_SUITE=sid for sid).
 .PHONY: check-dlopen
 check-dlopen:
 	$(Q)$(MAKE) -s oldest deb
-	$(Q)test/run.sh --stage dlopen --timeout 3600 $$(scripts/tests.sh list check-dlopen)
+	$(Q)test/run.sh --stage dlopen --timeout 3600 $$(scripts/check/tests.sh list check-dlopen)
 
-# make install's compat directory (scripts/compat-dir.sh): libibverbs.a,
+# make install's compat directory (scripts/build/compat-dir.sh): libibverbs.a,
 # librdmacm.a, libefa.a, libmlx5.a, libmlx4.a, libibumad.a and their .pc
 # files resolving to the shim, for build systems that say -libverbs, -lmlx5...
 COMPAT_DIR = $(LIBDIR)/verbshim/compat
@@ -755,8 +755,8 @@ rpm:
 # apart); each takes minutes, so neither is part of make check.
 .PHONY: check-rpm check-reproducible
 check-rpm:
-	$(Q)test/run.sh --stage rpm --timeout 3600 $$(scripts/tests.sh list check-rpm)
+	$(Q)test/run.sh --stage rpm --timeout 3600 $$(scripts/check/tests.sh list check-rpm)
 check-reproducible:
-	$(Q)test/run.sh --stage reproducible --timeout 3600 $$(scripts/tests.sh list check-reproducible)
+	$(Q)test/run.sh --stage reproducible --timeout 3600 $$(scripts/check/tests.sh list check-reproducible)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -47,7 +47,7 @@
 #include <unistd.h>
 
 #include "verbshim/loader.h"
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 
 #define VS_BENCH_DEFAULT_RUNS 20
 #define VS_BENCH_MAX_RUNS 1000

@@ -26,9 +26,9 @@ trap 'rm -rf "$tmp"' EXIT
 # --toggle-collect needs the symbol table only (valgrind 3.19 gives up on
 # some DWARF 5).
 cp "$bin" "$tmp/first_use" && objcopy --strip-debug "$tmp/first_use"
-# The libraries, in VS_LIBRARIES' order (the rows of shim/vs_shim.h).
-libs=$(sed -n 's/^\tL(\([a-z0-9]*\), .*/\1/p' shim/vs_shim.h)
-[ -n "$libs" ] || { echo "no L(...) rows in shim/vs_shim.h"; exit 1; }
+# The libraries, in VS_LIBRARIES' order (the rows of shim/loader/vs_shim.h).
+libs=$(sed -n 's/^\tL(\([a-z0-9]*\), .*/\1/p' shim/loader/vs_shim.h)
+[ -n "$libs" ] || { echo "no L(...) rows in shim/loader/vs_shim.h"; exit 1; }
 
 # ROOT FUNCTION MODE LIB -> "IR SLOTS", "absent" or "failed"
 count() {

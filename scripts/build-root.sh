@@ -70,10 +70,10 @@ case ${1:-} in
 *) echo "usage: $me [--rebuild] [--arch amd64|arm64] [--overlay DIR] [--bind DIR]... [-- CMD...]" >&2; exit 2 ;;
 esac
 
-# shellcheck source=scripts/lib/root.bash
-. "$repo/scripts/lib/root.bash"
-# shellcheck source=scripts/lib/dpkg-status.bash
-. "$repo/scripts/lib/dpkg-status.bash"
+# shellcheck source=scripts/roots/root.bash
+. "$repo/scripts/roots/root.bash"
+# shellcheck source=scripts/roots/dpkg-status.bash
+. "$repo/scripts/roots/dpkg-status.bash"
 mkdir -p "$cache/roots"
 
 # The toolchain and its libraries, libc6-dev, make, bash, the rdma-core
@@ -131,7 +131,7 @@ build_root() {
 	busybox=$(root_static_busybox) || exit 1
 	command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 	# shellcheck disable=SC2086 # (list)
-	mapfile -t debs < <("$repo/scripts/apt-fetch.sh" "$suite" $pkgs)
+	mapfile -t debs < <("$repo/scripts/roots/apt-fetch.sh" "$suite" $pkgs)
 	[ ${#debs[@]} -eq "$(wc -w <<<"$pkgs")" ] || die "fetching packages failed (see above)"
 	echo "$me: building the $suite build root (${#debs[@]} packages)" >&2
 	tmp=$root.tmp
@@ -174,7 +174,7 @@ build_root() {
 
 # The recipe: what makes the root (this script up to the RUN line below,
 # and the libraries it uses), not how commands run in it.
-recipe=$(sed '/^# ---- RUN/q' "$0" | cat - "$repo/scripts/lib/root.bash" "$repo/scripts/lib/dpkg-status.bash" |
+recipe=$(sed '/^# ---- RUN/q' "$0" | cat - "$repo/scripts/roots/root.bash" "$repo/scripts/roots/dpkg-status.bash" |
 	sha256sum | cut -c1-16)
 cross=
 [ "$arch" = amd64 ] || cross=$arch-

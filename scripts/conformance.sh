@@ -22,7 +22,7 @@
 #                          and DIR/shim's pyverbs, compared: --guest's core,
 #                          test/shell/conformance_runner.sh runs it on fakes)
 #
-# scripts/conformance-arm64.sh (make check-conformance ARCH=arm64) builds
+# scripts/conformance/arm64.sh (make check-conformance ARCH=arm64) builds
 # and runs the same for arm64 through --build-here and --guest, with
 # VS_CONFORMANCE_OUT (build/arm64/conformance), VS_CONFORMANCE_BUILD
 # (verbshim's build: build/arm64), CMAKE_TOOLCHAIN_FILE (cmake reads it),
@@ -103,15 +103,15 @@ both() {
 
 # suite DIR WAY ARGS...: the tests with DIR/WAY's pyverbs; a test that
 # kills the interpreter is recorded as a crash (its signal) and the rest
-# run on (conformance-run.py resumes after the tests already recorded).
-# VS_CONFORMANCE_PYTHON: another interpreter (conformance-newest.sh's).
+# run on (conformance/run.py resumes after the tests already recorded).
+# VS_CONFORMANCE_PYTHON: another interpreter (conformance/newest.sh's).
 suite() {
 	local dir=$1 way=$2 v=$1/$2.verdicts rc
 	shift 2
 	rm -f "$v" "$v.current" "$dir/$way.log"
 	while :; do
 		rc=0
-		PYTHONPATH=$dir/$way/python "${VS_CONFORMANCE_PYTHON:-/usr/bin/python3}" scripts/conformance-run.py \
+		PYTHONPATH=$dir/$way/python "${VS_CONFORMANCE_PYTHON:-/usr/bin/python3}" scripts/conformance/run.py \
 			"$dir/src/tests" "$v" "$@" >>"$dir/$way.log" 2>&1 || rc=$?
 		[ $rc -gt 128 ] && [ -s "$v.current" ] || break
 		printf '%s\tcrash\tkilled by signal %d\n' "$(cat "$v.current")" $((rc - 128)) | tee -a "$v"
@@ -149,8 +149,8 @@ case ${1:-} in
 	[ -d "${2:-}/src/tests" ] && [ -n "${3:-}" ] ||
 		{ echo "$me: --both DIR DEV: DIR/src/tests and a device name" >&2; exit 2; }
 	both "$2" "$3"; exit ;;
---counts) counts "$2"; exit ;;	# (scripts/conformance-newest.sh's summary)
-# (scripts/conformance-newest.sh's guest: before it chroots, and in the root)
+--counts) counts "$2"; exit ;;	# (scripts/conformance/newest.sh's summary)
+# (scripts/conformance/newest.sh's guest: before it chroots, and in the root)
 --sysfs-device) sysfs_device "$2"; exit ;;
 --suite) shift; suite "$@"; exit ;;
 esac
@@ -207,7 +207,7 @@ build() {
 		# python3.9-dev in an overlay, it builds; the guest runs the
 		# suite chrooted into it, with bullseye's ip(8) beside.
 		local debs d
-		mapfile -t debs < <(scripts/apt-fetch.sh bullseye "${py_bullseye[@]}" "${ip_bullseye[@]}")
+		mapfile -t debs < <(scripts/roots/apt-fetch.sh bullseye "${py_bullseye[@]}" "${ip_bullseye[@]}")
 		[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#ip_bullseye[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
 		rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
 		# Into the overlay only what installs under /usr (a deb of /lib or
@@ -221,7 +221,7 @@ build() {
 		# with gcc, CMake, Python, Cython and rdma-core's -dev packages.
 		local root
 		root=$(pyverbs_root "$ver") || return 1
-		scripts/packaging-root.sh --for pyverbs --suite "$(suite_of "$ver")" --bind "$repo" -- \
+		scripts/roots/packaging-root.sh --for pyverbs --suite "$(suite_of "$ver")" --bind "$repo" -- \
 			scripts/conformance.sh --build-here "$ver" ;;
 	*)
 		echo "$me: --release $ver: 33.2, 44.0, 56.1 or 65.0" >&2
@@ -234,7 +234,7 @@ suite_of() { case $1 in 56.1) echo trixie ;; 65.0) echo sid ;; esac; }
 # pyverbs_root VER: the root of VER's distribution, checked to hold VER
 pyverbs_root() {
 	local root have
-	root=$(scripts/packaging-root.sh --for pyverbs --suite "$(suite_of "$1")") || return 1
+	root=$(scripts/roots/packaging-root.sh --for pyverbs --suite "$(suite_of "$1")") || return 1
 	have=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Version}' libibverbs1)
 	case $have in
 	"$1"-*) echo "$root" ;;
@@ -245,7 +245,7 @@ pyverbs_root() {
 # build_here VER: cmake, the objects, the two links, with this machine's
 # (or this root's) compiler, Python and rdma-core.
 # VS_CONFORMANCE_WAYS: "stock shim" (the default), or "shim" alone
-# (scripts/conformance-newest.sh: no stock rdma-core of that release).
+# (scripts/conformance/newest.sh: no stock rdma-core of that release).
 build_here() {
 	local ver=$1 dir=$out/$1 mods m objs link way lp
 	local ways=${VS_CONFORMANCE_WAYS:-stock shim}
@@ -268,7 +268,7 @@ build_here() {
 	ninja -C "$dir/b" -j"$(nproc)" "${objs[@]}" >"$dir/ninja.log" 2>&1 || { tail "$dir/ninja.log"; return 1; }
 
 	rm -rf "$dir/compat" && mkdir -p "$dir/compat"
-	scripts/compat-dir.sh --libdir "$vslib" "$repo" "$vsbuild/gen/vs_config.h" "$dir/compat" >/dev/null
+	scripts/build/compat-dir.sh --libdir "$vslib" "$repo" "$vsbuild/gen/vs_config.h" "$dir/compat" >/dev/null
 	for way in $ways; do
 		rm -rf "${dir:?}/$way" && mkdir -p "$dir/$way"
 		cp -rL "$dir/b/python" "$dir/$way/python"

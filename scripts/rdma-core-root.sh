@@ -49,14 +49,14 @@ case $ver in
 *) echo "usage: $me [--rebuild] [--arch amd64|arm64] 33.2|44.0|56.1|65.0" >&2; exit 2 ;;
 esac
 
-# shellcheck source=scripts/lib/root.bash
-. "$repo/scripts/lib/root.bash"
+# shellcheck source=scripts/roots/root.bash
+. "$repo/scripts/roots/root.bash"
 root=$cache/roots/rdma-core-$ver$sfx
 mkdir -p "$cache/roots"
 exec 9>"$cache/roots/.lock-rdma-core-$ver$sfx"
 flock 9
 # A root built by another version of this script is rebuilt.
-recipe=$(cat "$0" "$repo/scripts/lib/root.bash" | sha256sum | cut -c1-16)
+recipe=$(cat "$0" "$repo/scripts/roots/root.bash" | sha256sum | cut -c1-16)
 if [ $rebuild -eq 0 ] && [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" = "recipe $recipe" ]; then
 	echo "$root"
 	exit 0
@@ -69,7 +69,7 @@ command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
 pkgs="libibverbs1 ibverbs-providers $rdmacm libibumad3 ibverbs-utils rdmacm-utils libnl-3-200
 libnl-route-3-200 libc6 libgcc-s1 bash libtinfo6"
 # shellcheck disable=SC2086 # (list)
-mapfile -t debs < <("$repo/scripts/apt-fetch.sh" --arch "$arch" "$suite" $pkgs)
+mapfile -t debs < <("$repo/scripts/roots/apt-fetch.sh" --arch "$arch" "$suite" $pkgs)
 [ ${#debs[@]} -eq "$(wc -w <<<"$pkgs")" ] || die "fetching packages failed (see above)"
 
 got=$(dpkg-deb -f "${debs[0]}" Version)

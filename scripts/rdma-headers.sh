@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The pinned rdma-core header set (scripts/rdma-headers.pin): the public
 # headers of libibverbs-dev, librdmacm-dev and libibumad-dev of that exact
-# Debian version, fetched once with the project's apt (scripts/apt-fetch.sh)
+# Debian version, fetched once with the project's apt (scripts/roots/apt-fetch.sh)
 # into the cache and unpacked there, headers and copyright only.  Prints the
 # include directory (DIR/include, holding infiniband/ and rdma/); DIR also
 # holds COPYING (rdma-core's licence, for those who redistribute the
@@ -28,10 +28,10 @@ dir=$cache/headers/rdma-core-$version
 if [ "$(cat "$dir/.done" 2>/dev/null)" != "$version $pkgs" ]; then
 	sels=()
 	for p in $pkgs; do sels+=("$p=$version"); done
-	if ! debs=$("$repo/scripts/apt-fetch.sh" "$suite" "${sels[@]}"); then
+	if ! debs=$("$repo/scripts/roots/apt-fetch.sh" "$suite" "${sels[@]}"); then
 		die "Debian's $suite no longer serves rdma-core $version (the pin, $pin; see above)." \
 			"Move the pin deliberately: set version= to what $suite serves now" \
-			"('scripts/apt-fetch.sh $suite libibverbs-dev' prints the .deb it fetched, NAME_VERSION_ARCH.deb)," \
+			"('scripts/roots/apt-fetch.sh $suite libibverbs-dev' prints the .deb it fetched, NAME_VERSION_ARCH.deb)," \
 			"rebuild and commit the pin with the new feature summary (docs/shipping.md)"
 	fi
 	# One writer; others wait, then find it done.

@@ -13,14 +13,14 @@
 #                              cross-built siw.ko)
 #   --provider rxe|siw|both    the RDMA device(s) (default $VS_VM_PROVIDER,
 #                              else rxe): SoftRoCE rxe0, soft-iWARP siw0
-#                              (scripts/siw-build.sh), or both (siw0 on
+#                              (scripts/vm/siw-build.sh), or both (siw0 on
 #                              dummy1, 192.168.78.1/24)
 #   --rdma-core VERSION        run CMD chrooted into that release's root
 #                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
 #                              instead of the host's / (read-only over 9p)
 #   --root DIR                 run CMD chrooted into DIR, a whole root of
 #                              the guest's architecture (e.g.
-#                              scripts/packaging-root.sh --for pyverbs:
+#                              scripts/roots/packaging-root.sh --for pyverbs:
 #                              Python beside a release's rdma-core), as
 #                              --rdma-core's roots are
 #   --timeout SEC              whole run, boot included (default 600)
@@ -98,7 +98,7 @@ arm64 | aarch64)
 	# The host's / holds x86-64 programs: an arm64 guest runs in an arm64
 	# release root, 44.0 (bookworm, the host root's release) unless told.
 	[ -n "$rdma_core" ] || [ -n "$root_dir" ] || rdma_core=44.0
-	# siw.ko is cross-built for the arm64 6.1 only (scripts/siw-build.sh)
+	# siw.ko is cross-built for the arm64 6.1 only (scripts/vm/siw-build.sh)
 	[ "$provider" = rxe ] || [ "$kernel" = bookworm ] || die "--arch arm64 --provider $provider: bookworm only (siw.ko is cross-built for the arm64 6.1 kernel, not $kernel's)"
 	# TCG emulating another architecture: 94-130 s to /init's ready with
 	# the host at load ~20 (once more than 180 s)
@@ -142,12 +142,12 @@ done
 # Host tools: installed when root, else named.
 if [ "$arch" = arm64 ]; then
 	"$repo/scripts/deps.sh" --vm && "$repo/scripts/deps.sh" --arm64 || exit 125
-	# Debian's arm64 busybox-static (scripts/lib/root.bash)
+	# Debian's arm64 busybox-static (scripts/roots/root.bash)
 	ROOT_ARCH=arm64
-	# shellcheck source=scripts/lib/root.bash
-	. "$repo/scripts/lib/root.bash"
+	# shellcheck source=scripts/roots/root.bash
+	. "$repo/scripts/roots/root.bash"
 	busybox=$(root_static_busybox) || die "no arm64 busybox-static"
-	kdir=$("$repo/scripts/kernel-fetch.sh" --arch arm64 "$kernel") || die "cannot fetch the $kernel arm64 kernel"
+	kdir=$("$repo/scripts/vm/kernel-fetch.sh" --arch arm64 "$kernel") || die "cannot fetch the $kernel arm64 kernel"
 	kimage=$kdir/Image
 	rootopt=(--arch arm64)
 else
@@ -157,7 +157,7 @@ busybox=/bin/busybox
 [ -x "$busybox" ] || die "$busybox not found (apt-get install busybox-static)"
 ! grep -q /lib64/ld-linux-x86-64.so.2 "$busybox" || die "$busybox is dynamically linked (apt-get install busybox-static)"
 
-kdir=$("$repo/scripts/kernel-fetch.sh" "$kernel") || die "cannot fetch the $kernel kernel"
+kdir=$("$repo/scripts/vm/kernel-fetch.sh" "$kernel") || die "cannot fetch the $kernel kernel"
 kimage=$kdir/vmlinux
 rootopt=()
 fi
@@ -180,7 +180,7 @@ modules="virtio_pci virtio_net dummy bonding crc32_generic rdma_rxe rdma_ucm 9pn
 # soft-iWARP: Debian builds none; ours needs libcrc32c, which needs crc32c.
 siw_ko=
 if [ "$provider" != rxe ]; then
-	siw_ko=$("$repo/scripts/siw-build.sh" "${rootopt[@]}" "$kernel") || die "cannot build siw.ko for $kver"
+	siw_ko=$("$repo/scripts/vm/siw-build.sh" "${rootopt[@]}" "$kernel") || die "cannot build siw.ko for $kver"
 	modules+=" crc32c_generic libcrc32c"
 fi
 # The arm64 guest's rdma(8) (the x86-64 guest takes the host's through its
@@ -188,11 +188,11 @@ fi
 # packages, into /tools of the initramfs.
 tools_debs=()
 if [ "$arch" = arm64 ]; then
-	mapfile -t tools_debs < <("$repo/scripts/apt-fetch.sh" --arch arm64 bookworm iproute2 libmnl0 libbsd0 libcap2 libmd0 libc6)
+	mapfile -t tools_debs < <("$repo/scripts/roots/apt-fetch.sh" --arch arm64 bookworm iproute2 libmnl0 libbsd0 libcap2 libmd0 libc6)
 	[ ${#tools_debs[@]} -eq 6 ] || die "cannot fetch arm64 iproute2 for the initramfs"
 fi
 initrd_key=$( {
-	cat "$repo/scripts/vm-init.sh"
+	cat "$repo/scripts/vm/init.sh"
 	echo "$kdir $kver $modules"
 	sha256sum "$busybox"
 	[ -z "$siw_ko" ] || sha256sum "$siw_ko"
@@ -205,7 +205,7 @@ if [ ! -s "$initrd" ]; then
 	stage=$(mktemp -d "$cache/initramfs/stage.XXXXXX")
 	mkdir -p "$stage"/{bin,dev,proc,sys,tmp,mnt,lib/modules}
 	cp "$busybox" "$stage/bin/busybox"
-	cp "$repo/scripts/vm-init.sh" "$stage/init"
+	cp "$repo/scripts/vm/init.sh" "$stage/init"
 	chmod 755 "$stage/init"
 	: >"$stage/lib/modules/order"
 	for m in $modules; do

@@ -10,7 +10,7 @@
  * No list is kept: lib/core/ffi.c defines VS_INLINE empty and includes the
  * headers (liburing's src/ffi.c over IOURINGINLINE), and the prototypes
  * below, verbshim/ffi_twins.h, are written from the same headers by
- * scripts/ffi-gen.sh at each build (build/gen/verbshim/, installed beside
+ * scripts/build/ffi-gen.sh at each build (build/gen/verbshim/, installed beside
  * this header by make install).  Compiled against the bare source tree,
  * without build/gen on the include path, the twins are not declared.
  */

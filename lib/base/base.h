@@ -39,7 +39,7 @@
 #include "verbshim/event.h"
 #include "verbshim/scope.h"
 #include "verbshim/trace.h"
-#include "vs_knobs.h" /* the shim's one reader of the VERBSHIM_ knobs */
+#include "loader/vs_knobs.h" /* the shim's one reader of the VERBSHIM_ knobs */
 
 /*
  * Records the thread's last error (lib/error.c); returns -err.  call is
@@ -67,14 +67,14 @@ int vs__out_null(const char *call) VS_COLD;
 const char *vs__library_reason(int lib, char *buf, size_t len);
 void vs__error_set_batch_posted(long n);
 /*
- * From the shim (shim/trace.c): the name of the last call VERBSHIM_FAULT
+ * From the shim (shim/trace/trace.c): the name of the last call VERBSHIM_FAULT
  * made fail on this thread (until that function is called again), or
  * NULL; the VERBSHIM_STATS counters (0, -ENODATA when off, -errno).
  */
 const char *vs__fault_last(void);
 int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count);
 /* vs_library_query() for a library this program links, vs_feature_query()
- * as this program links the libraries (shim/introspect.c: they link no
+ * as this program links the libraries (shim/tables/introspect.c: they link no
  * other library's table); -ENOENT when the library is not linked. */
 struct vs_library_info;
 int vs__library_query_linked(int lib, struct vs_library_info *info);

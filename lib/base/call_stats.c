@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The typed calls over the shim's VERBSHIM_STATS counters
- * (include/verbshim/trace.h): the counting itself is shim/trace.c's.
+ * (include/verbshim/trace.h): the counting itself is shim/trace/trace.c's.
  */
 #include <errno.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 static _Thread_local struct vs_error last_error;
 
 /*
- * When the verb's failure was injected (VERBSHIM_FAULT, shim/trace.c), the
+ * When the verb's failure was injected (VERBSHIM_FAULT, shim/trace/trace.c), the
  * record says so: the last injected failure on this thread was this verb,
  * or the symbol its verbs.h macro calls (ibv_reg_mr -> ibv_reg_mr_iova2).
  */

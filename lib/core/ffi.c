@@ -2,7 +2,7 @@
 /*
  * The FFI twin (include/verbshim/ffi.h): each public inline, out of line.
  * VS_INLINE defined empty makes every public inline of the headers an
- * external definition here, and build/gen/ffi_names.h (scripts/ffi-gen.sh,
+ * external definition here, and build/gen/ffi_names.h (scripts/build/ffi-gen.sh,
  * from the same headers) renames each vs_NAME to vs_ffi_NAME, calls between
  * them included; the private vs__ helpers stay static inline.  The
  * prototypes of verbshim/ffi_twins.h, included through core.h, are

@@ -14,7 +14,7 @@
 
 /*
  * The system call, not clock_gettime(): libc's is GLIBC_2.17 where older
- * glibc had it in librt only (shim/glibc_floor.h pins every libc symbol
+ * glibc had it in librt only (shim/loader/glibc_floor.h pins every libc symbol
  * to its oldest node); only timed waits read the clock, once per sleep.
  */
 static int64_t now_ms(void)

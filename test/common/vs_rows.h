@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 
 /*
  * rdma-core only ever adds nodes: a row resolves exactly when its node's

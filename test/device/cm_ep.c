@@ -261,7 +261,7 @@ int main(void)
 	if (!name || !*name)
 		VS_FAIL("VS_GUEST_HOSTNAME is not set (scripts/vm-run.sh sets it)");
 	test_bad_input();
-	/* a release root has no /etc/hosts (scripts/vm-init.sh): by address there */
+	/* a release root has no /etc/hosts (scripts/vm/init.sh): by address there */
 	test_rc(resolvable(name) ? name : ip);
 	test_ud();
 	test_no_wait();

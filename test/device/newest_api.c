@@ -14,7 +14,7 @@
  * Each call runs in a child process (the objects inherited), so a call
  * that crashes is reported as such, and no call's side effect reaches the
  * next.  One line per function, "| fn | node | here | drop-in | library |
- * verdict |", for scripts/newest-api-table.sh.  Then the typed dmabuf
+ * verdict |", for scripts/build/newest-api-table.sh.  Then the typed dmabuf
  * registration: where the release lacks IBVERBS_1.12 it must say which
  * release added the verb and which node is here; where it has it, the
  * release's own refusal (rxe has no dmabuf MRs) must come through.  Exit 0

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the trace's decoders (shim/trace_decode.c) fed hostile
+ * libFuzzer target: the trace's decoders (shim/trace/trace_decode.c) fed hostile
  * argument structs, the way a traced call feeds them.  The stub libraries
  * of this build (build/fuzz/stubs/v65: the one release that has every
  * library) are loaded with VERBSHIM_TRACE=all, so every row has its
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vs_trace.h"
+#include "trace/vs_trace.h"
 #include "verbshim/loader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

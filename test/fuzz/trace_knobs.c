@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the VERBSHIM_TRACE and VERBSHIM_FAULT parsers, the
- * row-parameter parser and the facts parser (shim/trace_knobs.c,
- * shim/trace_facts.c) on any bytes.  A refusal must come with its
+ * row-parameter parser and the facts parser (shim/trace/trace_knobs.c,
+ * shim/trace/trace_facts.c) on any bytes.  A refusal must come with its
  * sentence; what is accepted must hold what the run-time code relies on
  * (non-empty patterns, a named errno, N >= 1 or 0 < P <= 1), and matching
  * and firing must not crash.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vs_trace.h"
+#include "trace/vs_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

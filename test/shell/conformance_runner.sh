@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The conformance run's own machinery (scripts/conformance.sh --both and
-# scripts/conformance-run.py) on a fake suite, with no pyverbs and no
+# scripts/conformance/run.py) on a fake suite, with no pyverbs and no
 # device: a test that kills the interpreter is recorded as a crash with its
 # signal and the tests after it still run; a two-process test's failure is
 # recorded with what each side said, not with the side that happened to
@@ -117,7 +117,7 @@ EOF
 
 # draw NAME DRAWS [SEED]: the second test's draw after the first drew DRAWS
 draw() {
-	DRAWS=$2 VS_CONFORMANCE_SEED=${3:-1} SIDE=${4:-active} /usr/bin/python3 scripts/conformance-run.py \
+	DRAWS=$2 VS_CONFORMANCE_SEED=${3:-1} SIDE=${4:-active} /usr/bin/python3 scripts/conformance/run.py \
 		"$tmp/seeded" "$tmp/$1.verdicts" >"$tmp/$1.log" 2>&1 ||
 		{ fail "$1: the runner failed"; sed 's/^/    | /' "$tmp/$1.log" | tail -n 5; }
 	awk -F'\t' '$1 ~ /test_2_reports$/ {print $3}' "$tmp/$1.verdicts"

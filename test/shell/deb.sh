@@ -114,8 +114,8 @@ fi
 [ $status -eq 0 ] || exit 1
 
 # 4. installed into a copy of each release root, with that release's headers
-# shellcheck source=../../scripts/lib/dpkg-status.bash
-. scripts/lib/dpkg-status.bash
+# shellcheck source=../../scripts/roots/dpkg-status.bash
+. scripts/roots/dpkg-status.bash
 cache=${VERBSHIM_CACHE:-$repo/.cache}
 for v in $RELEASES; do
 	rel=$(scripts/rdma-core-root.sh "$v")
@@ -125,7 +125,7 @@ for v in $RELEASES; do
 	mapfile -t rdebs < <(sed '1d;$d' "$rel/.verbshim-root" | while read -r f; do
 		find "$cache/apt" -name "$f" -print -quit; done)
 	# shellcheck disable=SC2207 # (paths without spaces)
-	hdrs=($(scripts/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev))
+	hdrs=($(scripts/roots/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev))
 	[ ${#hdrs[@]} -eq 4 ] || { echo "FAIL: fetching $suite's rdma-core headers"; exit 1; }
 	for d in "${hdrs[@]}"; do dpkg-deb -x "$d" "$copy"; done
 	root_dpkg_status "$copy" "${rdebs[@]}" "${hdrs[@]}"

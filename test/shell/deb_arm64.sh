@@ -154,8 +154,8 @@ else
 fi
 
 # 4. installed into a copy of the arm64 44.0 root, with its headers and libc6-dev
-# shellcheck source=../../scripts/lib/dpkg-status.bash
-. scripts/lib/dpkg-status.bash
+# shellcheck source=../../scripts/roots/dpkg-status.bash
+. scripts/roots/dpkg-status.bash
 cache=${VERBSHIM_CACHE:-$repo/.cache}
 src=$(scripts/rdma-core-root.sh --arch arm64 $rel)
 suite=$(sed -n '1s/.* from \([a-z]*\) (arm64)$/\1/p' "$src/.verbshim-root")
@@ -164,7 +164,7 @@ cp -a "$src" "$root"
 mapfile -t rdebs < <(sed '1d;$d' "$src/.verbshim-root" | while read -r f; do
 	find "$cache/apt-arm64" -name "$f" -print -quit; done)
 # shellcheck disable=SC2207 # (paths without spaces)
-hdrs=($(scripts/apt-fetch.sh --arch arm64 "$suite" libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev \
+hdrs=($(scripts/roots/apt-fetch.sh --arch arm64 "$suite" libibverbs-dev librdmacm-dev libnl-3-dev libnl-route-3-dev \
 	libc6-dev linux-libc-dev libcrypt-dev libcrypt1))
 [ ${#hdrs[@]} -eq 8 ] || { echo "FAIL: fetching $suite's arm64 rdma-core headers and libc6-dev"; exit 1; }
 # unpacked through the root's merged-/usr symlinks (lib -> usr/lib...):

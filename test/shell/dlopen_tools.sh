@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real tools that read verbshim's ELF dlopen notes, in Debian roots
-# made with the project's apt (scripts/packaging-root.sh):
+# made with the project's apt (scripts/roots/packaging-root.sh):
 #  - systemd-analyze dlopen-metadata, in the sid root (trixie's systemd 257
 #    has no such verb; VS_SYSTEMD_SUITE=trixie tries it there) lists, for the
 #    examples and tools of the Debian 11 build (make oldest), exactly the
@@ -32,14 +32,14 @@ trap 'rm -rf "$tmp"' EXIT
 vs_library_rows >"$tmp/rows"
 
 for s in "$sa_suite" "$suite"; do
-	root=$(scripts/packaging-root.sh --suite "$s" 2>"$tmp/root.log") ||
+	root=$(scripts/roots/packaging-root.sh --suite "$s" 2>"$tmp/root.log") ||
 		{ tail -n 20 "$tmp/root.log"; echo "FAIL: no $s packaging root"; exit 1; }
 	echo "root: $(head -n 1 "$root/.verbshim-root")"
 done
 # systemd-analyze parses ELF files in a child with a user namespace of its
 # own, which a chrooted process may not make (EPERM): it runs on the host,
 # through the root's own loader and libraries (libdw dlopened from there).
-sa_root=$(scripts/packaging-root.sh --suite "$sa_suite")
+sa_root=$(scripts/roots/packaging-root.sh --suite "$sa_suite")
 sa_lib=$sa_root/usr/lib/x86_64-linux-gnu
 analyze() { "$sa_root/lib64/ld-linux-x86-64.so.2" --library-path "$sa_lib:$sa_lib/systemd" \
 	"$sa_root/usr/bin/systemd-analyze" "$@"; }
@@ -137,7 +137,7 @@ chmod +x "$tmp/vsdemo/debian/rules"
 echo "3.0 (native)" >"$tmp/vsdemo/debian/source/format"
 printf 'vsdemo (1.0) unstable; urgency=medium\n\n  * Test.\n\n -- A user <user@example.org>  Thu, 01 Jan 2026 00:00:00 +0000\n' \
 	>"$tmp/vsdemo/debian/changelog"
-if ! scripts/packaging-root.sh --suite "$suite" --bind "$tmp/vsdemo" --bind "$tmp" -- \
+if ! scripts/roots/packaging-root.sh --suite "$suite" --bind "$tmp/vsdemo" --bind "$tmp" -- \
 	dpkg-buildpackage -b -us -uc >"$tmp/build.log" 2>&1; then
 	tail -n 30 "$tmp/build.log"
 	fail "dpkg-buildpackage of the user's package"

@@ -17,7 +17,7 @@
 #   - perftest (the shared tarball ../shared/sources/perftest-4.5-0.17.tar.gz,
 #     or VS_PERFTEST_SRC: a release tarball), configured for
 #     aarch64-linux-gnu with its build system unchanged against a compat
-#     directory of the arm64 archive (scripts/compat-dir.sh: -libverbs,
+#     directory of the arm64 archive (scripts/build/compat-dir.sh: -libverbs,
 #     -lmlx5... link the shim) and bookworm's arm64 libpci; against Debian
 #     12's arm64 perftest 4.5+0.17 (the stock peer): ib_write_bw,
 #     ib_read_bw, ib_send_bw (RC and UD), ib_write_lat, ib_send_lat (RC and
@@ -271,7 +271,7 @@ if [ -n "$ptsrc" ]; then
 	# shim-built one link (perftest's configure wants pci/pci.h and -lpci),
 	# with what libpci needs (libudev, libcap, zlib), none in the 44.0 root
 	# shellcheck disable=SC2207 # (paths without spaces)
-	debs=($(scripts/apt-fetch.sh --arch arm64 bookworm perftest libpci3 libpci-dev libudev1 libudev-dev libcap2 zlib1g))
+	debs=($(scripts/roots/apt-fetch.sh --arch arm64 bookworm perftest libpci3 libpci-dev libudev1 libudev-dev libcap2 zlib1g))
 	[ ${#debs[@]} -eq 7 ] || { echo "FAIL: fetching bookworm's arm64 perftest and libpci"; exit 1; }
 	dpkg-deb -x "${debs[0]}" "$p/stock"
 	for d in "${debs[@]:1}"; do dpkg-deb -x "$d" "$p/sysroot"; done
@@ -281,7 +281,7 @@ if [ -n "$ptsrc" ]; then
 	echo "stock peer: Debian's $(dpkg-deb -f "${debs[0]}" Package) $(dpkg-deb -f "${debs[0]}" Version) (arm64)"
 	tar -xaf "$ptsrc" -C "$p/src" --strip-components=1 || { echo "$ptsrc: not a tar archive"; exit 1; }
 	# -libverbs, -lrdmacm, -libumad, -lmlx5, -lefa... resolve to the archive
-	scripts/compat-dir.sh --libdir "$repo/build/arm64" "$repo/build" build/arm64/gen/vs_config.h "$p/compat" >/dev/null
+	scripts/build/compat-dir.sh --libdir "$repo/build/arm64" "$repo/build" build/arm64/gen/vs_config.h "$p/compat" >/dev/null
 	# (a chain: set -e does not hold in a list that || ends)
 	(
 		cd "$p/src" && ./autogen.sh &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ELF notes of programs linked with libverbshim.a (shim/vs_notes.h):
+# The ELF notes of programs linked with libverbshim.a (shim/tables/vs_notes.h):
 # the .note.dlopen layout the ELF dlopen metadata spec asks for (owner FDO,
 # type 0x407c0c0a, 4-byte alignment, zero padding, one NUL-terminated JSON
 # array, the fields), read by test/shell/lib/elf_notes.py, not binutils;

@@ -2,7 +2,7 @@
 # The FFI twin is complete and made from the headers alone: every public
 # VS_INLINE function of include/verbshim/*.h (the QP accessors
 # VS__QP_ACCESSORS makes included), found here by its text, independently
-# of scripts/ffi-gen.sh, has a prototype in the generated
+# of scripts/build/ffi-gen.sh, has a prototype in the generated
 # build/gen/verbshim/ffi_twins.h and a definition vs_ffi_NAME in the
 # archive, and nothing else does; no private vs__ helper is VS_INLINE (it
 # would be twinned, and exported); test/unit/ffi_twin.c calls each twin;

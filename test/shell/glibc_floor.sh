@@ -2,7 +2,7 @@
 # The archive adds no glibc floor: every libc symbol its objects reference
 # binds to a version node at or below the documented floor (docs/shipping.md,
 # "Shipping a binary"), and to the oldest node the linking glibc defines for
-# it (shim/glibc_floor.h pins them).  No getrandom, no __isoc23_*.
+# it (shim/loader/glibc_floor.h pins them).  No getrandom, no __isoc23_*.
 #
 # How: a shared object linked from the whole archive (and nothing else)
 # needs exactly what the archive's objects need; objdump -T lists each
@@ -81,7 +81,7 @@ check() {
 		esac
 		oldest=$(awk -v s="$sym" '$1 == s {sub(/^GLIBC_/, "", $2); print $2}' "$tmp/oldest")
 		if [ -n "$oldest" ] && [ "$oldest" != "$v" ] && ! [[ $sym =~ $abi_changed ]]; then
-			echo "FAIL: $sym@$node: glibc also has $sym@GLIBC_$oldest (pin it in shim/glibc_floor.h)"
+			echo "FAIL: $sym@$node: glibc also has $sym@GLIBC_$oldest (pin it in shim/loader/glibc_floor.h)"
 			status=1
 		fi
 	done <"$tmp/refs"
@@ -104,7 +104,7 @@ if [ "$(uname -m)" = x86_64 ]; then
 	# Remade when the package list changes (a header the shim includes joined).
 	if [ "$(cat "$sid/.done" 2>/dev/null)" != "$pkgs" ]; then
 		# shellcheck disable=SC2086 # (list)
-		debs=$(scripts/apt-fetch.sh sid $pkgs) ||
+		debs=$(scripts/roots/apt-fetch.sh sid $pkgs) ||
 			{ echo "FAIL: cannot fetch sid's libc6-dev"; exit 1; }
 		rm -rf "$sid" && mkdir -p "$sid"
 		for deb in $debs; do dpkg-deb -x "$deb" "$sid"; done

@@ -17,7 +17,7 @@ headers() {	# VERSION SUITE -> prints the include dir
 	local ver=$1 suite=$2 dir=$cache/headers/$1 debs
 	# (.done-umad: sets fetched before libibumad-dev was added are topped up)
 	if [ ! -f "$dir/.done-umad" ]; then
-		debs=$(scripts/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev)
+		debs=$(scripts/roots/apt-fetch.sh "$suite" libibverbs-dev librdmacm-dev ibverbs-providers libibumad-dev)
 		rm -rf "$dir" && mkdir -p "$dir"
 		for deb in $debs; do dpkg-deb -x "$deb" "$dir"; done
 		touch "$dir/.done" "$dir/.done-umad"

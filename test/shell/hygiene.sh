@@ -4,7 +4,7 @@
 #   nor to the no-op ibv_register_driver, nor to any rdma-core symbol it
 #   does not define itself;
 # - every global symbol it defines is public API (declared by
-#   include/verbshim.h), an rdma-core drop-in (a row of shim/syms_*.h), or
+#   include/verbshim.h), an rdma-core drop-in (a row of shim/loader/syms_*.h), or
 #   an internal with the reserved vs__ prefix;
 # - each member that defines drop-ins defines one family and nothing else,
 #   so that a program links only the families it uses: one defining its
@@ -13,8 +13,8 @@
 # - a shared object that links it does not export ibv_* (an unversioned
 #   definition there would capture other libraries' references), unless
 #   built with VISIBILITY=default, the documented opt-in;
-# - the environment read only by shim/knob_env.c (secure_getenv), and
-#   libibverbs' fork variables by shim/fallback_ibverbs.c.
+# - the environment read only by shim/loader/knob_env.c (secure_getenv), and
+#   libibverbs' fork variables by shim/dropin/fallback_ibverbs.c.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 archive=lib/libverbshim.a
@@ -36,9 +36,9 @@ fi
 
 # The drop-ins: every row of every library's list, with its family (the
 # library, and rsockets apart from the rest of librdmacm), and the
-# compatibility entries for private symbols (shim/vs_rdma_headers.h).
+# compatibility entries for private symbols (shim/loader/vs_rdma_headers.h).
 cat >"$tmp/rows.c" <<'ROWS'
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 #define VS_ROW(node, name, ret, params, args, conv, facts) VS_DROPIN name
 #define VS_LIB_ROWS(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_ROW)
 VS_LIBRARIES(VS_LIB_ROWS)
@@ -49,7 +49,7 @@ VS_COMPAT_ENTRIES(VS_COMPAT)
 ROWS
 $cc -E -P -D_GNU_SOURCE -Iinclude -Ishim -Ibuild/gen "$tmp/rows.c" >"$tmp/rows.i"
 dropins=$(grep -o 'VS_DROPIN [A-Za-z0-9_]*' "$tmp/rows.i" | awk '{print $2}' | sort -u)
-[ "$(echo "$dropins" | wc -l)" -gt 100 ] || fail "could not list the drop-ins from shim/syms_*.h"
+[ "$(echo "$dropins" | wc -l)" -gt 100 ] || fail "could not list the drop-ins from shim/loader/syms_*.h"
 
 # Every global definition: public, drop-in or vs__.
 others=$(comm -23 <(echo "$defined") <(echo "$dropins") | grep -v '^vs__' || true)
@@ -152,12 +152,12 @@ else
 fi
 
 # The environment is read in one place: every VERBSHIM_ knob through
-# shim/knob_env.c's secure_getenv (setuid programs ignore them:
+# shim/loader/knob_env.c's secure_getenv (setuid programs ignore them:
 # test/shell/setuid_knobs.sh); besides, libibverbs' own RDMAV_FORK_SAFE
-# and IBV_FORK_SAFE, read as libibverbs reads them (shim/fallback_ibverbs.c).
+# and IBV_FORK_SAFE, read as libibverbs reads them (shim/dropin/fallback_ibverbs.c).
 readers=$(nm -A "$archive" 2>/dev/null | awk '$(NF-1) == "U" && $NF ~ /^(secure_)?getenv(@.*)?$/ {split($1, m, ":"); print m[2] ":" $NF}' | sort -u | tr '\n' ' ')
 [ "$readers" = "fallback_ibverbs.o:getenv knob_env.o:secure_getenv " ] ||
-	fail "the environment is read outside shim/knob_env.c's vs__knob() (and fallback_ibverbs.c's fork variables): $readers"
+	fail "the environment is read outside shim/loader/knob_env.c's vs__knob() (and fallback_ibverbs.c's fork variables): $readers"
 
 # A shared object linking the whole archive.
 echo 'int hygiene_probe(void) { return 0; }' >"$tmp/probe.c"

@@ -18,17 +18,21 @@ trap 'rm -rf "$tmp"' EXIT
 # The rooms of lib/, bottom first: an object may use its own room's and
 # those below it, never one above.
 ROOMS="base transport core events cm"
-# The trace's layers in shim/, bottom first (a comma joins one layer's
-# objects): every shim/trace*.c is in one.
+# The rooms of shim/, bottom first: the loader, the trace (which every
+# table's fill may put in its slots), each library's table object, the
+# drop-ins over the tables.
+SHIM_ROOMS="loader trace tables dropin"
+# The trace's layers in shim/trace/, bottom first (a comma joins one
+# layer's objects): every shim/trace/*.c is in one.
 TRACE_LAYERS="trace_rows,trace_text,trace_facts trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
 
 # lib/ members: the object names of lib/ROOM/*.c, with their rooms
 members=$(for f in lib/*/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
 [ -n "$members" ] || { echo "no lib/ sources"; exit 1; }
 nlib=$(echo "$members" | wc -l)
-# shim/tables.c is compiled once per library (tables_<lib>.o, docs/ARCHITECTURE.md)
+# shim/tables/tables.c is compiled once per library (tables_<lib>.o, docs/ARCHITECTURE.md)
 shim_members=$({
-	for f in shim/*.c; do b=${f##*/}; [ "$b" = tables.c ] || echo "${b%.c}.o"; done
+	for f in shim/*/*.c; do b=${f##*/}; [ "$b" = tables.c ] || echo "${b%.c}.o"; done
 	ar t "$archive" | grep '^tables_.*\.o$'
 } | sort)
 [ -n "$shim_members" ] || { echo "no shim/ sources"; exit 1; }
@@ -37,23 +41,42 @@ for d in lib/*/; do
 	r=${d%/}; r=${r#lib/}
 	[[ " $ROOMS " == *" $r "* ]] || { echo "lib/$r/ is not a room of ROOMS ($ROOMS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
 done
-for f in lib/*.c; do
-	[ -e "$f" ] && { echo "$f: every lib/ source lives in a room (lib/ROOM/)"; exit 1; }
+for d in shim/*/; do
+	r=${d%/}; r=${r#shim/}
+	[[ " $SHIM_ROOMS " == *" $r "* ]] || { echo "shim/$r/ is not a room of SHIM_ROOMS ($SHIM_ROOMS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
+done
+for f in lib/*.c shim/*.c shim/*.h; do
+	[ -e "$f" ] && { echo "$f: every lib/ and shim/ source lives in a room (lib/ROOM/, shim/ROOM/)"; exit 1; }
 done
 rank=0
 for r in $ROOMS; do
 	for f in lib/"$r"/*.c; do [ -e "$f" ] && b=${f##*/} && echo "${b%.c}.o $rank $r"; done
 	rank=$((rank + 1))
 done >"$tmp/rooms"
+# shim/ is below lib/: its rooms rank below lib/'s (negative), so a shim/
+# object that used lib/ would be an up-edge too
+rank=-$(echo $SHIM_ROOMS | wc -w)
+for r in $SHIM_ROOMS; do
+	for f in shim/"$r"/*.c; do
+		[ -e "$f" ] || continue
+		b=${f##*/}
+		if [ "$b" = tables.c ]; then
+			ar t "$archive" | sed -n "s/^\(tables_.*\.o\)$/\1 $rank shim\/$r/p"
+		else
+			echo "${b%.c}.o $rank shim/$r"
+		fi
+	done
+	rank=$((rank + 1))
+done >>"$tmp/rooms"
 rank=0
 for l in $TRACE_LAYERS; do
 	for o in ${l//,/ }; do
-		[ -e "shim/$o.c" ] || { echo "TRACE_LAYERS names $o, but there is no shim/$o.c"; exit 1; }
+		[ -e "shim/trace/$o.c" ] || { echo "TRACE_LAYERS names $o, but there is no shim/trace/$o.c"; exit 1; }
 		echo "$o.o $rank"
 	done
 	rank=$((rank + 1))
 done >"$tmp/layers"
-for f in shim/trace*.c; do
+for f in shim/trace/*.c; do
 	b=${f##*/}
 	grep -q "^${b%.c}.o " "$tmp/layers" ||
 		{ echo "$f is in no layer of TRACE_LAYERS ($TRACE_LAYERS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
@@ -116,4 +139,4 @@ awk '
 		for (v in nodes) if (!color[v] && !found) dfs(v)
 		exit found
 	}' "$tmp/edges" || exit 1
-echo "0 cycles among $(echo "$members" | wc -l) objects ($nlib of lib/, the rest shim/'s; $(wc -l <"$tmp/edges") edges), none reaching up across the rooms ($ROOMS) nor the trace's layers ($TRACE_LAYERS)"
+echo "0 cycles among $(echo "$members" | wc -l) objects ($nlib of lib/, the rest shim/'s; $(wc -l <"$tmp/edges") edges), none reaching up across the rooms (shim/: $SHIM_ROOMS; lib/: $ROOMS) nor the trace's layers ($TRACE_LAYERS)"

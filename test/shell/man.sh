@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Man pages from the kernel-doc comments of include/ (make man,
-# scripts/kernel-doc-man.py): no comment is malformed, every documented
+# scripts/build/kernel-doc-man.py): no comment is malformed, every documented
 # public function has a page that groff renders without a warning and
 # man -l shows, no page without a comment, make install puts them under
 # share/man/man3.  The generator itself is checked on headers made here:
@@ -11,7 +11,7 @@
 set -u
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
-gen=scripts/kernel-doc-man.py
+gen=scripts/build/kernel-doc-man.py
 command -v python3 >/dev/null || { echo "skip: python3 not installed (scripts/deps.sh)"; exit 77; }
 command -v groff >/dev/null || { echo "skip: groff not installed (groff-base, scripts/deps.sh)"; exit 77; }
 command -v man >/dev/null || { echo "skip: man not installed (man-db, scripts/deps.sh)"; exit 77; }

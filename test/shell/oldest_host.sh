@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The oldest-built binaries (`make oldest`: Debian 11, gcc 10, glibc 2.31,
 # the pinned rdma-core headers) on this host: every unit test of build/oldest runs
-# here as it does in the release roots (scripts/vm-stage.sh), and needs
+# here as it does in the release roots (scripts/vm/stage.sh), and needs
 # nothing above the glibc it was built with.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

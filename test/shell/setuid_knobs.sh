@@ -6,7 +6,7 @@
 # the setuid bit, run by the same user with the same environment, shows
 # each one's effect (so that a knob read with plain getenv fails here).
 # verbshim-info's VERBSHIM_INFO_ROOT likewise.  The knobs come from the
-# docs (docs/*.md, README.md), and must be the rows of shim/vs_knobs.h
+# docs (docs/*.md, README.md), and must be the rows of shim/loader/vs_knobs.h
 # (the archive's one reader) and verbshim-info's: a knob documented but
 # not probed, or read but not documented, fails.
 # Skips (77) when not root, without setpriv or the user nobody, or when the
@@ -26,12 +26,12 @@ uid=$(id -u nobody 2>/dev/null) && gid=$(id -g nobody) || skip "no user nobody t
 # the pattern VERBSHIM_LIB*.
 documented=$(grep -ohE 'VERBSHIM_[A-Z0-9_]+' docs/*.md README.md | sort -u |
 	grep -vxE 'VERBSHIM_(CACHE|IN_VM|APT_MAX_AGE|LIB)')
-# shim/vs_knobs.h's rows (the lines of its VS_KNOBS), and verbshim-info's
-read_by_code=$( { sed -n '/^#define VS_KNOBS(X)/,/^$/p' shim/vs_knobs.h | grep -oE 'X\([A-Z0-9_]+\)' | sed 's/X(\(.*\))/VERBSHIM_\1/'
+# shim/loader/vs_knobs.h's rows (the lines of its VS_KNOBS), and verbshim-info's
+read_by_code=$( { sed -n '/^#define VS_KNOBS(X)/,/^$/p' shim/loader/vs_knobs.h | grep -oE 'X\([A-Z0-9_]+\)' | sed 's/X(\(.*\))/VERBSHIM_\1/'
 	grep -ohE 'secure_getenv\("VERBSHIM_[A-Z0-9_]+"\)' tools/verbshim-info/*.c | grep -oE 'VERBSHIM_[A-Z0-9_]+'
 } | sort -u)
-[ "$(echo "$read_by_code" | wc -l)" -ge 12 ] || bad "could not read the knobs of shim/vs_knobs.h"
-for k in $(comm -23 <(echo "$documented") <(echo "$read_by_code")); do bad "$k is documented but read by no code (shim/vs_knobs.h, verbshim-info)"; done
+[ "$(echo "$read_by_code" | wc -l)" -ge 12 ] || bad "could not read the knobs of shim/loader/vs_knobs.h"
+for k in $(comm -23 <(echo "$documented") <(echo "$read_by_code")); do bad "$k is documented but read by no code (shim/loader/vs_knobs.h, verbshim-info)"; done
 for k in $(comm -13 <(echo "$documented") <(echo "$read_by_code")); do bad "$k is read but not documented (docs/dropin.md's tables)"; done
 
 tmp=$(mktemp -d)

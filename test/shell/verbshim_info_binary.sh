@@ -3,7 +3,7 @@
 # oldest), read against the four release roots (VERBSHIM_INFO_ROOT): the
 # libraries each lists, and, per library, exactly the version nodes the
 # root's library lacks (objdump -p, not the tool's own reader) with
-# exactly the functions of each (the rows of shim/syms_*.h); the exit
+# exactly the functions of each (the rows of shim/loader/syms_*.h); the exit
 # status (0 only when nothing is missing or older).  An arm64 program
 # (ARCH=arm64 build, when there is one) read on this x86-64 host: its
 # libraries are missing from an x86-64 root; the arm64 verbshim-info under
@@ -27,10 +27,10 @@ trap 'rm -rf "$tmp"' EXIT
 . test/shell/lib/vs_rows.bash
 vs_library_rows >"$tmp/rows"
 
-# nodes LIB: "ID NAME" of every node a row of shim/syms_*.h names.
-nodes() { grep -hoE "N\($1_[0-9_]+, \"[^\"]+\"" shim/syms_*.h | sed -E 's/N\(([^,]+), "([^"]+)"/\1 \2/'; }
+# nodes LIB: "ID NAME" of every node a row of shim/loader/syms_*.h names.
+nodes() { grep -hoE "N\($1_[0-9_]+, \"[^\"]+\"" shim/loader/syms_*.h | sed -E 's/N\(([^,]+), "([^"]+)"/\1 \2/'; }
 # functions ID: the functions of that node, sorted.
-functions() { grep -hoE "\b[A-Z_]+\($1, [A-Za-z_0-9]+," shim/syms_*.h | sed -E 's/.*, ([A-Za-z_0-9]+),$/\1/' | sort; }
+functions() { grep -hoE "\b[A-Z_]+\($1, [A-Za-z_0-9]+," shim/loader/syms_*.h | sed -E 's/.*, ([A-Za-z_0-9]+),$/\1/' | sort; }
 
 # expect ROOT PROGRAM SONAMES...: what --binary must say, as
 # "missing SONAME" and "NODE FUNCTIONS..." lines, and its exit status.

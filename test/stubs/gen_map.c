@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 
 struct row {
 	const char *name;

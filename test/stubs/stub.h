@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 
 #define VS_STUB_EXPORT __attribute__((visibility("default")))
 

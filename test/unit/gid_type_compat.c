@@ -9,7 +9,7 @@
  * says, and a failure of the query is -1 with its errno.
  */
 #include "../common/vs_fake.h"
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 
 static enum vs_gid_type_sysfs type_of(struct ibv_context *ctx, unsigned int i)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 #include "vs_test.h"
 
 struct ctor_seen {

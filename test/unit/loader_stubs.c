@@ -43,7 +43,7 @@
 #endif
 
 #include "vs_rows.h"
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 #include "vs_test.h"
 
 struct scenario {

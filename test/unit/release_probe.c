@@ -22,7 +22,7 @@
 #include <infiniband/umad_types.h>
 
 #include "vs_rows.h"
-#include "vs_shim.h"
+#include "loader/vs_shim.h"
 #include "vs_test.h"
 
 struct expect {

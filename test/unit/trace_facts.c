@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The facts beside every row of shim/syms_*.h (what VERBSHIM_TRACE may
+ * The facts beside every row of shim/loader/syms_*.h (what VERBSHIM_TRACE may
  * read through each pointer, and when; docs/trace.md):
  *
  * - every row of every library: each pointer parameter and pointer result
@@ -24,7 +24,7 @@
 
 #include "../common/vs_test.h"
 
-#include "vs_trace.h"
+#include "trace/vs_trace.h"
 #include <rdma/rdma_verbs.h>	/* rdma_destroy_srq */
 
 /* ---- every row ---- */

@@ -21,7 +21,7 @@
 
 #include "vs_config.h"
 #include "../common/vs_fake.h"
-#include "vs_trace.h"
+#include "trace/vs_trace.h"
 
 static char dir[] = "/tmp/vs_trace_fake.XXXXXX";
 /* this program, by its path: under valgrind /proc/self/exe is valgrind */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The grammar of VERBSHIM_TRACE and VERBSHIM_FAULT (shim/trace_knobs.c)
- * and the trace's decoders (shim/trace_decode.c), called directly: what
+ * The grammar of VERBSHIM_TRACE and VERBSHIM_FAULT (shim/trace/trace_knobs.c)
+ * and the trace's decoders (shim/trace/trace_decode.c), called directly: what
  * each item selects, which values are refused and with what sentence,
  * when a fault rule fires (Nth, every Nth, seeded probability: the same
  * calls for the same seed), and how arguments, results and flags read.
  */
 #include "../common/vs_test.h"
 
-#include "vs_trace.h"
+#include "trace/vs_trace.h"
 
 static struct vs_tfilter filter(const char *s)
 {

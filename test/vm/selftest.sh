@@ -14,7 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.bash"
 need_vm
 cd "$(dirname "$0")/../.."
-# The boot's build is at build/'s paths (scripts/vm-guest.sh binds
+# The boot's build is at build/'s paths (scripts/vm/guest.sh binds
 # build/oldest, build/arm64 or build/arm64/oldest over them); by hand,
 # VERBSHIM_SELFTEST_BIN names another.
 bin=${VERBSHIM_SELFTEST_BIN:-build/bin/verbshim-selftest}
@@ -93,7 +93,7 @@ fi
 # The failing case, as docs/selftest.md tells a user to look at it: the
 # first ibv_alloc_pd (the typed tests' PD) fails; the CM rows still run.
 # Its trace on stderr as the user sees it, even in a traced boot (whose
-# VERBSHIM_TRACE_FILE would take the lines: scripts/trace-wrap.sh).
+# VERBSHIM_TRACE_FILE would take the lines: scripts/vm/trace-wrap.sh).
 rc=0
 (
 	unset VERBSHIM_TRACE_FILE

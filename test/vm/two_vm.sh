@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # shellcheck source-path=SCRIPTDIR
-# Two guests over a qemu socket network (scripts/vm-stage.sh runs it in
+# Two guests over a qemu socket network (scripts/vm/stage.sh runs it in
 # each of a boot of test/boots.list with GUESTS 2):
 #
 #   test/vm/two_vm.sh server

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * verbshim-info --binary FILE: will this program run here?  From the ELF
- * notes the archive wrote into it (shim/vs_notes.h), never running it:
+ * notes the archive wrote into it (shim/tables/vs_notes.h), never running it:
  * which rdma-core libraries it can load (.note.dlopen), which version
  * nodes and functions it was compiled with (.note.verbshim), and, against
  * the libraries this machine has (VERBSHIM_INFO_ROOT prefixes where they

@@ -6,7 +6,7 @@
 # one epoll loop) and test/device/cm_shared.c (ids on shared CM event
 # channels, closed in three orders, events of closed ids dropped): no
 # error, no definite or indirect leak.  Not the unit
-# stage's "possible" leaks (scripts/check.sh): librdmacm keeps the context
+# stage's "possible" leaks (scripts/check/check.sh): librdmacm keeps the context
 # of every device it opened for the process's life, which valgrind counts
 # as possibly lost (pointers into the middle of its blocks).  Host root
 # only (valgrind is the host's).

@@ -8,7 +8,7 @@
 #                       from inside; and the guest writes into the copy
 #   /dev/shm/vs-clone.XXXX and /run/vs-clone.XXXX
 # A path vm-run.sh cannot serve (a newline in it) fails at once, in one
-# line, without booting.  Runs on the host (VM stage, scripts/vm-stage.sh
+# line, without booting.  Runs on the host (VM stage, scripts/vm/stage.sh
 # "paths"); boots three guests, ~10 s each.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u

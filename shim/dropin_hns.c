@@ -1,6 +1,0 @@
-// SPDX-License-Identifier: MIT
-/* The exported hnsdv_* definitions of libhns, generated from
- * shim/syms_hns.h (none when the headers built with lack hnsdv.h). */
-#include "vs_shim.h"
-
-VS_HNS_SYMBOLS(VS_DEFINE_HNS)

@@ -1,9 +1,0 @@
-// SPDX-License-Identifier: MIT
-/*
- * The exported ibv_* definitions, generated from shim/syms_ibverbs.h.  The
- * compiler checks each against the prototype of the rdma-core headers in
- * use.  Rows marked CUSTOM live in shim/fallback_ibverbs.c.
- */
-#include "vs_shim.h"
-
-VS_IBVERBS_SYMBOLS(VS_DEFINE_IBVERBS)

@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: MIT
-/* The exported mlx4dv_* definitions of libmlx4, generated from shim/syms_mlx4.h. */
-#include "vs_shim.h"
-
-VS_MLX4_SYMBOLS(VS_DEFINE_MLX4)

@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: MIT
-/* The exported mlx5dv_* definitions of libmlx5, generated from shim/syms_mlx5.h. */
-#include "vs_shim.h"
-
-VS_MLX5_SYMBOLS(VS_DEFINE_MLX5)
