@@ -59,7 +59,7 @@ static void fill_param(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg,
 	}
 	p->qp_num = qp->qp->qp_num;
 	p->srq = qp->srq != NULL;
-	if (!vs__cm_is_ud(id)) {
+	if (!id->kind->datagram) {
 		p->responder_resources = qp->max_dest_rd_atomic;
 		p->initiator_depth = qp->max_rd_atomic;
 		p->flow_control = 1;
@@ -72,7 +72,7 @@ int vs__cm_complete(struct vs_cm_id *id, const char *call)
 {
 	int ret;
 
-	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id))
+	if (!id->kind->rtu)
 		return 0; /* the answer is the ESTABLISHED event itself */
 	ret = vs__cm_qp_up(id, call);
 	if (!ret) {
@@ -148,7 +148,7 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	 * UD: ready before the request leaves (the answer needs no more);
 	 * iWARP: in INIT, for iw_cm to take to RTS
 	 */
-	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id)) {
+	if (!id->kind->rtu) {
 		ret = vs__cm_qp_up(id, call);
 		if (ret)
 			return ret;
@@ -171,9 +171,9 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	id->state = VS_CM_CONNECTING;
 	if (wait_ms(cfg) == 0)
 		return 0;
-	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) || vs__cm_is_iwarp(id) ?
-			      RDMA_CM_EVENT_ESTABLISHED :
-			      RDMA_CM_EVENT_CONNECT_RESPONSE, wait_ms(cfg), &ev,
+	ret = vs__cm_wait_for(id, id->kind->rtu ?
+			      RDMA_CM_EVENT_CONNECT_RESPONSE :
+			      RDMA_CM_EVENT_ESTABLISHED, wait_ms(cfg), &ev,
 			      "connecting to", call);
 	if (ret)
 		return ret;
@@ -251,7 +251,7 @@ static int client_gone(struct vs_cm_id *id, int ret, const char *call)
 	 * the CM's attributes of a request it no longer holds fail EINVAL.
 	 */
 	if (first.verb && !strcmp(first.verb, "rdma_init_qp_attr") &&
-	    first.err == EINVAL && !vs__cm_is_iwarp(id)) {
+	    first.err == EINVAL && !id->kind->iwarp) {
 		id->state = VS_CM_FAILED;
 		return vs__set_error(call, ECONNABORTED,
 				     "accepting %s: the client is gone: the CM "
@@ -289,7 +289,7 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (ret)
 		return ret;
 	/* UD's accept never waits; RC's waits unless no_wait */
-	if (!vs__cm_is_ud(id) && wait_ms(cfg) &&
+	if (!id->kind->datagram && wait_ms(cfg) &&
 	    (ret = vs__cm_no_wait_only(id, call)))
 		return ret;
 	/* ready before the accept leaves: the client may send at once */
@@ -315,7 +315,7 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 				     vs__cm_peer_or(id));
 		return client_gone(id, ret, call);
 	}
-	if (vs__cm_is_ud(id)) {
+	if (id->kind->datagram) {
 		id->state = VS_CM_CONNECTED; /* SIDR: no ready-to-use follows */
 		return 0;
 	}
@@ -365,7 +365,7 @@ int vs_cm_disconnect(struct vs_cm_id *id)
 				     "the CM id is %s: only a connection "
 				     "disconnects", vs_cm_state_name(id->state));
 	vs__cm_qp_to_error(id);
-	if (vs__cm_is_ud(id)) {
+	if (id->kind->datagram) {
 		id->state = VS_CM_DISCONNECTED;
 		return 0; /* no connection on the wire to end */
 	}

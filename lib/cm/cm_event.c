@@ -74,7 +74,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 
 	switch (e->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST: {
-		bool ud = vs__cm_is_ud(id); /* the new id's transport is its listener's */
+		bool ud = id->kind->datagram; /* the new id's kind is its listener's */
 		uint8_t len;
 		const void *p = event_pdata(e, ud, &len);
 		struct vs_cm_id *conn;
@@ -113,10 +113,10 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		ret = keep_pdata(id, e, false, call);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (vs__cm_is_ud(id) && id->state == VS_CM_CONNECTING) {
+		if (id->kind->datagram && id->state == VS_CM_CONNECTING) {
 			ret = keep_pdata(id, e, true, call);
 			keep_ud(id, &e->param.ud);
-		} else if (vs__cm_is_iwarp(id) && id->qp) {
+		} else if (id->kind->iwarp && id->qp) {
 			/* the accept's data comes with it; iw_cm made the QP RTS */
 			if (id->state == VS_CM_CONNECTING) {
 				ret = keep_pdata(id, e, false, call);
@@ -131,7 +131,7 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 		break;
 	case RDMA_CM_EVENT_REJECTED:
 		id->reject_reason = e->status;
-		ret = keep_pdata(id, e, vs__cm_is_ud(id), call);
+		ret = keep_pdata(id, e, id->kind->datagram, call);
 		id->state = VS_CM_REJECTED;
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:

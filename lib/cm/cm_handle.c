@@ -169,10 +169,8 @@ void vs__cm_channel_drop(struct vs_cm_id *id)
 	channel_put(ch);
 }
 
-int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call)
+int vs__cm_shared_refused(const char *call)
 {
-	if (!id->chan)
-		return 0;
 	return vs__set_error(call, EINVAL,
 			     "the CM id shares a CM event channel "
 			     "(vs_cm_config.channel): a step that waits for its "
@@ -199,8 +197,7 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	if (ret)
 		goto fail;
 	errno = 0;
-	if (rdma_create_id(id->ech, &id->id, id,
-			   t == VS_TRANSPORT_UD ? RDMA_PS_UDP : RDMA_PS_TCP)) {
+	if (rdma_create_id(id->ech, &id->id, id, id->kind->ps)) {
 		int err = vs__errno_or(ENODEV);
 
 		ret = vs__cm_env_error(call, "rdma_create_id", err,

@@ -354,7 +354,7 @@ int vs_cm_close(struct vs_cm_id *id)
 	}
 	if (id->joined)
 		vs__cm_mcast_drop(id);
-	if (id->wait_timed_out && !id->chan && vs__cm_is_iwarp(id) &&
+	if (id->wait_timed_out && !id->chan && id->kind->iwarp &&
 	    !destroy_later(id))
 		goto destroyed;
 	errno = 0;

@@ -41,34 +41,59 @@ struct vs_cm_channel {
 /*
  * What differs per kind of CM id: one X-macro row each, chosen when the
  * id is made (RC or UD, its transport) and once more when it is bound to
- * its device (RC on an iWARP device), so no step asks again.
+ * its device (RC on an iWARP device), so no step asks again: a step reads
+ * its id's row (id->kind) or calls through it.
  *
- * Columns of X(KIND, qp, datagram, iwarp, connect_max, connect_what,
- *              accept_max, accept_what):
+ * Columns of X(KIND, qp, qp_kind, ps, datagram, iwarp, rtu, up,
+ *              connect_max, connect_what, accept_max, accept_what):
  *   qp        the vs_cm_<qp>_qp_create that makes its QP
+ *   qp_kind   that QP's handle kind
+ *   ps        its librdmacm port space
  *   datagram  UD: SIDR, no connection (no RTR/RTS attributes of a
- *             connection, no ready-to-use, a destination answers)
+ *             connection, no connection parameters, private data in the
+ *             UD parameters, an accept that does not wait, a destination
+ *             answers)
  *   iwarp     the kernel's iw_cm moves the QP to RTS when the connection
- *             is up and answers a connect with ESTABLISHED (no
- *             CONNECT_RESPONSE, no ready-to-use); the library takes the QP
- *             to INIT only
+ *             is up and answers a connect with ESTABLISHED; its QP has no
+ *             path
+ *   rtu       the answer to a connect is CONNECT_RESPONSE: the library
+ *             brings the QP up then and sends the ready-to-use
+ *             (rdma_establish); else the QP is up before the connect
+ *             leaves (UD: ready; iWARP: INIT) and ESTABLISHED answers
+ *   up        how vs__cm_qp_up brings the id's QP up with the CM's
+ *             attributes (a function of lib/cm/cm_qp.c, its table made
+ *             from these rows there): RC to RTS, RC on iWARP to INIT, UD
+ *             to RTS
  *   connect_max, accept_max  private data a connect / an accept carries
  *   connect_what, accept_what  those messages, as errors name them
  */
 #define VS__CM_KINDS(X)                                                       \
-	X(RC, "rc", false, false, VS_CM_CONNECT_DATA_MAX,                     \
+	X(RC, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, false, true,           \
+	  up_rc, VS_CM_CONNECT_DATA_MAX,                               \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
-	X(RC_IWARP, "rc", false, true, VS_CM_CONNECT_DATA_MAX,                \
+	X(RC_IWARP, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, true, false,     \
+	  up_iwarp, VS_CM_CONNECT_DATA_MAX,                            \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
-	X(UD, "ud", true, false, VS_CM_UD_CONNECT_DATA_MAX,                   \
+	X(UD, "ud", VS_KIND_UD_QP, RDMA_PS_UDP, true, false, false,           \
+	  up_ud, VS_CM_UD_CONNECT_DATA_MAX,                            \
 	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
 	  "a UD accept (SIDR REP)")
 
+/* Each row's index: VS__CM_KIND_RC, ... */
+enum vs__cm_kind_index {
+#define VS__CM_KIND_INDEX(KIND, ...) VS__CM_KIND_##KIND,
+	VS__CM_KINDS(VS__CM_KIND_INDEX)
+#undef VS__CM_KIND_INDEX
+};
+
 struct vs__cm_kind {
+	enum vs__cm_kind_index index;
 	const char *qp;
-	bool datagram, iwarp;
+	uint32_t qp_kind;
+	enum rdma_port_space ps;
+	bool datagram, iwarp, rtu;
 	uint8_t connect_max, accept_max;
 	const char *connect_what, *accept_what;
 };
@@ -149,11 +174,6 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 void vs__cm_free(struct vs_cm_id *id);
 /* After the raw id's destroy: its own channel destroyed, or off the shared one. */
 void vs__cm_channel_drop(struct vs_cm_id *id);
-/*
- * -EINVAL recorded when id is on a shared channel (a step of call that
- * would wait for its events), else 0.
- */
-int vs__cm_no_wait_only(const struct vs_cm_id *id, const char *call);
 /* cfg's channel (VS_CM_CONFIG_CHANNEL), or NULL */
 struct vs_cm_channel *vs__cm_cfg_channel(const struct vs_cm_config *cfg);
 void vs__cm_addr_text(char *buf, size_t len, const struct sockaddr *sa);
@@ -172,15 +192,16 @@ static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
 	id->kind = vs__cm_kind_of(id->transport, ctx);
 }
 
-/* The id's row's answers (VS__CM_KINDS): UD; iWARP, once bound. */
-static inline bool vs__cm_is_ud(const struct vs_cm_id *id)
+/* -EINVAL recorded: a step of call that waits, on a shared channel */
+int vs__cm_shared_refused(const char *call) VS_COLD;
+/*
+ * -EINVAL recorded when id is on a shared channel (a step of call that
+ * would wait for its events), else 0.
+ */
+static inline int vs__cm_no_wait_only(const struct vs_cm_id *id,
+				      const char *call)
 {
-	return id->kind->datagram;
-}
-
-static inline bool vs__cm_is_iwarp(const struct vs_cm_id *id)
-{
-	return id->kind->iwarp;
+	return id->chan ? vs__cm_shared_refused(call) : 0;
 }
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
@@ -271,7 +292,7 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
 		     const char *call);
 
-/* lib/cm/cm_qp.c */
+/* lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno recorded */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
 void vs__cm_qp_to_error(struct vs_cm_id *id);
 

@@ -5,9 +5,11 @@
  */
 #include "cm_internal.h"
 
-#define ROW(KIND, qp_, dg_, iwarp_, cmax_, cwhat_, amax_, awhat_)             \
+#define ROW(KIND, qp_, qpk_, ps_, dg_, iwarp_, rtu_, up_, cmax_, cwhat_,      \
+	    amax_, awhat_)                                                    \
 	static const struct vs__cm_kind row_##KIND = {                        \
-		.qp = qp_, .datagram = dg_, .iwarp = iwarp_,                  \
+		.index = VS__CM_KIND_##KIND, .qp = qp_, .qp_kind = qpk_,      \
+		.ps = ps_, .datagram = dg_, .iwarp = iwarp_, .rtu = rtu_,     \
 		.connect_max = cmax_, .connect_what = cwhat_,                 \
 		.accept_max = amax_, .accept_what = awhat_,                   \
 	};

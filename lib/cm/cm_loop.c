@@ -46,7 +46,7 @@ static void deliver(const struct vs__cm_ev *e, struct vs_cm_event *ev,
 	    e->type == RDMA_CM_EVENT_CONNECT_RESPONSE ||
 	    e->type == RDMA_CM_EVENT_REJECTED ||
 	    (e->type == RDMA_CM_EVENT_ESTABLISHED &&
-	     (vs__cm_is_ud(about) || e->pdata))) {
+	     (about->kind->datagram || e->pdata))) {
 		ev->private_data_len = about->pdata_len;
 		memcpy(ev->private_data, about->pdata, about->pdata_len);
 	}

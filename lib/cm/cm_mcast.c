@@ -18,7 +18,7 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 		return ret;
 	if (!group)
 		return vs__set_error(call, EINVAL, "group is NULL");
-	if (!vs__cm_is_ud(id) || !id->qp)
+	if (!id->kind->datagram || !id->qp)
 		return vs__set_error(call, EINVAL,
 				     "the CM id has no UD QP (a UD id, then "
 				     "vs_cm_ud_qp_create)");

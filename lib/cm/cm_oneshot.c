@@ -75,7 +75,7 @@ static void close_failed(struct vs_cm_id *id)
 {
 	pthread_attr_t attr;
 	pthread_t t;
-	bool later = id->wait_timed_out && id->id && vs__cm_is_iwarp(id) &&
+	bool later = id->wait_timed_out && id->id && id->kind->iwarp &&
 		     !pthread_attr_init(&attr);
 
 	if (later) {

@@ -90,7 +90,7 @@ static void port_now(const struct vs_cm_id *id, bool gid_at_rtr,
 
 	memset(now, 0, sizeof(*now));
 	now->gid_at_rtr = gid_at_rtr;
-	if (vs__cm_is_iwarp(id)) {
+	if (id->kind->iwarp) {
 		now->no_path = true; /* no port query for an MTU it never uses */
 		return;
 	}
@@ -197,7 +197,10 @@ static bool gid_zero(const union ibv_gid *g)
 	return !memcmp(g, &zero, sizeof(zero)); /* not read yet (gid_at_rtr) */
 }
 
-/* One step to `to` with the CM's attributes and mask, through the typed modify. */
+/*
+ * One step of an RC QP to `to` with the CM's attributes and mask, through
+ * the typed modify.
+ */
 static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 {
 	struct vs_qp *qp = id->qp;
@@ -215,21 +218,20 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 	 * program gets); shorter ones are untested on rxe (docs/API.md,
 	 * "RNR").  Post receives before the peer may send.
 	 */
-	if (!vs__cm_is_ud(id) && to == IBV_QPS_RTR) {
+	if (to == IBV_QPS_RTR) {
 		uint8_t offer = id->state == VS_CM_REQUEST ?
 				id->req_initiator_depth : a.max_dest_rd_atomic;
 
 		a.max_dest_rd_atomic = min3(a.max_dest_rd_atomic,
 					    qp->max_dest_rd_atomic, offer);
 	}
-	if (!vs__cm_is_ud(id) && to == IBV_QPS_RTS) {
+	if (to == IBV_QPS_RTS) {
 		uint8_t offer = id->state == VS_CM_REQUEST ?
 				id->req_responder_resources : a.max_rd_atomic;
 
 		a.max_rd_atomic = min3(a.max_rd_atomic, qp->max_rd_atomic, offer);
 	}
-	ret = vs__qp_modify(qp, vs__transport(qp->transport)->kind, call, &a,
-			    mask);
+	ret = vs__qp_modify(qp, id->kind->qp_kind, call, &a, mask);
 	if (ret)
 		return ret;
 	if (to == IBV_QPS_RTS && (mask & IBV_QP_SQ_PSN))
@@ -256,7 +258,7 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
  * created with them); RTR and RTS need nothing from it, as librdmacm's
  * own UD bring-up does.
  */
-static int ud_up(struct vs_cm_id *id, const char *call)
+static int up_ud(struct vs_cm_id *id, const char *call)
 {
 	struct vs_qp *qp = id->qp;
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
@@ -273,22 +275,32 @@ static int ud_up(struct vs_cm_id *id, const char *call)
 	return ret;
 }
 
+/* RC on iWARP: INIT only; iw_cm moves it on when the connection is up */
+static int up_iwarp(struct vs_cm_id *id, const char *call)
+{
+	return id->qp->state == IBV_QPS_RESET ? step(id, IBV_QPS_INIT, call) : 0;
+}
+
+static int up_rc(struct vs_cm_id *id, const char *call)
+{
+	int ret = up_iwarp(id, call);
+
+	if (!ret)
+		ret = step(id, IBV_QPS_RTR, call);
+	return ret ? ret : step(id, IBV_QPS_RTS, call);
+}
+
+/* The rows' up column (lib/cm/cm_internal.h), by row */
+#define UP(KIND, qp_, qpk_, ps_, dg_, iwarp_, rtu_, up_, ...)                 \
+	[VS__CM_KIND_##KIND] = up_,
+static int (*const ups[])(struct vs_cm_id *id, const char *call) = {
+	VS__CM_KINDS(UP)
+};
+#undef UP
+
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
 {
-	int ret;
-
-	if (vs__cm_is_ud(id))
-		return ud_up(id, call);
-
-	if (id->qp->state == IBV_QPS_RESET) {
-		ret = step(id, IBV_QPS_INIT, call);
-		if (ret)
-			return ret;
-	}
-	if (vs__cm_is_iwarp(id))
-		return 0; /* iw_cm moves it on when the connection is up */
-	ret = step(id, IBV_QPS_RTR, call);
-	return ret ? ret : step(id, IBV_QPS_RTS, call);
+	return ups[id->kind->index](id, call);
 }
 
 void vs__cm_qp_to_error(struct vs_cm_id *id)
@@ -314,7 +326,7 @@ int vs_cm_ud_dest(struct vs_cm_id *id, struct vs_ud_dest *dest)
 		return ret;
 	if (!dest)
 		return vs__set_error(call, EINVAL, "dest is NULL");
-	if (!vs__cm_is_ud(id) || !id->qp)
+	if (!id->kind->datagram || !id->qp)
 		return vs__set_error(call, EINVAL,
 				     "the CM id has no UD QP (vs_cm_ud_qp_create)");
 	if (!id->have_ud)
