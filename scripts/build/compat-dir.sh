@@ -39,7 +39,11 @@ case $libdir in
 *) echo "compat-dir.sh: --libdir $libdir is not under $prefix" >&2; exit 2 ;;
 esac
 librel=${libdir#"$prefix"/}
-[ "${4:-}" = rdma-core ] && cflags="-I$prefix/include/verbshim/rdma-core"
+# from ${prefix}, as everything in the .pc files: a tree moved elsewhere
+# is found with pkg-config --define-variable=prefix=NEW (--define-prefix
+# relocates only .pc files in a pkgconfig directory, as verbshim.pc)
+# shellcheck disable=SC2016
+[ "${4:-}" = rdma-core ] && cflags='-I${prefix}/include/verbshim/rdma-core'
 [ -r "$config" ] || { echo "compat-dir.sh: no $config (build first)" >&2; exit 1; }
 mkdir -p "$out"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make install into a staging root, then build a plain verbs program the
-# way a user would: pkg-config --static for the flags, no -libverbs.
+# way a user would: pkg-config --static for the flags, no -libverbs; and
+# the same tree moved elsewhere (pkg-config's relocation).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 stage=$(mktemp -d)
@@ -39,6 +40,30 @@ grep -q -- "-I$stage/usr/local/include/verbshim/rdma-core -I$stage/usr/local/inc
 ${CC:-cc} -Wall -Wextra -Werror -o "$stage/newest" test/compat/newest-api/newest.c $flags
 readelf -d "$stage/newest" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa|mlx5)' && { echo "newest links rdma-core"; exit 1; }
 echo "the newest API (rdma-core $(cat "$inc/VERSION") headers) compiles through verbshim.pc"
+# A tree moved after its install (unpacked elsewhere, a relocatable
+# SDK): verbshim.pc follows with pkg-config --define-prefix, the compat
+# directory's .pc files with --define-variable=prefix (they are not in a
+# pkgconfig directory, which --define-prefix needs); their Cflags name the
+# moved tree's headers, never the install's prefix.
+moved=$stage/moved
+mv "$stage/usr/local" "$moved"
+rflags=$(env -u PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH="$moved/lib/pkgconfig" \
+	pkg-config --define-prefix --static --cflags --libs verbshim)
+grep -q -- "-I$moved/include/verbshim/rdma-core -I$moved/include .*-L$moved/lib " <<<"$rflags " ||
+	{ echo "verbshim.pc of the moved tree (--define-prefix): $rflags"; exit 1; }
+# shellcheck disable=SC2086
+${CC:-cc} -Wall -Wextra -Werror -o "$stage/newest-moved" test/compat/newest-api/newest.c $rflags
+readelf -d "$stage/newest-moved" | grep -E 'NEEDED.*(ibverbs|rdmacm|efa|mlx5)' && { echo "newest (moved tree) links rdma-core"; exit 1; }
+cflags=$(env -u PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH="$moved/lib/verbshim/compat" \
+	pkg-config --define-variable=prefix="$moved" --cflags libibverbs libmlx5 libefa | sed 's/ *$//')
+[ "$cflags" = "-I$moved/include/verbshim/rdma-core" ] ||
+	{ echo "the compat .pc files' Cflags in the moved tree: '$cflags' (not from \${prefix})"; exit 1; }
+# the compat Cflags alone bring the pinned headers (the archive: verbshim.pc's)
+# shellcheck disable=SC2086
+${CC:-cc} -Wall -Wextra -Werror -o "$stage/newest-compat" test/compat/newest-api/newest.c $cflags \
+	-L"$moved/lib" -lverbshim -ldl -lpthread
+echo "the moved tree builds: verbshim.pc (--define-prefix) and the compat .pc Cflags (--define-variable=prefix)"
+mv "$moved" "$stage/usr/local"
 # the C++ owners from the installed headers (the example, built as a user would)
 if command -v "${CXX:-c++}" >/dev/null; then
 	# shellcheck disable=SC2086
