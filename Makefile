@@ -556,9 +556,10 @@ $(MAN_STAMP): scripts/build/kernel-doc-man.py $(MAN_HEADERS)
 # LIBDIR below PREFIX, as the CMake package finds PREFIX from its own place
 LIBDIR_REL = $(if $(filter $(PREFIX)/%,$(LIBDIR)),$(patsubst $(PREFIX)/%,%,$(LIBDIR)),$(error LIBDIR=$(LIBDIR) is not under PREFIX=$(PREFIX)))
 install: all man $(BUILD)/verbshim.pc
-	install -d $(DESTDIR)$(PREFIX)/include/verbshim $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include/verbshim/cxx $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/*.h include/*.hpp $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/verbshim/*.h $(FFI_H) $(DESTDIR)$(PREFIX)/include/verbshim/
+	install -m 644 include/verbshim/cxx/*.hpp $(DESTDIR)$(PREFIX)/include/verbshim/cxx/
 	$(if $(RDMA_CORE_SET),$(install_rdma_core))
 	install -m 644 $(ARCHIVE) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(BUILD)/verbshim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/

@@ -46,6 +46,7 @@ tools=build/deb/verbshim-tools_${version}_amd64.deb
 for d in "$dev" "$tools"; do [ -s "$d" ] || { echo "FAIL: make deb made no $d"; exit 1; }; done
 status=0
 want_dev="./usr/lib/x86_64-linux-gnu/libverbshim.a ./usr/include/verbshim.h ./usr/include/verbshim/loader.h
+./usr/include/verbshim.hpp ./usr/include/verbshim/cxx/owner.hpp ./usr/include/verbshim/cxx/cm.hpp
 ./usr/lib/x86_64-linux-gnu/pkgconfig/verbshim.pc ./usr/lib/x86_64-linux-gnu/cmake/verbshim/verbshimConfig.cmake
 ./usr/lib/x86_64-linux-gnu/cmake/verbshim/verbshimConfigVersion.cmake ./usr/lib/x86_64-linux-gnu/verbshim/compat/libibverbs.a
 ./usr/lib/x86_64-linux-gnu/verbshim/compat/libmlx5.a ./usr/lib/x86_64-linux-gnu/verbshim/compat/libibumad.pc

@@ -11,7 +11,8 @@ command -v pkg-config >/dev/null || { echo "skip: pkg-config not installed"; exi
 make -s -j"$(nproc)" install DESTDIR="$stage" PREFIX=/usr/local >"$stage.log" 2>&1 ||
 	{ cat "$stage.log"; rm -f "$stage.log"; exit 1; }
 rm -f "$stage.log"
-for f in include/verbshim.h include/verbshim.hpp include/verbshim/loader.h lib/libverbshim.a \
+for f in include/verbshim.h include/verbshim.hpp include/verbshim/loader.h include/verbshim/wr.h \
+	include/verbshim/cxx/error.hpp include/verbshim/cxx/cm.hpp lib/libverbshim.a \
 	lib/pkgconfig/verbshim.pc bin/verbshim-info bin/verbshim-selftest share/man/man1/verbshim-selftest.1; do
 	[ -e "$stage/usr/local/$f" ] || { echo "not installed: $f"; exit 1; }
 done

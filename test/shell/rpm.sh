@@ -70,6 +70,7 @@ for arch in x86_64 aarch64; do
 	for r in "$devel" "$tools"; do [ -s "$r" ] || { echo "FAIL: make rpm made no $r"; exit 1; }; done
 	list=$(rpm -qpl "$devel")
 	for f in /usr/lib64/libverbshim.a /usr/include/verbshim.h /usr/include/verbshim/loader.h \
+		/usr/include/verbshim.hpp /usr/include/verbshim/cxx/owner.hpp /usr/include/verbshim/cxx/cm.hpp \
 		/usr/lib64/pkgconfig/verbshim.pc /usr/lib64/cmake/verbshim/verbshimConfig.cmake \
 		/usr/lib64/verbshim/compat/libibverbs.a /usr/lib64/verbshim/compat/libibverbs.pc \
 		/usr/lib64/verbshim/compat/include /usr/include/verbshim/rdma-core/infiniband/verbs.h \
