@@ -46,6 +46,8 @@ vsbuild=${VS_CONFORMANCE_BUILD:-build}
 vslib=$repo/$vsbuild
 [ "$vsbuild" != build ] || vslib=$repo/lib
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa)\.so'
+# shellcheck source=conformance/common.bash
+. scripts/conformance/common.bash
 
 # sysfs_device DEV: give DEV the sysfs `device` link that a NIC-backed
 # RDMA device has, pointing at its netdev's own device (virtio0, which has
@@ -74,15 +76,11 @@ sysfs_device() {
 
 # The rdma-core tests' names and verdicts, both ways, compared.
 guest() {
-	local ver=$1 dir=$out/$1 root=${3:-} m
+	local ver=$1 dir=$out/$1 root=${3:-}
 	[ -z "${VERBSHIM_IN_VM:-}" ] || sysfs_device "$2"
 	if [ -n "$root" ]; then	# the release's own root, with its Python
-		for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
-		mount -t tmpfs tmpfs "$root/tmp"
-		mount --bind "$repo" "$root$repo"
-		exec chroot "$root" /usr/bin/env -i PATH="$dir/rt/bin:$dir/rt/sbin:/usr/sbin:/usr/bin:/sbin:/bin" \
-			HOME=/root LD_LIBRARY_PATH="$dir/rt/lib/x86_64-linux-gnu:$dir/rt/usr/lib/x86_64-linux-gnu" \
-			bash -c 'cd "$1" && exec scripts/conformance.sh --guest "$2" "$3"' - "$repo" "$ver" "$2"
+		run_in_root "$root" "$dir/rt/bin:$dir/rt/sbin" "$dir/rt" -- \
+			scripts/conformance.sh --guest "$ver" "$2"
 	fi
 	both "$dir" "$2"
 }
@@ -172,12 +170,8 @@ shared=$(dirname "$repo")/shared/sources
 
 # build VER: the release's pyverbs objects, linked stock and through the
 # compat directory, in $out/VER/{stock,shim}/python.
-# What bullseye's root lacks to build pyverbs; what it lacks to run it:
-# libpython3.9 (rdma-core links the modules with it) and ip(8) with its
-# libraries (tests/base.py runs `ip -j addr show`).
-py_bullseye=(cython3 python3.9-dev libpython3.9-dev python3-dev libpython3-dev
-	libexpat1-dev zlib1g-dev ninja-build python3-distutils python3-lib2to3)
-ip_bullseye=(libpython3.9 iproute2 libbpf0 libbsd0 libcap2 libelf1 libmnl0 libxtables12 libmd0)
+# What bullseye's root lacks to build and to run pyverbs: py_bullseye and
+# ip_bullseye (scripts/conformance/common.bash).
 
 build() {
 	local ver=$1 srcver=$1 dir=$out/$1 tarball
@@ -188,10 +182,7 @@ build() {
 		return 77
 	fi
 	mkdir -p "$dir"
-	if [ ! -f "$dir/src/CMakeLists.txt" ]; then
-		rm -rf "$dir/src" && mkdir -p "$dir/src"
-		tar -xzf "$tarball" -C "$dir/src" --strip-components=1
-	fi
+	unpack_release "$tarball" "$dir"
 	case $ver in
 	44.0)
 		local have

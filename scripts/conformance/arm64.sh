@@ -26,6 +26,8 @@ cd "$(dirname "$0")/../.."
 repo=$PWD
 me=conformance/arm64.sh
 ver=44.0
+# shellcheck source=common.bash
+. scripts/conformance/common.bash
 export VS_CONFORMANCE_OUT=$repo/build/arm64/conformance VS_CONFORMANCE_BUILD=build/arm64
 dir=$VS_CONFORMANCE_OUT/$ver
 provider=rxe tests='' buildonly=0
@@ -47,10 +49,7 @@ root=$(scripts/roots/packaging-root.sh --for pyverbs --suite bookworm --arch arm
 # ---- the cross-build: conformance.sh's build_here with a toolchain file
 t0=$SECONDS
 mkdir -p "$dir"
-if [ ! -f "$dir/src/CMakeLists.txt" ]; then
-	rm -rf "$dir/src" && mkdir -p "$dir/src"
-	tar -xzf "$tarball" -C "$dir/src" --strip-components=1
-fi
+unpack_release "$tarball" "$dir"
 # A new root (its recipe changed) is a new sysroot: configure afresh.
 if [ "$(cat "$dir/sysroot" 2>/dev/null)" != "$root" ]; then
 	rm -rf "$dir/b"

@@ -34,32 +34,22 @@ me=conformance/newest.sh
 src=64.0
 dir=$repo/build/conformance/newest
 oldest=build/oldest	# the build root's `make BUILD=` (Makefile: oldest)
+# shellcheck source=common.bash
+. scripts/conformance/common.bash
 
-# What the build root lacks to build pyverbs (as conformance.sh's 33.2).
-py_build=(cython3 python3.9-dev libpython3.9-dev python3-dev libpython3-dev
-	libexpat1-dev zlib1g-dev ninja-build python3-distutils python3-lib2to3)
-# What a release root lacks to run the suite: bullseye's interpreter and
-# standard library (built on glibc 2.31: they run on every newer one), the
-# libraries of its extension modules the tests import, and ip(8)
-# (tests/base.py runs `ip -j addr show`).  Never libnl, libc, libgcc or
-# rdma-core: those are the release's.
-py_run=(python3.9-minimal libpython3.9-minimal libpython3.9-stdlib libpython3.9
-	libexpat1 zlib1g libffi7 libssl1.1 libbz2-1.0 liblzma5 libmpdec3 libuuid1
-	iproute2 libbpf0 libbsd0 libcap2 libelf1 libmnl0 libxtables12 libmd0)
+# What the build root lacks to build pyverbs (py_bullseye, as
+# conformance.sh's 33.2) and a release root to run the suite (py_run):
+# scripts/conformance/common.bash.
 shadow='lib(ibverbs|rdmacm|mlx[45]|efa|ibumad|nl-[a-z-]*3|c|gcc_s|tinfo)\.so'
 
 # In the VM: DEV's netdev visible (conformance.sh), then the suite chrooted
 # into the release root ROOT, with rt beside.
 guest() {
-	local ver=$1 dev=$2 root=$3 m rt=$dir/rt
+	local ver=$1 dev=$2 root=$3 rt=$dir/rt
 	scripts/conformance.sh --sysfs-device "$dev"
-	for m in proc sys dev; do mount --rbind "/$m" "$root/$m"; done
-	mount -t tmpfs tmpfs "$root/tmp"
-	mount --bind "$repo" "$root$repo"
-	exec chroot "$root" /usr/bin/env -i PATH="$rt/usr/bin:$rt/bin:$rt/sbin:/usr/sbin:/usr/bin:/sbin:/bin" \
-		HOME=/root LD_LIBRARY_PATH="$rt/lib/x86_64-linux-gnu:$rt/usr/lib/x86_64-linux-gnu" \
-		PYTHONPATH="$dir/shim/python" VS_CONFORMANCE_SEED="${VS_CONFORMANCE_SEED:-1}" \
-		bash -c 'cd "$1" && exec scripts/conformance/newest.sh --in-root "$2" "$3"' - "$repo" "$ver" "$dev"
+	run_in_root "$root" "$rt/usr/bin:$rt/bin:$rt/sbin" "$rt" \
+		PYTHONPATH="$dir/shim/python" VS_CONFORMANCE_SEED="${VS_CONFORMANCE_SEED:-1}" -- \
+		scripts/conformance/newest.sh --in-root "$ver" "$dev"
 }
 
 # In the release root: what the loader mapped, then the suite, run by
@@ -116,17 +106,14 @@ build() {
 	local tarball=$shared/rdma-core-$src.tar.gz debs d
 	[ -f "$tarball" ] || { echo "skip: no $tarball (../shared/sources/README.md)"; return 77; }
 	mkdir -p "$dir"
-	if [ ! -f "$dir/src/CMakeLists.txt" ]; then
-		rm -rf "$dir/src" && mkdir -p "$dir/src"
-		tar -xzf "$tarball" -C "$dir/src" --strip-components=1
-	fi
-	mapfile -t debs < <(scripts/roots/apt-fetch.sh bullseye "${py_build[@]}" "${py_run[@]}")
-	[ ${#debs[@]} -eq $((${#py_build[@]} + ${#py_run[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
+	unpack_release "$tarball" "$dir"
+	mapfile -t debs < <(scripts/roots/apt-fetch.sh bullseye "${py_bullseye[@]}" "${py_run[@]}")
+	[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#py_run[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
 	rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
 	# libpython3.9 too: without it libpython3.9-dev's libpython3.9.so
 	# dangles and CMake links the modules with the non-PIC libpython3.9.a.
-	cp "${debs[@]:0:${#py_build[@]}}" "$(printf '%s\n' "${debs[@]}" | grep /libpython3.9_)" "$dir/debs/"
-	for d in "${debs[@]:${#py_build[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
+	cp "${debs[@]:0:${#py_bullseye[@]}}" "$(printf '%s\n' "${debs[@]}" | grep /libpython3.9_)" "$dir/debs/"
+	for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
 	# The shim's archive built in the build root, on the pinned headers.
 	scripts/build-root.sh -- make -s -j"$(nproc)" BUILD=$oldest lib >"$dir/lib.log" 2>&1 ||
 		{ tail "$dir/lib.log"; return 1; }
