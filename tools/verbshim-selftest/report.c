@@ -83,8 +83,13 @@ struct result *teardown_vs(struct run *r, const struct port_under_test *p,
 	char msg[VS_ERROR_MSG_MAX + 64];
 
 	(void)ret;
-	result_end(res, FAIL, "%s: %s", call,
-		   vs_format_error(vs_last_error(), msg, sizeof(msg)));
+	/* the record names the call (and the provider function in it) */
+	if (vs_last_error()->call && !strcmp(vs_last_error()->call, call))
+		result_end(res, FAIL, "%s",
+			   vs_format_error(vs_last_error(), msg, sizeof(msg)));
+	else
+		result_end(res, FAIL, "%s: %s", call,
+			   vs_format_error(vs_last_error(), msg, sizeof(msg)));
 	return res;
 }
 

@@ -406,11 +406,19 @@ static void events_loopback(struct run *r, const struct port_under_test *p)
 		result_end(res, PASS, "slept on the channel, woken by the write's "
 			   "completion, 64 bytes compared");
 out:
+	/* children first: each close is then its object's last reference,
+	 * so a close that fails leaves that object open for its close again */
 	if (qp)
 		TEARDOWN(r, p, vs_rc_qp_close, qp);
-	rig_close(r, p, &g);
+	if (g.mr)
+		TEARDOWN(r, p, vs_mr_close, g.mr);
+	if (g.cq)
+		TEARDOWN(r, p, vs_cq_close, g.cq);
+	g.mr = NULL;
+	g.cq = NULL;
 	if (ch)
 		TEARDOWN(r, p, vs_channel_close, ch);
+	rig_close(r, p, &g);
 }
 
 /* A dmabuf from /dev/udmabuf (a memfd's pages), registered, written into. */
@@ -679,9 +687,15 @@ static void cm_rig_close(struct run *r, const struct port_under_test *p,
 		TEARDOWN(r, p, vs_cm_close, c->id);
 	if (c->srq)
 		TEARDOWN(r, p, vs_srq_close, c->srq);
-	rig_close(r, p, &c->g);
+	if (c->g.mr)
+		TEARDOWN(r, p, vs_mr_close, c->g.mr);
+	if (c->g.cq)
+		TEARDOWN(r, p, vs_cq_close, c->g.cq);
+	c->g.mr = NULL;
+	c->g.cq = NULL;
 	if (c->ch)
 		TEARDOWN(r, p, vs_channel_close, c->ch);
+	rig_close(r, p, &c->g);
 }
 
 void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
