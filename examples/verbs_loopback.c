@@ -64,53 +64,74 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* One destroy: its failure is one more (the teardown is checked too). */
-static void destroyed(int err, const char *call)
+/* ibv_close_device's failure as the others': an errno. */
+static int close_device(struct ibv_context *c)
 {
-	if (err) {
-		fprintf(stderr, "verbs_loopback: %s: %s\n", call, strerror(err));
-		failures++;
-	}
+	errno = 0;
+	return ibv_close_device(c) ? (errno ? errno : EIO) : 0;
 }
 
 /*
- * Everything made, in reverse.  A destroy that fails keeps what depends
- * on it: the memory of an MR that would not deregister is not freed (the
- * device may still reach it), a PD with an MR left is not deallocated.
+ * One destroy, checked: its failure is one more (the teardown is part of
+ * what is checked), said with the call and errno, and the destroy is
+ * made once more, as a program that retries would.  err: 0 when the
+ * object is gone.
+ */
+#define DESTROY(err, fn, obj)                                                  \
+	do {                                                                   \
+		(err) = fn(obj);                                               \
+		if (err) {                                                     \
+			fprintf(stderr, "verbs_loopback: %s: %s\n", #fn,        \
+				strerror(err));                                \
+			failures++;                                            \
+			(err) = fn(obj);                                       \
+			if (err)                                               \
+				fprintf(stderr, "verbs_loopback: %s again: "    \
+					"%s\n", #fn, strerror(err));           \
+		}                                                              \
+	} while (0)
+
+/*
+ * Everything made, in reverse.  What a destroy that failed twice keeps
+ * alive is left alone, with what depends on it: the memory under an MR
+ * still registered (the device may reach it), the CQ and PD of a QP
+ * still there, the device of a PD or CQ still there.
  */
 static void teardown(void)
 {
-	bool mr_left = false, pd_left = false;
+	int err;
 
-	if (qp)
-		destroyed(ibv_destroy_qp(qp), "ibv_destroy_qp");
-	if (cq)
-		destroyed(ibv_destroy_cq(cq), "ibv_destroy_cq");
+	if (qp) {
+		DESTROY(err, ibv_destroy_qp, qp);
+		if (!err)
+			qp = NULL;
+	}
+	if (cq && !qp) {
+		DESTROY(err, ibv_destroy_cq, cq);
+		if (!err)
+			cq = NULL;
+	}
 	if (mr) {
-		int err = ibv_dereg_mr(mr);
-
-		destroyed(err, "ibv_dereg_mr");
-		mr_left = err != 0;
+		DESTROY(err, ibv_dereg_mr, mr);
+		if (!err)
+			mr = NULL;
 	}
-	if (!mr_left)
+	if (!mr) {
 		free(buf);
-	if (pd && !mr_left) {
-		int err = ibv_dealloc_pd(pd);
-
-		destroyed(err, "ibv_dealloc_pd");
-		pd_left = err != 0;
+		buf = NULL;
 	}
-	if (ctx && !mr_left && !pd_left)
-		destroyed(ibv_close_device(ctx) ? (errno ? errno : EIO) : 0,
-			  "ibv_close_device");
+	if (pd && !qp && !mr) {
+		DESTROY(err, ibv_dealloc_pd, pd);
+		if (!err)
+			pd = NULL;
+	}
+	if (ctx && !pd && !cq) {
+		DESTROY(err, close_device, ctx);
+		if (!err)
+			ctx = NULL;
+	}
 	if (list)
 		ibv_free_device_list(list);
-	qp = NULL;
-	cq = NULL;
-	mr = NULL;
-	buf = NULL;
-	pd = NULL;
-	ctx = NULL;
 	list = NULL;
 }
 
@@ -159,8 +180,10 @@ static void post(struct ibv_send_wr *wr, const char *what)
 	struct ibv_send_wr *bad;
 	int err = ibv_post_send(qp, wr, &bad);
 
-	if (err)
-		die(what, err);
+	if (err) {
+		fprintf(stderr, "%s: ", what);
+		die("ibv_post_send", err);
+	}
 }
 
 static void check(bool ok, const char *what, double us, const char *detail)
@@ -220,7 +243,7 @@ static void connect_self(int gid_index)
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (err)
-		die("modify_qp INIT", err);
+		die("ibv_modify_qp to INIT", err);
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
@@ -239,7 +262,7 @@ static void connect_self(int gid_index)
 			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (err)
-		die("modify_qp RTR", err);
+		die("ibv_modify_qp to RTR", err);
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
@@ -252,7 +275,7 @@ static void connect_self(int gid_index)
 			    IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (err)
-		die("modify_qp RTS", err);
+		die("ibv_modify_qp to RTS", err);
 }
 
 static void op_send(void)
