@@ -130,7 +130,8 @@ static void discovery_failed(struct run *r, const struct port_under_test *p,
 static void discovery_failed(struct run *r, const struct port_under_test *p,
 			     const char *name, const char *fmt, ...)
 {
-	struct result *res = result_begin(r, p, "-", name);
+	struct result *res = result_begin(r, p, p && p->port && !strcmp(name, "port") ?
+					  "typed" : "dropin", name);
 	char why[sizeof(res->reason)];
 	va_list ap;
 
@@ -371,7 +372,7 @@ static void *watchdog(void *arg)
 		last = progress_last(&row);
 		if (now_ns() - last < limit)
 			continue;
-		result_end(result_begin(r, NULL, "-", "hang"), FAIL,
+		result_end(result_begin(r, NULL, "dropin", "hang"), FAIL,
 			   "nothing happened for %llu s after \"%s\" began or "
 			   "ended: a call that does not return (the run ends here; "
 			   "VERBSHIM_TRACE=all shows the last calls)",
