@@ -40,11 +40,11 @@ struct vs_cm_channel {
 
 /*
  * What differs per kind of CM id: one X-macro row each, chosen when the
- * id is made (RC or UD, its transport) and once more when it is bound to
- * its device (RC on an iWARP device), so no step asks again: a step reads
- * its id's row (id->kind) or calls through it.
+ * id is made (RC or UD, its transport; librdmacm's age) and once more
+ * when it is bound to its device (RC on an iWARP device), so no step
+ * asks again: a step reads its id's row (id->kind) or calls through it.
  *
- * Columns of X(KIND, qp, qp_kind, ps, datagram, iwarp, rtu, up,
+ * Columns of X(KIND, qp, qp_kind, ps, datagram, iwarp, old_cm, rtu, up,
  *              connect_max, connect_what, accept_max, accept_what):
  *   qp        the vs_cm_<qp>_qp_create that makes its QP
  *   qp_kind   that QP's handle kind
@@ -56,28 +56,47 @@ struct vs_cm_channel {
  *   iwarp     the kernel's iw_cm moves the QP to RTS when the connection
  *             is up and answers a connect with ESTABLISHED; its QP has no
  *             path
+ *   old_cm    librdmacm before rdma-core 23 (no RDMACM_1.2: no
+ *             rdma_init_qp_attr, no rdma_establish; 17.1, 22.4), or the
+ *             legacy verbs forced (vs_force_legacy).  RC: the id owns its
+ *             QP (rdma_cm_id.qp, as rdma_create_qp leaves it, which is
+ *             what rping does there) and librdmacm brings it up itself:
+ *             in rdma_accept, and at the connect's answer, which it
+ *             answers ESTABLISHED after sending the ready-to-use; the
+ *             library reads back what it set (vs__cm_qp_synced).  UD: the
+ *             Q_Key is RDMA_UDP_QKEY, the one the kernel gives every id of
+ *             the UDP port space.
  *   rtu       the answer to a connect is CONNECT_RESPONSE: the library
  *             brings the QP up then and sends the ready-to-use
  *             (rdma_establish); else the QP is up before the connect
- *             leaves (UD: ready; iWARP: INIT) and ESTABLISHED answers
+ *             leaves (UD: ready; iWARP: INIT; old_cm RC: INIT, librdmacm
+ *             does the rest) and ESTABLISHED answers
  *   up        how vs__cm_qp_up brings the id's QP up with the CM's
  *             attributes (a function of lib/cm/cm_qp.c, its table made
  *             from these rows there): RC to RTS, RC on iWARP to INIT, UD
- *             to RTS
+ *             to RTS, old_cm RC nothing (librdmacm does)
  *   connect_max, accept_max  private data a connect / an accept carries
  *   connect_what, accept_what  those messages, as errors name them
  */
 #define VS__CM_KINDS(X)                                                       \
-	X(RC, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, false, true,           \
-	  up_rc, VS_CM_CONNECT_DATA_MAX,                               \
+	X(RC, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, false, false, true,    \
+	  up_rc, VS_CM_CONNECT_DATA_MAX,                                      \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
 	X(RC_IWARP, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, true, false,     \
-	  up_iwarp, VS_CM_CONNECT_DATA_MAX,                            \
+	  false, up_iwarp, VS_CM_CONNECT_DATA_MAX,                            \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
-	X(UD, "ud", VS_KIND_UD_QP, RDMA_PS_UDP, true, false, false,           \
-	  up_ud, VS_CM_UD_CONNECT_DATA_MAX,                            \
+	X(UD, "ud", VS_KIND_UD_QP, RDMA_PS_UDP, true, false, false, false,    \
+	  up_ud, VS_CM_UD_CONNECT_DATA_MAX,                                   \
+	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
+	  "a UD accept (SIDR REP)")                                           \
+	X(RC_OLD, "rc", VS_KIND_RC_QP, RDMA_PS_TCP, false, false, true,       \
+	  false, up_by_cm, VS_CM_CONNECT_DATA_MAX,                            \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(UD_OLD, "ud", VS_KIND_UD_QP, RDMA_PS_UDP, true, false, true, false, \
+	  up_ud, VS_CM_UD_CONNECT_DATA_MAX,                                   \
 	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
 	  "a UD accept (SIDR REP)")
 
@@ -93,17 +112,22 @@ struct vs__cm_kind {
 	const char *qp;
 	uint32_t qp_kind;
 	enum rdma_port_space ps;
-	bool datagram, iwarp, rtu;
+	bool datagram, iwarp, old_cm, rtu;
 	uint8_t connect_max, accept_max;
 	const char *connect_what, *accept_what;
 };
 
 /*
  * lib/cm/cm_kinds.c: the row of an id of transport t, on ctx's device
- * (NULL: not bound yet, so not iWARP as far as anything asks).
+ * (NULL: not bound yet, so not iWARP as far as anything asks), old: its
+ * librdmacm is older than 23 (vs__cm_old_here at the id's create).
  */
 const struct vs__cm_kind *vs__cm_kind_of(enum vs_transport t,
-					 const struct vs_context *ctx);
+					 const struct vs_context *ctx, bool old);
+/* librdmacm lacks RDMACM_1.2 (read once), or the legacy verbs are forced */
+bool vs__cm_old_here(void);
+/* why an id took an old_cm row, in words */
+const char *vs__cm_old_why(void);
 
 struct vs_cm_id {
 	struct vs_handle h;
@@ -189,7 +213,7 @@ int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
 {
 	id->ctx = ctx;
-	id->kind = vs__cm_kind_of(id->transport, ctx);
+	id->kind = vs__cm_kind_of(id->transport, ctx, id->kind->old_cm);
 }
 
 /* -EINVAL recorded: a step of call that waits, on a shared channel */
@@ -203,6 +227,7 @@ static inline int vs__cm_no_wait_only(const struct vs_cm_id *id,
 {
 	return id->chan ? vs__cm_shared_refused(call) : 0;
 }
+
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
@@ -294,6 +319,12 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 
 /* lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno recorded */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
+/*
+ * After librdmacm brought the id's QP up itself (old_cm): its state, send
+ * PSN, source GID and RDMA read depths read back (ibv_query_qp), so the
+ * typed QP knows what librdmacm set.  -errno recorded.
+ */
+int vs__cm_qp_synced(struct vs_cm_id *id, const char *call);
 void vs__cm_qp_to_error(struct vs_cm_id *id);
 
 /* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */
