@@ -21,16 +21,19 @@
 #
 #   scripts/check/faults.sh [--short] [--provider rxe|siw|both]
 #                           [--only ID[,ID...]] [--phase enomem|errnos|both]
-#                           [--build DIR] [--no-build]
+#                           [--build DIR] [--no-build] [--plan]
 #   scripts/check/faults.sh --guest OUT   (in the guest: the sweep itself)
 #
-# --short: make check's version: the programs faults.list marks short,
-# the first and last call of each function, ENOMEM only, rxe only.
-# VS_FAULTS_TIMEOUT: the VM's whole run (seconds).
+# --plan: learn each program's calls and count the cases, run none (the
+# budget: cases times the seconds a case takes).
+# --short: make check's version: the programs and functions faults.list
+# marks short, the first call of each, ENOMEM only, rxe only.
+# VS_FAULTS_TIMEOUT: the VM's whole run (seconds); VS_FAULTS_OUT: the
+# results' directory (default build/faults).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 list=scripts/check/faults.list
-short=0 providers=both only='' phase=both build=build/asan do_build=1 guest_out=''
+short=0 providers=both only='' phase=both build=build/asan do_build=1 guest_out='' plan=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--short) short=1; providers=rxe; phase=enomem; shift ;;
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--build) build=$2; shift 2 ;;
 	--no-build) do_build=0; shift ;;
 	--guest) guest_out=$2; shift 2 ;;
+	--plan) plan=1; shift ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
@@ -256,7 +260,7 @@ guest() {
 	: >"$results"
 	while read -r id mode t sh rest; do
 		[ -n "$only" ] && [[ ,$only, != *,$id,* ]] && continue
-		[ $short = 1 ] && [ "$sh" != yes ] && continue
+		[ $short = 1 ] && [ "$sh" = no ] && continue
 		eval "cmd=($rest)"
 		# shellcheck disable=SC2154 # cmd is set by the eval
 		[ -x "${cmd[0]}" ] || { printf '%s\t%s\t-\t-\t-\t-\t-\tmissing\t%s not built\n' "$VS_PROVIDER" "$id" "${cmd[0]}" >>"$results"; continue; }
@@ -277,12 +281,14 @@ guest() {
 		cp "$work/calls" "$out/logs/$id.calls"
 		while read -r side f n; do
 			[ "${learned_rc[$id-$side]}" = 0 ] || continue
+			# the short sweep: the functions SHORT names (yes: all)
+			[ $short = 1 ] && [ "$sh" != yes ] && [[ ,$sh, != *,$f,* ]] && continue
 			local cases=() refused=0
 			for when in first middle last; do
 				case $when in
 				first) pos=1 ;; middle) pos=$(((n + 1) / 2)) ;; last) pos=$n ;;
 				esac
-				[ $short = 1 ] && [ $when = middle ] && continue
+				[ $short = 1 ] && [ $when != first ] && continue
 				[ "$phase" != errnos ] && cases+=("ENOMEM $when $pos")
 				if [ "$phase" != enomem ]; then
 					for e in $(errnos_of "$f"); do cases+=("$e $when $pos"); done
@@ -296,6 +302,10 @@ guest() {
 				[[ $seen == *" $e:$pos "* ]] && continue
 				seen+="$e:$pos "
 				[ $refused = 1 ] && continue
+				if [ $plan = 1 ]; then
+					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tplanned\t-\n' "$VS_PROVIDER" "$id" "$side" "$f" "$e" "$when" "$pos" >>"$results"
+					continue
+				fi
 				dir=$work/case
 				rm -rf "$dir" && mkdir -p "$dir"
 				run_case "$id" "$mode" "$t" "$side" "$f:$e:$pos" "$dir" "${cmd[@]}"
@@ -319,50 +329,57 @@ guest() {
 	rm -rf "$work"
 }
 
-if [ -n "$guest_out" ]; then
-	guest "$guest_out"
-	exit 0
-fi
-
 # ---- the host: build, one VM per provider, the table -------------------------
+host() {
 
-export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
-MAKE=${MAKE:-make}
-if [ $do_build = 1 ]; then
-	echo "== building the ASan+UBSan programs ($build)"
-	# the device tests faults.list names, besides make faults-asan's programs
-	dev=$(awk '$1 == "program" {for (i = 6; i <= NF; i++) if ($i ~ /^\$B\/test\/device\//) print $i}' "$list" | sed "s|^\$B|$build|")
-	# shellcheck disable=SC2086
-	$MAKE -s -j"${CHECK_JOBS:-$(nproc)}" SAN=asan BUILD="$build" examples tools "$build/test/readme/hello" $dev >build/faults-build.log 2>&1 ||
-		{ tail -n 30 build/faults-build.log; echo "faults: the build failed (build/faults-build.log)"; exit 1; }
-fi
-case $providers in both) providers='rxe siw' ;; rxe | siw) ;; *) echo "faults.sh: --provider rxe, siw or both" >&2; exit 2 ;; esac
-res=build/faults
-mkdir -p "$res"
-status=0
-t0=$SECONDS
-for p in $providers; do
-	rm -rf "${res:?}/$p"
-	mkdir -p "$res/$p"
-	args=(--guest "$res/$p" --build "$build" --phase "$phase")
-	[ $short = 1 ] && args+=(--short)
-	[ -n "$only" ] && args+=(--only "$only")
-	echo "== the sweep on $p"
-	t1=$SECONDS
-	scripts/vm-run.sh --provider "$p" --timeout "${VS_FAULTS_TIMEOUT:-14400}" -- scripts/check/faults.sh "${args[@]}" ||
-		{ echo "faults: the VM on $p failed (exit $?)"; status=1; }
-	echo "== $p: $((SECONDS - t1)) s"
-done
-cat "$res"/*/results.tsv >"$res/results.tsv" 2>/dev/null
-# the table: every case that is not clear, then the counts
-awk -F'\t' '$8 != "clear" && $8 != "unreached" && $8 != "refused" && $8 != "skip" {
-		printf "%-4s %-18s %-6s %-26s %-13s %-6s %-3s %-7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, substr($9, 1, 120) }' "$res/results.tsv"
-awk -F'\t' '{n[$8]++; t++}
-	END {printf "faults: %d cases:", t; for (v in n) printf " %s %d", v, n[v]; printf "\n"}' "$res/results.tsv"
-awk -F'\t' '{k = $1 " " $2; n[k, $8]++; ids[k] = 1; vs[$8] = 1}
-	END {printf "%-24s", "provider program"; for (v in vs) printf " %9s", v; printf "\n"
-	     for (k in ids) {printf "%-24s", k; for (v in vs) printf " %9d", n[k, v]; printf "\n"}}' "$res/results.tsv" | sort
-echo "faults: results in $res/results.tsv, the evidence of each case in $res/PROVIDER/logs; $((SECONDS - t0)) s"
-bad=$(awk -F'\t' '$8 !~ /^(clear|unreached|refused|skip)$/' "$res/results.tsv" | wc -l)
-[ -s "$res/results.tsv" ] || { echo "faults: no case ran"; exit 1; }
-[ "$bad" -eq 0 ] && [ $status -eq 0 ]
+	export VERBSHIM_CACHE=${VERBSHIM_CACHE:-$PWD/.cache}
+	MAKE=${MAKE:-make}
+	if [ $do_build = 1 ]; then
+		echo "== building the ASan+UBSan programs ($build)"
+		# the device tests faults.list names, besides make faults-asan's programs
+		dev=$(awk '$1 == "program" {for (i = 6; i <= NF; i++) if ($i ~ /^\$B\/test\/device\//) print $i}' "$list" | sed "s|^\$B|$build|")
+		# shellcheck disable=SC2086
+		$MAKE -s -j"${CHECK_JOBS:-$(nproc)}" SAN=asan BUILD="$build" examples tools "$build/test/readme/hello" $dev >build/faults-build.log 2>&1 ||
+			{ tail -n 30 build/faults-build.log; echo "faults: the build failed (build/faults-build.log)"; exit 1; }
+	fi
+	case $providers in both) providers='rxe siw' ;; rxe | siw) ;; *) echo "faults.sh: --provider rxe, siw or both" >&2; exit 2 ;; esac
+	res=${VS_FAULTS_OUT:-build/faults}
+	mkdir -p "$res"
+	status=0
+	t0=$SECONDS
+	for p in $providers; do
+		rm -rf "${res:?}/$p"
+		mkdir -p "$res/$p"
+		args=(--guest "$res/$p" --build "$build" --phase "$phase")
+		[ $plan = 1 ] && args+=(--plan)
+		[ $short = 1 ] && args+=(--short)
+		[ -n "$only" ] && args+=(--only "$only")
+		echo "== the sweep on $p"
+		t1=$SECONDS
+		scripts/vm-run.sh --provider "$p" --timeout "${VS_FAULTS_TIMEOUT:-14400}" -- scripts/check/faults.sh "${args[@]}" ||
+			{ echo "faults: the VM on $p failed (exit $?)"; status=1; }
+		echo "== $p: $((SECONDS - t1)) s"
+	done
+	# the providers of this run, not an older run's
+	for p in $providers; do cat "$res/$p/results.tsv" 2>/dev/null; done >"$res/results.tsv"
+	# the table: every case that is not clear, then the counts
+	awk -F'\t' '$8 !~ /^(clear|unreached|refused|skip|planned)$/ {
+			printf "%-4s %-18s %-6s %-26s %-13s %-6s %-3s %-7s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, substr($9, 1, 120) }' "$res/results.tsv"
+	awk -F'\t' '{n[$8]++; t++}
+		END {printf "faults: %d cases:", t; for (v in n) printf " %s %d", v, n[v]; printf "\n"}' "$res/results.tsv"
+	awk -F'\t' '{k = $1 " " $2; n[k, $8]++; ids[k] = 1; vs[$8] = 1}
+		END {printf "%-24s", "provider program"; for (v in vs) printf " %9s", v; printf "\n"
+		     for (k in ids) {printf "%-24s", k; for (v in vs) printf " %9d", n[k, v]; printf "\n"}}' "$res/results.tsv" | sort
+	echo "faults: results in $res/results.tsv, the evidence of each case in $res/PROVIDER/logs; $((SECONDS - t0)) s"
+	bad=$(awk -F'\t' '$8 !~ /^(clear|unreached|refused|skip|planned)$/' "$res/results.tsv" | wc -l)
+	[ -s "$res/results.tsv" ] || { echo "faults: no case ran"; exit 1; }
+	[ "$bad" -eq 0 ] && [ $status -eq 0 ]
+}
+
+# one compound command, read whole before it runs: the script may change
+# under a running sweep (the guest reads it over 9p)
+{
+	if [ -n "$guest_out" ]; then guest "$guest_out"; exit 0; fi
+	host
+	exit
+}
