@@ -22,8 +22,10 @@
 #   scripts/check/faults.sh [--short] [--provider rxe|siw|both]
 #                           [--only ID[,ID...]] [--phase enomem|errnos|both]
 #                           [--build DIR] [--no-build] [--plan]
+#                           [--functions PATTERN] [--report]
 #   scripts/check/faults.sh --guest OUT   (in the guest: the sweep itself)
 #
+# --report: print the table of the last run's results again, run nothing.
 # --plan: learn each program's calls and count the cases, run none (the
 # budget: cases times the seconds a case takes).
 # --short: make check's version: the programs and functions faults.list
@@ -33,7 +35,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 list=scripts/check/faults.list
-short=0 providers=both only='' phase=both build=build/asan do_build=1 guest_out='' plan=0
+short=0 providers=both only='' phase=both build=build/asan do_build=1 guest_out='' plan=0 fpat='*' report=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--short) short=1; providers=rxe; phase=enomem; shift ;;
@@ -44,6 +46,8 @@ while [ $# -gt 0 ]; do
 	--no-build) do_build=0; shift ;;
 	--guest) guest_out=$2; shift 2 ;;
 	--plan) plan=1; shift ;;
+	--report) report=1; do_build=0; shift ;;
+	--functions) fpat=$2; shift 2 ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
@@ -281,6 +285,8 @@ guest() {
 		cp "$work/calls" "$out/logs/$id.calls"
 		while read -r side f n; do
 			[ "${learned_rc[$id-$side]}" = 0 ] || continue
+			# shellcheck disable=SC2053 # --functions: a pattern
+			[[ $f == $fpat ]] || continue
 			# the short sweep: the functions SHORT names (yes: all)
 			[ $short = 1 ] && [ "$sh" != yes ] && [[ ,$sh, != *,$f,* ]] && continue
 			local cases=() refused=0
@@ -348,12 +354,14 @@ host() {
 	status=0
 	t0=$SECONDS
 	for p in $providers; do
+		[ $report = 1 ] && continue
 		rm -rf "${res:?}/$p"
 		mkdir -p "$res/$p"
 		args=(--guest "$res/$p" --build "$build" --phase "$phase")
 		[ $plan = 1 ] && args+=(--plan)
 		[ $short = 1 ] && args+=(--short)
 		[ -n "$only" ] && args+=(--only "$only")
+		args+=(--functions "$fpat")
 		echo "== the sweep on $p"
 		t1=$SECONDS
 		scripts/vm-run.sh --provider "$p" --timeout "${VS_FAULTS_TIMEOUT:-14400}" -- scripts/check/faults.sh "${args[@]}" ||
