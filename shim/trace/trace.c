@@ -64,6 +64,7 @@ static void vs_knobs_read(void)
 	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
+	vs__tstderr_take();	/* the stderr the trace starts with */
 	if (trace && *trace) {
 		if (!strcmp(trace, "0"))
 			;

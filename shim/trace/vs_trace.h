@@ -309,7 +309,13 @@ int vs__tfault_fires(const struct vs_tfault_rule *r, const char *name,
  * a knob's value echoed to a terminal.  Printable bytes stay as they are,
  * so that escaping twice (a refusal inside a message) changes nothing. */
 void vs__tescape(char *dst, size_t size, const char *src);
-/* One line on stderr, escaped as vs__tescape does; errno untouched. */
+/* Descriptor 2 when the trace starts (take: at the knobs' first read),
+ * and whether it is still that file now (ok: open, the same device and
+ * inode); errno untouched.  Nothing goes to a stderr that is not. */
+void vs__tstderr_take(void);
+int vs__tstderr_ok(void);
+/* One line on stderr (when vs__tstderr_ok), escaped as vs__tescape does;
+ * errno untouched. */
 void vs__tsay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ENOMEM" -> ENOMEM, or 0 */
 int vs__errno_from_name(const char *name);
