@@ -247,7 +247,7 @@ verdict() {
 	if ! names_errno "$out" "$e"; then
 		echo "wrong exit $rc, the message names $f but not $e: $(grep -m1 -F "$f" "$out" | cut -c1-160)"; return
 	fi
-	echo "clear exit $rc: $(tail -n 1 "$out" | cut -c1-160)"
+	echo "clear exit $rc: $(grep -m1 -F -e "$f" -e "${f%_iova2}" "$out" | cut -c1-160)"
 }
 
 guest() {
