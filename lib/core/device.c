@@ -9,6 +9,7 @@
 static int device_list(struct ibv_device ***list, int *n, const char *call)
 {
 	char why[VS_ERROR_MSG_MAX / 2];
+	int err;
 
 	errno = 0;
 	*list = ibv_get_device_list(n);
@@ -17,9 +18,13 @@ static int device_list(struct ibv_device ***list, int *n, const char *call)
 	if (vs__library_reason(VS_LIB_IBVERBS, why, sizeof(why)))
 		return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENOSYS),
 				      "cannot list RDMA devices: %s", why);
-	return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENODEV),
-			      "cannot list RDMA devices (is the kernel's RDMA "
-			      "support loaded?)");
+	err = vs__errno_or(ENODEV);
+	/* the hint only where it is the cause: rdma-core's ENOSYS is the
+	 * kernel saying it has no RDMA support; ENOMEM and the like are not */
+	return vs__verb_error(call, "ibv_get_device_list", err,
+			      "cannot list RDMA devices%s", err == ENOSYS ||
+			      err == ENODEV ? " (is the kernel's RDMA support "
+			      "loaded?)" : "");
 }
 
 int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
