@@ -272,6 +272,11 @@ guest() {
 		learn "$id" "$mode" "$t" "${cmd[@]}" >"$work/calls"
 		for side in single server client; do
 			[ -n "${learned_rc[$id-$side]:-}" ] || continue
+			# a program the device cannot run (the README's, whose QP
+			# connects to itself by endpoint bytes, on iWARP) says so
+			# with EOPNOTSUPP, whatever its status: no case here
+			[ "${learned_rc[$id-$side]}" != 0 ] && grep -q 'Operation not supported' "$work/learn/$side.out" &&
+				learned_rc[$id-$side]=77
 			case ${learned_rc[$id-$side]} in
 			0) ;;
 			77) printf '%s\t%s\t%s\t-\t-\t-\t-\tskip\tthe unfaulted run skips: %s\n' "$VS_PROVIDER" "$id" "$side" \
