@@ -228,7 +228,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-releases check-trace check-arm64 check-conformance soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-releases check-trace check-faults faults-asan check-arm64 check-conformance soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -520,6 +520,20 @@ endif
 # device test's trace not empty.
 check-trace:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-trace scripts/check/check.sh rxe
+
+# The fault sweep (scripts/check/faults.sh, docs/testing.md): each verbs
+# call of every program we ship or show failed on purpose, under
+# ASan+UBSan+LSan, in the VM on rxe and siw; the verdicts in
+# build/faults/results.tsv.  make check runs a short version
+# (test/vm/faults.sh).  FAULTS_ARGS: e.g. --provider rxe --only cm_echo.
+check-faults:
+	$(Q)MAKE='$(MAKE)' CHECK_JOBS=$(CHECK_JOBS) scripts/check/faults.sh $(FAULTS_ARGS)
+
+# The ASan+UBSan programs make check's short sweep runs (build/asan): the
+# examples, the tools and the README's program (test/tests.list: NEEDS
+# faults-asan); make check-faults builds the device tests there too.
+faults-asan:
+	$(Q)$(MAKE) --no-print-directory SAN=asan BUILD=build/asan examples tools build/asan/test/readme/hello
 
 # The second architecture (scripts/check/check-arm64.sh): the arm64 builds, the
 # unit tests under qemu-user, the glibc floor, the arm64 guest's VM stage,

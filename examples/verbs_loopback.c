@@ -77,17 +77,19 @@ static int close_device(struct ibv_context *c)
  * made once more, as a program that retries would.  err: 0 when the
  * object is gone.
  */
-#define DESTROY(err, fn, obj)                                                  \
+#define DESTROY(err, fn, obj) DESTROY_AS(err, fn, #fn, obj)
+/* ... naming the verbs call, not the wrapper that made it an errno */
+#define DESTROY_AS(err, fn, name, obj)                                         \
 	do {                                                                   \
 		(err) = fn(obj);                                               \
 		if (err) {                                                     \
-			fprintf(stderr, "verbs_loopback: %s: %s\n", #fn,        \
+			fprintf(stderr, "verbs_loopback: %s: %s\n", name,       \
 				strerror(err));                                \
 			failures++;                                            \
 			(err) = fn(obj);                                       \
 			if (err)                                               \
 				fprintf(stderr, "verbs_loopback: %s again: "    \
-					"%s\n", #fn, strerror(err));           \
+					"%s\n", name, strerror(err));          \
 		}                                                              \
 	} while (0)
 
@@ -126,7 +128,7 @@ static void teardown(void)
 			pd = NULL;
 	}
 	if (ctx && !pd && !cq) {
-		DESTROY(err, close_device, ctx);
+		DESTROY_AS(err, close_device, "ibv_close_device", ctx);
 		if (!err)
 			ctx = NULL;
 	}

@@ -402,10 +402,21 @@ int vs_cm_disconnect(struct vs_cm_id *id)
 		return 0; /* no connection on the wire to end */
 	}
 	errno = 0;
-	/* after the peer's disconnect this answers it; EINVAL if done already */
-	if (rdma_disconnect(id->id) && id->state != VS_CM_DISCONNECTED)
-		return vs__verb_error(call, "rdma_disconnect", vs__errno_or(EINVAL),
-				      "cannot disconnect from %s", vs__cm_peer_or(id));
+	/*
+	 * after the peer's disconnect this answers it; EINVAL then says the
+	 * kernel's side of it is done already.  Any other failure is one:
+	 * the peer's request goes unanswered until its timeout.
+	 */
+	if (rdma_disconnect(id->id)) {
+		int err = vs__errno_or(EINVAL);
+
+		if (id->state != VS_CM_DISCONNECTED || err != EINVAL)
+			return vs__verb_error(call, "rdma_disconnect", err,
+					      "cannot %s %s",
+					      id->state == VS_CM_DISCONNECTED ?
+					      "answer the disconnect of" :
+					      "disconnect from", vs__cm_peer_or(id));
+	}
 	id->state = VS_CM_DISCONNECTED;
 	return 0;
 }

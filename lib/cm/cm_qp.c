@@ -251,10 +251,16 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 	    (a.ah_attr.grh.sgid_index != qp->gid_index || gid_zero(&qp->gid))) {
 		union ibv_gid gid;
 
-		/* the QP's source GID is the one the CM chose */
-		if (!ibv_query_gid(qp->pd->ctx->ctx, qp->port,
-				   a.ah_attr.grh.sgid_index, &gid))
-			qp->gid = gid;
+		/*
+		 * the QP's source GID is the one the CM chose; one that cannot
+		 * be read is recorded unknown (zero: vs_rc_endpoint then sets
+		 * no VS_EP_GID_VALID), never the old index's GID under the
+		 * new index.  The connection itself does not need it.
+		 */
+		if (ibv_query_gid(qp->pd->ctx->ctx, qp->port,
+				  a.ah_attr.grh.sgid_index, &gid))
+			memset(&gid, 0, sizeof(gid));
+		qp->gid = gid;
 		qp->gid_index = a.ah_attr.grh.sgid_index;
 	}
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_MAX_DEST_RD_ATOMIC))

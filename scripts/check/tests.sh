@@ -36,7 +36,7 @@ VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
 # (TCG is tens of times slower: test/tests.list says why each).
 CHECKED_WHERE="asan=asan valgrind=valgrind tsan=tsan arm64-asan=asan arm64-valgrind=valgrind"
 SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible check-dlopen"
-MAKE_NEEDS="all tests oldest man pc"
+MAKE_NEEDS="all tests oldest man pc faults-asan"
 
 files=() wheres=() needs=() lines=()
 declare -A product_by product_out product_in
