@@ -115,14 +115,18 @@ static struct vs_tsym_state *vs_trows_state(struct vs_trows *rows)
 	size_t size = rows->n * sizeof(*state);
 
 	state = __atomic_load_n(&rows->state, __ATOMIC_ACQUIRE);
-	if (state || !size)
+	if (state || !size ||
+	    __atomic_load_n(&rows->unmapped, __ATOMIC_RELAXED))
 		return state;
 	state = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (state == MAP_FAILED) {
-		vs__tsay("verbshim: no memory for the trace of lib%s (mmap: "
-			 "%s): its calls are not traced, counted or failed",
-			 vs__tlib_name(rows->info[0].lib), strerror(errno));
+		if (!__atomic_exchange_n(&rows->unmapped, 1, __ATOMIC_RELAXED))
+			vs__tsay("verbshim: no memory for the trace of lib%s "
+				 "(mmap: %s): its calls are not traced, "
+				 "counted or failed",
+				 vs__tlib_name(rows->info[0].lib),
+				 strerror(errno));
 		return NULL;
 	}
 	if (!__atomic_compare_exchange_n(&rows->state, &none, state, 0,

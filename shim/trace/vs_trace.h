@@ -100,6 +100,7 @@ struct vs_tsym_state {
 struct vs_trows {
 	const struct vs_tsym_info *info;
 	struct vs_tsym_state *state;	/* atomic: NULL until mapped */
+	int unmapped;		/* the mapping failed (said once) */
 	unsigned short first, n;	/* its rows first .. first + n - 1 */
 };
 /* A library's wrappers (shim/trace/trace_wrap.c, trace_wrap_<lib>.o),
