@@ -23,6 +23,8 @@
 #
 # Figures are printed, never judged (test/shell/footprint.sh judges the
 # ibv_only program): this exits non-zero only on errors.
+# CFLAGS_FP, the -l lists and sizes' output are word lists, split on purpose
+# shellcheck disable=SC2086,SC2046
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -62,14 +64,14 @@ ldflags_of() {
 }
 
 # Which of the libraries the machine's rdma-core has (for every_lib).
-every_l= every_d= missing=
+every_l='' every_d='' missing=''
 for l in $LIBS; do
 	echo 'int main(void) { return 0; }' >"$tmp/probe.c"
 	if $CC -o "$tmp/probe" "$tmp/probe.c" "-l$l" 2>/dev/null; then
 		every_l="$every_l -l$l"
 	else
 		missing="$missing lib$l"
-		L=$(echo "$l" | tr a-z A-Z)
+		L=$(echo "$l" | tr '[:lower:]' '[:upper:]')
 		every_d="$every_d -DFP_NO_$L"
 	fi
 done
@@ -78,7 +80,7 @@ every_l="${every_l# }"
 echo 'int main(void) { return 0; }' >"$tmp/empty.c"
 $CC $CFLAGS_FP -o "$tmp/empty" "$tmp/empty.c"
 set -- $(sizes "$tmp/empty")
-e_td=$1 e_bss=$2 e_file=$3
+e_td=$1 e_bss=$2
 
 # "ADDED_TEXT+DATA ADDED_BSS FILE" as KB
 cell() {
@@ -105,7 +107,8 @@ static_libs() { # the static link line of rdma-core's archives for $1
 }
 have_static=1
 for a in libibverbs.a librdmacm.a; do
-	[ -n "$($CC -print-file-name=$a | grep /)" ] && [ -e "$($CC -print-file-name=$a)" ] || have_static=0
+	f=$($CC -print-file-name=$a)
+	case $f in /*) [ -e "$f" ] || have_static=0 ;; *) have_static=0 ;; esac
 done
 
 echo "| program | libverbshim.a | libraries' rows linked | rdma-core, shared (\`-l\`) | rdma-core's static archives |"
@@ -121,7 +124,6 @@ for p in $PROGS; do
 	defs=
 	[ "$p" = every_lib ] && defs=$every_d
 	if [ "$p" != typed ]; then
-		# shellcheck disable=SC2046,SC2086 # word lists
 		$CC $CFLAGS_FP $defs -o "$tmp/$p-dyn" "$src" $(ldflags_of "$p") 2>"$tmp/err" &&
 			dyn=$(cell "$tmp/$p-dyn")
 		# a static libibverbs with every provider, as the shim can open

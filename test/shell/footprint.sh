@@ -40,7 +40,11 @@ libs=$(sed -n 's/^[[:space:]]*L(\([a-z0-9_]*\),.*/\1/p' shim/loader/vs_shim.h)
 nm "$prog" >"$tmp/nm"
 strings -n 4 "$prog" | sort -u >"$tmp/strings"
 for s in vs__ibverbs_trows vs__ibverbs_twraps vs__ibverbs_desc vs_tw_ibv_get_device_list; do
-	grep -q " $s$" "$tmp/nm" && ok "links $s" || fail "does not link $s (the nm check would see nothing)"
+	if grep -q " $s$" "$tmp/nm"; then
+		ok "links $s"
+	else
+		fail "does not link $s (the nm check would see nothing)"
+	fi
 done
 for lib in $libs; do
 	[ "$lib" = ibverbs ] && continue
@@ -77,22 +81,32 @@ fi
 # 3. the trace on its own rows, on the stub libibverbs
 export VERBSHIM_LIBIBVERBS=$stub
 if run traced 0 env VERBSHIM_TRACE=ibv_get_device_list,rdma_resolve_addr,raccept VERBSHIM_STATS=1 "$prog"; then
-	grep -q '^verbshim: \[[0-9]*\] ibv_get_device_list(num_devices=.* = 0x' "$tmp/traced.err" &&
+	if grep -q '^verbshim: \[[0-9]*\] ibv_get_device_list(num_devices=.* = 0x' "$tmp/traced.err" &&
 		grep -q '^verbshim: ibv_free_device_list  *1 ' "$tmp/traced.err" &&
 		grep -q '^verbshim: total  *2  *0$' "$tmp/traced.err" &&
-		! grep -q 'tracing is off\|names no function' "$tmp/traced.err" &&
-		ok "traced and counted; rdma_resolve_addr and raccept taken (librdmacm not linked)" ||
-		{ fail "the trace of the ibv_* calls:"; sed 's/^/    | /' "$tmp/traced.err"; }
+		! grep -q 'tracing is off\|names no function' "$tmp/traced.err"; then
+		ok "traced and counted; rdma_resolve_addr and raccept taken (librdmacm not linked)"
+	else
+		fail "the trace of the ibv_* calls:"
+		sed 's/^/    | /' "$tmp/traced.err"
+	fi
 fi
 if run misspelt 0 env VERBSHIM_TRACE=ibv_get_devce_list "$prog"; then
-	grep -q 'VERBSHIM_TRACE=ibv_get_devce_list has "ibv_get_devce_list", which names no function this build knows; tracing is off' \
-		"$tmp/misspelt.err" && ok "a misspelt ibv_* name refused" ||
-		{ fail "the misspelt name was not refused:"; sed 's/^/    | /' "$tmp/misspelt.err"; }
+	if grep -q 'VERBSHIM_TRACE=ibv_get_devce_list has "ibv_get_devce_list", which names no function this build knows; tracing is off' \
+		"$tmp/misspelt.err"; then
+		ok "a misspelt ibv_* name refused"
+	else
+		fail "the misspelt name was not refused:"
+		sed 's/^/    | /' "$tmp/misspelt.err"
+	fi
 fi
 if run fault 1 env VERBSHIM_FAULT=ibv_get_device_list:ENOMEM:1 "$prog"; then
-	grep -q 'ibv_get_device_list: Cannot allocate memory' "$tmp/fault.err" &&
-		ok "VERBSHIM_FAULT fails its call" ||
-		{ fail "no injected ENOMEM:"; sed 's/^/    | /' "$tmp/fault.err"; }
+	if grep -q 'ibv_get_device_list: Cannot allocate memory' "$tmp/fault.err"; then
+		ok "VERBSHIM_FAULT fails its call"
+	else
+		fail "no injected ENOMEM:"
+		sed 's/^/    | /' "$tmp/fault.err"
+	fi
 fi
 
 [ "$fails" -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
