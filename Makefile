@@ -6,6 +6,8 @@
 #   make check-unit      the host stages only
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
+#   make check-releases  the shipped binaries (make oldest) on all nine
+#                        rdma-core releases 17.1 .. 65.0 (RELEASES="17.1 22.4")
 #   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
@@ -230,7 +232,7 @@ STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
-.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-trace check-arm64 check-conformance soak demo \
+.PHONY: all lib examples tools man tests stubs benches check check-unit check-rxe check-siw check-releases check-trace check-arm64 check-conformance soak demo \
 	install uninstall clean fuzz fuzzers deb rpm
 .DEFAULT_GOAL := all
 # Keep objects: they are inputs of several links (sanitizer variants, stubs).
@@ -498,6 +500,14 @@ check-rxe:
 # make check; 33.2 and 65.0 on 6.1, and kernel 6.12 with 56.1).
 check-siw:
 	$(Q)$(CHECK_ENV) VS_VM_CONFIGS=check-siw scripts/check/check.sh rxe
+
+# Every rdma-core release in service (test/boots.list's group releases):
+# the build/oldest binaries on each release root, on rxe (and siw from 28.0
+# on; 17.1, 22.4 and 33.2 on kernel 5.10 too).  RELEASES="17.1 22.4" runs
+# only those releases' boots (the groups release-V); not part of make check.
+RELEASES ?=
+check-releases:
+	$(Q)$(CHECK_ENV) VS_VM_CONFIGS='$(if $(strip $(RELEASES)),$(addprefix release-,$(RELEASES)),releases)' scripts/check/check.sh rxe
 
 # rdma-core's own test suite, stock and through verbshim, compared
 # (scripts/conformance.sh, docs/conformance.md); not part of make check.

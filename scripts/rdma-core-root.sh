@@ -7,13 +7,25 @@
 # --arch arm64: the release's arm64 packages (rdma-core-VERSION-arm64), for
 # the arm64 guest (scripts/vm-run.sh --arch arm64) and qemu-aarch64 -L.
 #
-# VERSION: 33.2 (bullseye) | 44.0 (bookworm) | 56.1 (trixie) | 65.0 (sid).
+# VERSION: 33.2 (bullseye) | 44.0 (bookworm) | 56.1 (trixie) | 65.0 (sid),
+# Debian's packages; or 17.1 (Ubuntu 18.04) | 22.4 (RHEL/CentOS 7.9) |
+# 28.0 (Ubuntu 20.04) | 32.0 (RHEL 8.4) | 39.0 (Ubuntu 22.04), built from
+# the upstream tag (../shared/sources/rdma-core-VERSION.tar.gz, or
+# $VS_RDMA_CORE_SOURCES/) in the Debian 11 build root (scripts/build-root.sh)
+# as a distribution builds it (scripts/roots/rdma-core-build.sh: the flags an
+# old tag needs with gcc 10 and glibc 2.31, and why).
 # The root (${VERBSHIM_CACHE:-.cache}/roots/rdma-core-VERSION) has that
 # suite's libibverbs1, ibverbs-providers, librdmacm1, libibumad3, ibverbs-utils,
 # rdmacm-utils and libnl, and that same suite's libc6, libgcc-s1 and bash:
 # each release runs on its own distribution's glibc, nothing is borrowed (so
 # binaries meant to run in every root are built on the oldest one: `make
-# oldest`).  A static busybox for the rest of /bin.  Merged-usr layout,
+# oldest`).  A release built from source gets the same packages as 33.2's
+# root, bullseye's (libc 2.31: the glibc it was compiled against), with its
+# own libraries, providers, .driver files and programs in place of 33.2's
+# (the build log in ROOT/.verbshim-build.log).  A root is rebuilt when its
+# recipe changes: this script and its helpers (and, for a source build,
+# rdma-core-build.sh, the build root's recipe and the tarball).
+# A static busybox for the rest of /bin.  Merged-usr layout,
 # relative symlinks only, so it works
 #   (a) on the host:  ROOT/lib64/ld-linux-x86-64.so.2 --library-path
 #       ROOT/usr/lib/x86_64-linux-gnu:ROOT/lib/x86_64-linux-gnu BINARY
@@ -40,14 +52,24 @@ arm64) sfx=-arm64 ;;
 esac
 ROOT_ARCH=$arch
 ver=${1:-}
+releases="17.1 22.4 28.0 32.0 33.2 39.0 44.0 56.1 65.0"
+fromsrc=0
 case $ver in
 33.2 | 33) ver=33.2 suite=bullseye rdmacm=librdmacm1 ;;
 44.0 | 44) ver=44.0 suite=bookworm rdmacm=librdmacm1 ;;
 # The time64 transition renamed librdmacm1.
 56.1 | 56) ver=56.1 suite=trixie rdmacm=librdmacm1t64 ;;
 65.0 | 65) ver=65.0 suite=sid rdmacm=librdmacm1t64 ;;
-*) echo "usage: $me [--rebuild] [--arch amd64|arm64] 33.2|44.0|56.1|65.0" >&2; exit 2 ;;
+17.1 | 17 | 22.4 | 22 | 28.0 | 28 | 32.0 | 32 | 39.0 | 39)
+	case $ver in 17) ver=17.1 ;; 22) ver=22.4 ;; *.*) ;; *) ver=$ver.0 ;; esac
+	suite=bullseye fromsrc=1 ;;
+"") echo "usage: $me [--rebuild] [--arch amd64|arm64] VERSION (one of: $releases)" >&2; exit 2 ;;
+*) echo "$me: no root for rdma-core '$ver': the nine are $releases" >&2; exit 2 ;;
 esac
+if [ $fromsrc -eq 1 ] && [ "$arch" != amd64 ]; then
+	echo "$me: rdma-core $ver is built from source for amd64 only; arm64 roots: 33.2 44.0 56.1 65.0" >&2
+	exit 2
+fi
 
 # shellcheck source=scripts/roots/root.bash
 . "$repo/scripts/roots/root.bash"
@@ -56,7 +78,19 @@ mkdir -p "$cache/roots"
 exec 9>"$cache/roots/.lock-rdma-core-$ver$sfx"
 flock 9
 # A root built by another version of this script is rebuilt.
-recipe=$(cat "$0" "$repo/scripts/roots/root.bash" | sha256sum | cut -c1-16)
+recipe=$(cat "$0" "$repo/scripts/roots/root.bash" "$repo/scripts/roots/source-root.bash" | sha256sum | cut -c1-16)
+if [ $fromsrc -eq 1 ]; then
+	sources=${VS_RDMA_CORE_SOURCES:-$repo/../shared/sources}
+	tarball=$sources/rdma-core-$ver.tar.gz
+	[ -f "$tarball" ] || die "rdma-core $ver is built from its tag: no $tarball (../shared/sources/README.md; or set VS_RDMA_CORE_SOURCES)"
+	buildroot=$("$repo/scripts/build-root.sh") || die "no Debian 11 build root (see above)"
+	recipe=$({
+		echo "$recipe"
+		cat "$repo/scripts/roots/rdma-core-build.sh"
+		basename "$buildroot"
+		sha256sum <"$tarball"
+	} | sha256sum | cut -c1-16)
+fi
 if [ $rebuild -eq 0 ] && [ "$(tail -n 1 "$root/.verbshim-root" 2>/dev/null)" = "recipe $recipe" ]; then
 	echo "$root"
 	exit 0
@@ -64,6 +98,13 @@ fi
 
 busybox=$(root_static_busybox) || exit 1
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+
+if [ $fromsrc -eq 1 ]; then
+	# shellcheck source=scripts/roots/source-root.bash
+	. "$repo/scripts/roots/source-root.bash"
+	source_root
+	exit 0
+fi
 
 # The release first (debs[0] names its version), then the suite's own libc.
 pkgs="libibverbs1 ibverbs-providers $rdmacm libibumad3 ibverbs-utils rdmacm-utils libnl-3-200

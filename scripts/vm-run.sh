@@ -3,7 +3,8 @@
 #
 #   scripts/vm-run.sh [options] -- CMD [ARGS...]
 #
-#   --kernel bookworm|trixie   guest kernel (default bookworm: 6.1)
+#   --kernel bullseye|bookworm|trixie  guest kernel (default bookworm: 6.1;
+#                              bullseye 5.10, trixie 6.12)
 #   --arch x86_64|arm64        the guest's architecture (default x86_64);
 #                              arm64: Debian's arm64 kernel under
 #                              qemu-system-aarch64 (-M virt -cpu max, TCG),
@@ -16,7 +17,8 @@
 #                              (scripts/vm/siw-build.sh), or both (siw0 on
 #                              dummy1, 192.168.78.1/24)
 #   --rdma-core VERSION        run CMD chrooted into that release's root
-#                              (scripts/rdma-core-root.sh; 33.2 44.0 56.1 65.0)
+#                              (scripts/rdma-core-root.sh: 17.1 22.4 28.0 32.0
+#                              33.2 39.0 44.0 56.1 65.0)
 #                              instead of the host's / (read-only over 9p)
 #   --root DIR                 run CMD chrooted into DIR, a whole root of
 #                              the guest's architecture (e.g.

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Fetch and unpack Debian's stock amd64 (or arm64) kernel of a suite for the test VM.
 #
-#   scripts/vm/kernel-fetch.sh [--refresh] [--arch arm64] bookworm|trixie
+#   scripts/vm/kernel-fetch.sh [--refresh] [--arch arm64] bullseye|bookworm|trixie
 #                                                   prints the kernel dir
+#
+# bullseye: 5.10, the oldest guest kernel (the old rdma-core releases'
+# era: test/boots.list's *-5.10 boots); bookworm 6.1; trixie 6.12.
 #
 # The dir (cached under ${VERBSHIM_CACHE:-.cache}/kernels/SUITE, or
 # SUITE-arm64) holds:
@@ -29,8 +32,8 @@ if [ "${1:-}" = --arch ]; then
 fi
 suite=${1:-}
 case $suite in
-bookworm | trixie | sid) ;;
-*) echo "usage: $me [--refresh] [--arch amd64|arm64] bookworm|trixie" >&2; exit 2 ;;
+bullseye | bookworm | trixie | sid) ;;
+*) echo "usage: $me [--refresh] [--arch amd64|arm64] bullseye|bookworm|trixie" >&2; exit 2 ;;
 esac
 case $arch in
 amd64) boot=vmlinux fetch=("$repo/scripts/roots/apt-fetch.sh") dir=$cache/kernels/$suite ;;

@@ -64,6 +64,7 @@ static void vs_knobs_read(void)
 	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
+	vs__tstderr_take();	/* the stderr the trace starts with */
 	if (trace && *trace) {
 		if (!strcmp(trace, "0"))
 			;
@@ -155,7 +156,7 @@ void *vs__trace_slot(const struct vs_twraps *w, unsigned int i, void *real)
 	st->traced = vs_knobs.trace &&
 		     vs__tfilter_match(&vs_knobs.filter, in->name, in->lib);
 	for (r = 0; vs_knobs.faults && r < vs_knobs.fault.nrules; r++)
-		if (in->conv < VS_TC_STR &&
+		if (in->conv < VS_TC_STR && !vs__tfails(vs__tsym_facts(in)) &&
 		    !fnmatch(vs_knobs.fault.rule[r].pattern, in->name, 0)) {
 			st->fault = (signed char)r;
 			break;

@@ -354,7 +354,8 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 	while (*s) {
 		struct vs_tfault_rule *r;
 		char *errname, *when;
-		unsigned int i, cannot = 0;
+		unsigned int i, cannot = 0, fails = 0;
+		const struct vs_tsym_info *refused = NULL;
 
 		if (vs_next_item(&s, item, sizeof(item)) < 0)
 			return vs_why(why, whylen, "has a rule longer than %d "
@@ -380,13 +381,28 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 
 			if (!in || fnmatch(item, in->name, 0))
 				continue;
-			if (in->conv >= VS_TC_STR)
+			if (in->conv >= VS_TC_STR) {
 				cannot++;
-			else
+			} else if (vs__tfails(vs__tsym_facts(in))) {
+				/* rdma-core's cannot fail (its row's fails=) */
+				if (!fails++)
+					refused = in;
+			} else {
 				r->matched++;
+			}
 		}
-		if (!r->matched && (cannot || !vs_pattern_unlinked(item)))
-			return vs_why(why, whylen, cannot ?
+		if (!r->matched && fails) {
+			char because[256];
+
+			vs__tfails_why(vs__tfails(vs__tsym_facts(refused)),
+				       refused->name, because,
+				       sizeof(because));
+			return vs_why(why, whylen, "has %s, which cannot fail: "
+				      "%s", item, because);
+		}
+		if (!r->matched &&
+		    (cannot || fails || !vs_pattern_unlinked(item)))
+			return vs_why(why, whylen, cannot || fails ?
 				      "has %s, which cannot fail (it returns "
 				      "no error)" : "has %s, which names no "
 				      "function this build knows", item);
