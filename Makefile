@@ -140,13 +140,17 @@ HAVE_CXX     := $(if $(shell command -v $(CXX) 2>/dev/null),1)
 
 # The archive: the shim (loader, tables, drop-ins) and the typed API.
 ARCHIVE  := $(if $(filter build,$(BUILD)),lib/libverbshim.a,$(BUILD)/libverbshim.a)
-LIB_SRCS := $(sort $(filter-out shim/tables/tables.c,$(wildcard shim/*/*.c)) $(wildcard lib/*/*.c))
-# shim/tables/tables.c is compiled once per row of VS_LIBRARIES (shim/loader/vs_shim.h),
-# tables_<lib>.o: a program links a library's table, and its ELF notes
-# (shim/tables/vs_notes.h), only when it calls into that library.
+# The sources compiled once per row of VS_LIBRARIES (shim/loader/vs_shim.h),
+# SRC_<lib>.o with -DVS_TABLE_OF_<lib>=1: a library's table (tables_<lib>.o)
+# and the trace's rows and wrappers of it (trace_rows_<lib>.o,
+# trace_wrap_<lib>.o, reached from the table's fill).  A program links
+# them, and the table's ELF notes (shim/tables/vs_notes.h), only when it
+# calls into that library.
+PER_LIB_SRCS := shim/tables/tables.c shim/trace/trace_rows.c shim/trace/trace_wrap.c
+LIB_SRCS := $(sort $(filter-out $(PER_LIB_SRCS),$(wildcard shim/*/*.c)) $(wildcard lib/*/*.c))
 TABLE_ROW_SED := s/^[[:space:]]*L[(]\([a-z0-9_]*\),.*/\1/p
 TABLE_LIBS := $(shell sed -n '$(TABLE_ROW_SED)' shim/loader/vs_shim.h)
-TABLE_OBJS = $(TABLE_LIBS:%=$(BUILD)/obj/$(1)shim/tables/tables_%.o)
+TABLE_OBJS = $(foreach s,$(PER_LIB_SRCS),$(TABLE_LIBS:%=$(BUILD)/obj/$(1)$(s:.c=)_%.o))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(call TABLE_OBJS)
 
 # Programs: every examples/NAME.c is build/bin/NAME; examples/common/*.c
@@ -269,11 +273,15 @@ $(BUILD)/obj/%.o: %.c $(CONFIG_H) | $(FFI_GEN)
 	$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 
-$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/): shim/tables/tables.c $(CONFIG_H) | $(FFI_GEN)
-	@mkdir -p $(@D)
-	$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_ALL) $(or $(CFLAGS_USE),$(CFLAGS_ALL)) -DVS_TABLE_OF_$(patsubst tables_%.o,%,$(@F))=1 \
-		-MMD -MP -c -o $@ $<
+# SRC_<lib>.o from SRC.c (PER_LIB_SRCS), for <lib> of TABLE_LIBS
+define PER_LIB_RULE
+$(filter %/$(notdir $(1:.c=))_$(2).o,$(call TABLE_OBJS) $(call TABLE_OBJS,default-vis/)): $(1) $$(CONFIG_H) | $$(FFI_GEN)
+	@mkdir -p $$(@D)
+	$$(call say,CC,$$@)
+	$$(Q)$$(CC) $$(CPPFLAGS_ALL) $$(or $$(CFLAGS_USE),$$(CFLAGS_ALL)) -DVS_TABLE_OF_$(2)=1 \
+		-MMD -MP -c -o $$@ $$<
+endef
+$(foreach s,$(PER_LIB_SRCS),$(foreach l,$(TABLE_LIBS),$(eval $(call PER_LIB_RULE,$(s),$(l)))))
 
 $(BUILD)/obj/%.o: %.cpp $(CONFIG_H) | $(FFI_GEN)
 	@mkdir -p $(@D)
@@ -425,9 +433,9 @@ $(CXX_TESTS) $(CXX_DEVICE_TESTS): $(BUILD)/test/%: $(BUILD)/obj/test/%.o $(ARCHI
 
 # The shim compiled as VISIBILITY=default builds it, for the test of a
 # -rdynamic program whose exported drop-ins capture libibverbs' own calls.
-SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out shim/tables/tables.c,$(wildcard shim/*/*.c))) \
+SHIM_DEFAULT_OBJS := $(patsubst %.c,$(BUILD)/obj/default-vis/%.o,$(filter-out $(PER_LIB_SRCS),$(wildcard shim/*/*.c))) \
 	$(call TABLE_OBJS,default-vis/)
-$(BUILD)/obj/default-vis/shim/tables/tables_%.o: private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
+$(call TABLE_OBJS,default-vis/): private CFLAGS_USE = $(CFLAGS_ALL) -fvisibility=default
 $(BUILD)/obj/default-vis/shim/%.o: shim/%.c $(CONFIG_H)
 	@mkdir -p $(@D)
 	$(call say,CC,$@)

@@ -103,7 +103,7 @@ static int vs_bench_fill(const struct vs_lib_desc *desc, void *handle)
 		/* (an unversioned library: every row, by dlvsym all the same) */
 		if (!desc->state->highest_node[0] ||
 		    vs__node_defined(desc->state, sym->node - desc->first_node))
-			p = dlvsym(handle, sym->name,
+			p = dlvsym(handle, vs__sym_name(desc, sym),
 				   vs__nodes[sym->node].name);
 
 		/* Stored, as the loader stores each slot (release store). */

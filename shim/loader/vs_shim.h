@@ -78,8 +78,9 @@ struct vs_node {
 };
 extern const struct vs_node vs__nodes[VS_NODE_COUNT];
 
+/* A row of a library's table (no pointer: nothing to relocate at load) */
 struct vs_sym {
-	const char *name;
+	unsigned short name;	/* of its name in vs_lib_desc.names */
 	unsigned short node;	/* enum vs_node_id */
 	unsigned short offset;	/* of the slot in the library's fn table */
 };
@@ -99,6 +100,7 @@ struct vs_lib_desc {
 	 * itself, or libibverbs (depends) */
 	const char *reentry_self, *reentry_dep;
 	unsigned int first_node, nnodes;	/* range in vs__nodes */
+	const char *names;	/* the symbols' names, each after the last's NUL */
 	const struct vs_sym *syms;
 	unsigned int nsyms;
 	struct vs_lib_state *state;
@@ -207,26 +209,38 @@ static inline int vs__node_defined(const struct vs_lib_state *st, unsigned int i
 	VS_FIRST_NODE_##lib = VS_NODE_END_##LIB - (0 VS_##LIB##_NODES(VS_COUNT_NODE)),
 enum { VS_LIBRARIES(VS_LIB_FIRST_NODE) };
 
-/* Generators of a library's symbol array and fill function. */
+/* A library's symbol array (name, node, slot offset), which its fill
+ * walks (shim/tables/tables.c); the names are the fields of a struct of
+ * char arrays, struct vs_<lib>_names, whose one object holds them all. */
 #define VS_SYM_ROW(lib, node, name)                                            \
-	{ #name, VS_NODE_##node, offsetof(struct vs_##lib##_table, fn.name) - \
-					 offsetof(struct vs_##lib##_table, fn) },
-/* A slot of a node the library does not define (vs_read_versions() read
- * them all) is NULL without a lookup: a failing dlvsym() costs ~2k
- * instructions and a dlerror string. */
-#define VS_FILL_SLOT(lib, handle, node, name)                                  \
-	do {                                                                   \
-		void *p = !versioned || vs__node_defined(&vs__##lib.state,    \
-				VS_NODE_##node - VS_FIRST_NODE_##lib) ?       \
-			vs__lookup(handle, versioned, #name, VS_NODE_##node) : \
-			NULL;                                                  \
-		if (__builtin_expect(vs_tknobs, 0) && p)                       \
-			p = vs__trace_slot(VS_TSYM_##name, p);                 \
-		__atomic_store_n(&vs__##lib.fn.name,                           \
-				 (__typeof__(vs__##lib.fn.name))p,             \
-				 __ATOMIC_RELEASE);                            \
-		n += p != NULL;                                                \
-	} while (0);
+	{ offsetof(struct vs_##lib##_names, name), VS_NODE_##node,            \
+	  offsetof(struct vs_##lib##_table, fn.name) -                         \
+		  offsetof(struct vs_##lib##_table, fn) },
+#define VS_SYM_NAME_FIELD(node, name, ...) char name[sizeof(#name)];
+#define VS_SYM_NAME_TEXT(node, name, ...) #name,
+static inline const char *vs__sym_name(const struct vs_lib_desc *desc,
+				       const struct vs_sym *sym)
+{
+	return desc->names + sym->name;
+}
+
+/*
+ * The sources compiled once per library (the Makefile's tables_<lib>.o,
+ * trace_rows_<lib>.o, trace_wrap_<lib>.o, with -DVS_TABLE_OF_<lib>=1):
+ * VS_IF_THIS(lib, tokens) is the tokens when lib is the object's library,
+ * else nothing (Linux's IS_ENABLED: an undefined name leaves junk in the
+ * first argument).
+ */
+#define VS_ARG_PLACEHOLDER_1 0,
+#define VS_TAKE_SECOND(ignored, val, ...) val
+#define VS_IS_ON(x) VS_IS_ON_(x)
+#define VS_IS_ON_(val) VS_IS_ON__(VS_ARG_PLACEHOLDER_##val)
+#define VS_IS_ON__(arg1_or_junk) VS_TAKE_SECOND(arg1_or_junk 1, 0)
+#define VS_WHEN(c) VS_WHEN_(c)
+#define VS_WHEN_(c) VS_WHEN_##c
+#define VS_WHEN_1(...) __VA_ARGS__
+#define VS_WHEN_0(...)
+#define VS_IF_THIS(lib, ...) VS_WHEN(VS_IS_ON(VS_TABLE_OF_##lib))(__VA_ARGS__)
 
 /* The known nodes a loaded library defines, as ranges ("IBVERBS_1.0-1.11");
  * "" when it is not loaded or unversioned.  Returns the length. */

@@ -91,7 +91,8 @@ static const struct vs_sym *vs_sym_find(const char *name,
 
 	for (lib = 0; lib < VS_LIB_COUNT; lib++)
 		for (i = 0; vs_libs[lib] && i < vs_libs[lib]->nsyms; i++)
-			if (!strcmp(vs_libs[lib]->syms[i].name, name)) {
+			if (!strcmp(vs__sym_name(vs_libs[lib],
+						 &vs_libs[lib]->syms[i]), name)) {
 				*owner = vs_libs[lib];
 				return &vs_libs[lib]->syms[i];
 			}

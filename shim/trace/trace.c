@@ -4,9 +4,10 @@
  * (docs/trace.md).  The knobs are read once, under their own once-flag,
  * by the first table fill.  With none set, vs__trace_knobs_on() says 0
  * and the tables hold the libraries' own functions: nothing here runs
- * on a call.  The global state (the knobs, the per-symbol counters; the
- * handle ids and the file are the process's, in shim/trace/trace_hub.c) exists
- * for the knobs alone; docs/API.md justifies it.
+ * on a call.  The global state (the knobs; the per-symbol counters, mapped
+ * per library at its first fill while a knob is on; the handle ids and the
+ * file are the process's, in shim/trace/trace_hub.c) exists for the knobs
+ * alone; docs/API.md justifies it.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -15,13 +16,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "vs_trace.h"
-
-struct vs_tsym_state vs__tsym[VS_TSYM_COUNT];
 
 static struct {
 	int on;			/* any knob */
@@ -108,29 +108,64 @@ int vs__trace_knobs_on(void)
 	return vs_knobs.on;
 }
 
-int vs__tsym_setup(enum vs_tsym sym, void *real, int wrapped)
+/* The library's rows' state, mapped at its first fill with a knob on
+ * (zero: no calls, no rule); NULL when no memory is left, said once. */
+static struct vs_tsym_state *vs_trows_state(struct vs_trows *rows)
 {
-	struct vs_tsym_state *st = &vs__tsym[sym];
-	const struct vs_tsym_info *in = &vs__tsym_info[sym];
-	unsigned int i;
+	struct vs_tsym_state *state, *none = NULL;
+	size_t size = rows->n * sizeof(*state);
 
+	state = __atomic_load_n(&rows->state, __ATOMIC_ACQUIRE);
+	if (state || !size ||
+	    __atomic_load_n(&rows->unmapped, __ATOMIC_RELAXED))
+		return state;
+	state = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (state == MAP_FAILED) {
+		if (!__atomic_exchange_n(&rows->unmapped, 1, __ATOMIC_RELAXED))
+			vs__tsay("verbshim: no memory for the trace of lib%s "
+				 "(mmap: %s): its calls are not traced, "
+				 "counted or failed",
+				 vs__tlib_name(rows->info[0].lib),
+				 strerror(errno));
+		return NULL;
+	}
+	if (!__atomic_compare_exchange_n(&rows->state, &none, state, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		munmap(state, size);	/* another thread's fill was first */
+		state = none;
+	}
+	return state;
+}
+
+void *vs__trace_slot(const struct vs_twraps *w, unsigned int i, void *real)
+{
+	struct vs_tsym_state *state = vs_trows_state(w->rows);
+	const struct vs_tsym_info *in = &w->rows->info[i];
+	enum vs_tsym sym = (enum vs_tsym)(w->rows->first + i);
+	struct vs_tsym_state *st;
+	unsigned int r;
+
+	if (!state)
+		return real;
+	st = &state[i];
 	st->real = (void (*)(void))real;
 	st->fault = -1;
-	if (!wrapped)
-		return 0;
+	if (!w->wrapper[i])
+		return real;
 	st->traced = vs_knobs.trace &&
 		     vs__tfilter_match(&vs_knobs.filter, in->name, in->lib);
-	for (i = 0; vs_knobs.faults && i < vs_knobs.fault.nrules; i++)
-		if (in->conv < VS_TC_STR && !vs__tfails(in->facts) &&
-		    !fnmatch(vs_knobs.fault.rule[i].pattern, in->name, 0)) {
-			st->fault = (signed char)i;
+	for (r = 0; vs_knobs.faults && r < vs_knobs.fault.nrules; r++)
+		if (in->conv < VS_TC_STR && !vs__tfails(vs__tsym_facts(in)) &&
+		    !fnmatch(vs_knobs.fault.rule[r].pattern, in->name, 0)) {
+			st->fault = (signed char)r;
 			break;
 		}
 	if (!st->traced && st->fault < 0 && !vs_knobs.stats)
-		return 0;
+		return real;
 	/* a successful call forgets the ids of the handles it ended */
 	st->ends_handle = vs_knobs.trace && vs__tfacts_ends(sym);
-	return 1;
+	return (void *)w->wrapper[i];
 }
 
 static uint64_t vs_now_ns(void)
@@ -154,7 +189,7 @@ static void vs_decode_call(struct vs_tcall *c)
 
 	/* a system call per traced line: no thread-local cache (above) */
 	vs__tprintf(c->line, sizeof(c->line), &c->len, "verbshim: [%ld] %s(",
-		    (long)syscall(SYS_gettid), vs__tsym_info[c->sym].name);
+		    (long)syscall(SYS_gettid), vs__tsym_info(c->sym)->name);
 	for (i = 0; i < c->facts.sig.n; i++) {
 		if (i)
 			vs__tputs(c->line, sizeof(c->line), &c->len, ", ");
@@ -165,10 +200,12 @@ static void vs_decode_call(struct vs_tcall *c)
 
 int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 {
-	const struct vs_tsym_state *st = &vs__tsym[sym];
-	const char *name = vs__tsym_info[sym].name;
+	struct vs_tsym_state *st = vs__tsym_state(sym);
+	const char *name = vs__tsym_info(sym)->name;
 
 	c->sym = sym;
+	c->st = st;
+	c->real = st->real;
 	c->caller_errno = errno;
 	c->fault_errno = 0;
 	c->traced = st->traced;
@@ -190,9 +227,8 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 		vs_decode_call(c);
 	c->start_ns = c->traced || vs_knobs.stats ? vs_now_ns() : 0;
 	if (st->fault >= 0) {
-		struct vs_tsym_state *w = &vs__tsym[sym];
 		const struct vs_tfault_rule *r = &vs_knobs.fault.rule[st->fault];
-		uint64_t k = __atomic_add_fetch(&w->fault_calls, 1,
+		uint64_t k = __atomic_add_fetch(&st->fault_calls, 1,
 						__ATOMIC_RELAXED);
 
 		if (vs__tfault_fires(r, name, k)) {
@@ -201,6 +237,7 @@ int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym, const uint64_t *args)
 			return 1;
 		}
 	}
+	errno = 0;
 	return 0;
 }
 
@@ -237,7 +274,7 @@ static void vs_stats_add(struct vs_tsym_state *st, uint64_t ns, int failed,
 
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 {
-	struct vs_tsym_state *st = &vs__tsym[c->sym];
+	struct vs_tsym_state *st = c->st;
 	uint64_t ns = c->start_ns ? vs_now_ns() - c->start_ns : 0;
 	int e, failed, i;
 
@@ -272,6 +309,14 @@ void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err)
 	vs__tfile_write(c->line, c->len);
 }
 
+void vs__tcall_return(struct vs_tcall *c, uint64_t ret)
+{
+	int e = c->fault_errno ? c->fault_errno : errno;
+
+	vs__tcall_end(c, ret, e);
+	errno = e ? e : c->caller_errno;
+}
+
 /* ---- the counters, for lib/base/call_stats.c (include/verbshim/trace.h) ---- */
 
 int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count)
@@ -283,14 +328,14 @@ int vs__tstats_get(struct vs_call_stat *out, size_t max, size_t *count)
 	if (!vs_knobs.stats)
 		return -ENODATA;
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
-		const struct vs_tsym_state *st = &vs__tsym[i];
+		const struct vs_tsym_state *st = vs__tsym_state(i);
 		struct vs_call_stat s;
 
-		if (!__atomic_load_n(&st->calls, __ATOMIC_RELAXED))
+		if (!st || !__atomic_load_n(&st->calls, __ATOMIC_RELAXED))
 			continue;
 		if (n < max) {
 			memset(&s, 0, sizeof(s));
-			s.name = vs__tsym_info[i].name;
+			s.name = vs__tsym_info(i)->name;
 			s.calls = __atomic_load_n(&st->calls, __ATOMIC_RELAXED);
 			s.failures = __atomic_load_n(&st->failures,
 						     __ATOMIC_RELAXED);
@@ -343,19 +388,19 @@ int vs__tstats_print(int fd)
 	if (write(fd, line, len) < 0)
 		return -errno;
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
-		const struct vs_tsym_state *st = &vs__tsym[i];
-		uint64_t c = __atomic_load_n(&st->calls, __ATOMIC_RELAXED);
-		uint64_t f = __atomic_load_n(&st->failures, __ATOMIC_RELAXED);
-		uint64_t t = __atomic_load_n(&st->total_ns, __ATOMIC_RELAXED);
+		const struct vs_tsym_state *st = vs__tsym_state(i);
+		uint64_t c, f, t;
 
-		if (!c)
+		if (!st || !(c = __atomic_load_n(&st->calls, __ATOMIC_RELAXED)))
 			continue;
+		f = __atomic_load_n(&st->failures, __ATOMIC_RELAXED);
+		t = __atomic_load_n(&st->total_ns, __ATOMIC_RELAXED);
 		calls += c;
 		failures += f;
 		len = 0;
 		vs__tprintf(line, sizeof(line), &len,
 			    "verbshim: %-28s %10llu %8llu %12.1f %10.2f %10.1f",
-			    vs__tsym_info[i].name, (unsigned long long)c,
+			    vs__tsym_info(i)->name, (unsigned long long)c,
 			    (unsigned long long)f, t / 1e3, t / 1e3 / (double)c,
 			    __atomic_load_n(&st->max_ns, __ATOMIC_RELAXED) / 1e3);
 		for (j = 0; j <= VS_TSTAT_ERRNOS; j++) {

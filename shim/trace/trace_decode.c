@@ -676,7 +676,7 @@ void vs__tdecode_arg(char *buf, size_t size, size_t *len,
 	const struct vs_tparam *p = &c->facts.sig.p[i];
 	uint64_t v = c->args[i];
 	const void *ptr = (const void *)(uintptr_t)v;
-	const char *fn = vs__tsym_info[c->sym].name;
+	const char *fn = vs__tsym_info(c->sym)->name;
 	const struct vs_tint *t;
 
 	vs__tprintf(buf, size, len, "%s=", p->name);
@@ -809,13 +809,13 @@ nothing:
 void vs__tfacts_before(struct vs_tcall *c)
 {
 	struct vs_tfacts_call *fc = &c->facts;
-	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
+	const struct vs_tsym_info *in = vs__tsym_info(c->sym);
 	int i;
 
 	fc->pre_set = 0;
 	fc->nending = 0;
-	fc->parsed = !vs__tsig_parse(in->params, in->ret, in->facts, &fc->sig,
-				     NULL, 0);
+	fc->parsed = !vs__tsig_parse(vs__tsym_params(in), vs__tsym_ret(in),
+				     vs__tsym_facts(in), &fc->sig, NULL, 0);
 	if (!fc->parsed) {
 		fc->sig.n = 0;
 		return;
@@ -860,11 +860,12 @@ void vs__tfacts_forget(const struct vs_tcall *c)
 
 int vs__tfacts_ends(enum vs_tsym sym)
 {
-	const struct vs_tsym_info *in = &vs__tsym_info[sym];
+	const struct vs_tsym_info *in = vs__tsym_info(sym);
 	struct vs_tsig s;
 	int i;
 
-	if (vs__tsig_parse(in->params, in->ret, in->facts, &s, NULL, 0))
+	if (vs__tsig_parse(vs__tsym_params(in), vs__tsym_ret(in),
+			   vs__tsym_facts(in), &s, NULL, 0))
 		return 0;
 	for (i = 0; i < s.n; i++)
 		if (s.p[i].fact.role == VS_TR_END || s.p[i].fact.nends)
@@ -875,7 +876,7 @@ int vs__tfacts_ends(enum vs_tsym sym)
 int vs__tfailed(enum vs_tsym sym, uint64_t ret, int err, int *e)
 {
 	*e = 0;
-	switch (vs__tsym_info[sym].conv) {
+	switch (vs__tsym_info(sym)->conv) {
 	case VS_TC_PTR:
 		if (ret)
 			return 0;
@@ -910,9 +911,9 @@ int vs__tfailed(enum vs_tsym sym, uint64_t ret, int err, int *e)
 void vs__tdecode_ret(char *buf, size_t size, size_t *len,
 		     const struct vs_tcall *c, uint64_t ret, int failed)
 {
-	const struct vs_tsym_info *in = &vs__tsym_info[c->sym];
+	const struct vs_tsym_info *in = vs__tsym_info(c->sym);
 	const struct vs_tparam *r = &c->facts.sig.ret;
-	const char *name;
+	const char *name, *rtype;
 
 	switch (in->conv) {
 	case VS_TC_VOID:
@@ -964,10 +965,11 @@ void vs__tdecode_ret(char *buf, size_t size, size_t *len,
 			vs__tprintf(buf, size, len, " = %d", e);
 		return;
 	}
-	if (!strcmp(in->ret, "int") || strstr(in->ret, "ssize_t") ||
-	    strstr(in->ret, "off_t"))
+	rtype = vs__tsym_ret(in);
+	if (!strcmp(rtype, "int") || strstr(rtype, "ssize_t") ||
+	    strstr(rtype, "off_t"))
 		vs__tprintf(buf, size, len, " = %lld", (long long)(int64_t)ret);
-	else if (strstr(in->ret, "__be"))
+	else if (strstr(rtype, "__be"))
 		vs__tprintf(buf, size, len, " = 0x%llx", (unsigned long long)ret);
 	else
 		vs__tprintf(buf, size, len, " = %llu", (unsigned long long)ret);

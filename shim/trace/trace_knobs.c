@@ -81,23 +81,31 @@ const char *vs__errno_name(int err)
 	return NULL;
 }
 
+/* Each library's name ("ibverbs") and what its functions are called
+ * (its family without the '*': "ibv_"), from VS_LIBRARIES. */
+#define VS_TLIB_NAME(lib, ...) #lib,
+static const char *const vs_tlib_names[] = { VS_LIBRARIES(VS_TLIB_NAME) };
+#define VS_TLIB_FAMILY(lib, LIB, soname, probe, family, ...) family,
+static const char *const vs_tlib_families[] = { VS_LIBRARIES(VS_TLIB_FAMILY) };
+_Static_assert(sizeof(vs_tlib_names) / sizeof(vs_tlib_names[0]) ==
+		       VS_LIB_COUNT,
+	       "VS_LIBRARIES and enum vs_library disagree");
+
 int vs__tlib_from_name(const char *name)
 {
-	static const char *const names[VS_LIB_COUNT] = {
-		[VS_LIB_IBVERBS] = "ibverbs", [VS_LIB_RDMACM] = "rdmacm",
-		[VS_LIB_EFA] = "efa",	      [VS_LIB_MLX5] = "mlx5",
-		[VS_LIB_MLX4] = "mlx4",	      [VS_LIB_IBUMAD] = "ibumad",
-		[VS_LIB_HNS] = "hns",	      [VS_LIB_MANA] = "mana",
-		[VS_LIB_IONIC] = "ionic",
-	};
 	unsigned int i;
 
 	if (!strncmp(name, "lib", 3))
 		name += 3;
 	for (i = 0; i < VS_LIB_COUNT; i++)
-		if (names[i] && !strcmp(names[i], name))
+		if (!strcmp(vs_tlib_names[i], name))
 			return (int)i;
 	return -1;
+}
+
+const char *vs__tlib_name(unsigned int lib)
+{
+	return lib < VS_LIB_COUNT ? vs_tlib_names[lib] : "?";
 }
 
 /* The next comma-separated item of *s into item (trimmed of spaces): its
@@ -136,14 +144,39 @@ static int vs_pattern_ok(const char *p)
 	return 1;
 }
 
-/* Whether any row's name matches the pattern. */
+/* Whether any row this program links has a name the pattern matches. */
 static int vs_pattern_matches_any(const char *pattern)
 {
 	unsigned int i;
 
-	for (i = 0; i < VS_TSYM_COUNT; i++)
-		if (!fnmatch(pattern, vs__tsym_info[i].name, 0))
+	for (i = 0; i < VS_TSYM_COUNT; i++) {
+		const struct vs_tsym_info *in = vs__tsym_info((enum vs_tsym)i);
+
+		if (in && !fnmatch(pattern, in->name, 0))
 			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Whether the pattern may name a function of a library this program does
+ * not link (whose rows it does not carry): its letters before the first
+ * wildcard agree with that library's family ("rdma_resolve_*" and
+ * "rdma_"; librdmacm's rsocket calls, raccept, rsend..., start with "r").
+ * Such a pattern is taken, and selects nothing here.
+ */
+static int vs_pattern_unlinked(const char *pattern)
+{
+	size_t lit = strcspn(pattern, "*?[");
+	unsigned int i;
+
+	for (i = 0; i < VS_LIB_COUNT; i++) {
+		const char *family = i == VS_LIB_RDMACM ? "r" : vs_tlib_families[i];
+		size_t n = strcspn(family, "*");
+
+		if (!vs__trows(i) && !strncmp(pattern, family, lit < n ? lit : n))
+			return 1;
+	}
 	return 0;
 }
 
@@ -200,7 +233,8 @@ int vs__tfilter_parse(const char *s, struct vs_tfilter *f, char *why,
 				      "mlx4, ibumad, hns, mana, ionic) nor a "
 				      "function name pattern",
 				      item);
-		if (lib < 0 && !vs_pattern_matches_any(name))
+		if (lib < 0 && !vs_pattern_matches_any(name) &&
+		    !vs_pattern_unlinked(name))
 			return vs_why(why, whylen,
 				      "has \"%s\", which names no function this "
 				      "build knows", item);
@@ -320,7 +354,8 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 	while (*s) {
 		struct vs_tfault_rule *r;
 		char *errname, *when;
-		unsigned int i, cannot = 0, fails = 0, refused = 0;
+		unsigned int i, cannot = 0, fails = 0;
+		const struct vs_tsym_info *refused = NULL;
 
 		if (vs_next_item(&s, item, sizeof(item)) < 0)
 			return vs_why(why, whylen, "has a rule longer than %d "
@@ -341,14 +376,17 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 			return vs_why(why, whylen, "has \"%s\", not a function "
 				      "name or pattern", item);
 		for (i = 0; i < VS_TSYM_COUNT; i++) {
-			if (fnmatch(item, vs__tsym_info[i].name, 0))
+			const struct vs_tsym_info *in =
+				vs__tsym_info((enum vs_tsym)i);
+
+			if (!in || fnmatch(item, in->name, 0))
 				continue;
-			if (vs__tsym_info[i].conv >= VS_TC_STR) {
+			if (in->conv >= VS_TC_STR) {
 				cannot++;
-			} else if (vs__tfails(vs__tsym_info[i].facts)) {
+			} else if (vs__tfails(vs__tsym_facts(in))) {
 				/* rdma-core's cannot fail (its row's fails=) */
 				if (!fails++)
-					refused = i;
+					refused = in;
 			} else {
 				r->matched++;
 			}
@@ -356,13 +394,14 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 		if (!r->matched && fails) {
 			char because[256];
 
-			vs__tfails_why(vs__tfails(vs__tsym_info[refused].facts),
-				       vs__tsym_info[refused].name, because,
+			vs__tfails_why(vs__tfails(vs__tsym_facts(refused)),
+				       refused->name, because,
 				       sizeof(because));
 			return vs_why(why, whylen, "has %s, which cannot fail: "
 				      "%s", item, because);
 		}
-		if (!r->matched)
+		if (!r->matched &&
+		    (cannot || fails || !vs_pattern_unlinked(item)))
 			return vs_why(why, whylen, cannot || fails ?
 				      "has %s, which cannot fail (it returns "
 				      "no error)" : "has %s, which names no "

@@ -4,6 +4,12 @@
  * parameters and result as text, its library and its failure convention,
  * generated from shim/loader/syms_*.h.  The bottom of the trace: the knobs'
  * grammar, the decoders and the calls read it; it reads nothing of them.
+ *
+ * Compiled once per library (the Makefile's trace_rows_<lib>.o, with
+ * -DVS_TABLE_OF_<lib>=1, as shim/tables/tables.c is): the library's wrappers
+ * reach it, and the rest of the trace finds it only when it is linked
+ * (shim/trace/trace_linked.c), so a program carries the rows of the
+ * libraries it calls.
  */
 #include "vs_trace.h"
 
@@ -30,8 +36,9 @@
 
 /* The descriptions. */
 #define VS_TINFO_ROW(LIB, name, ret, params, conv, facts)                      \
-	[VS_TSYM_##name] = { #name, #params, #ret, facts, VS_LIB_##LIB,        \
-			     VS_TCONV(conv, name) },
+	[VS_TSYM_##name - VS_TSYM_FIRST_##LIB] = {                             \
+		#name "\0" #params "\0" #ret "\0" facts, VS_LIB_##LIB,        \
+		VS_TCONV(conv, name) },
 #define VS_TINFO_IBVERBS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IBVERBS, n, r, p, conv, facts)
 #define VS_TINFO_RDMACM(node, n, r, p, a, conv, facts) VS_TINFO_ROW(RDMACM, n, r, p, conv, facts)
 #define VS_TINFO_EFA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(EFA, n, r, p, conv, facts)
@@ -41,7 +48,18 @@
 #define VS_TINFO_HNS(node, n, r, p, a, conv, facts) VS_TINFO_ROW(HNS, n, r, p, conv, facts)
 #define VS_TINFO_MANA(node, n, r, p, a, conv, facts) VS_TINFO_ROW(MANA, n, r, p, conv, facts)
 #define VS_TINFO_IONIC(node, n, r, p, a, conv, facts) VS_TINFO_ROW(IONIC, n, r, p, conv, facts)
-#define VS_LIB_TINFO(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)
-const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT] = {
-	VS_LIBRARIES(VS_LIB_TINFO)
-};
+
+/* This object's library: its descriptions (row VS_TSYM_FIRST_<LIB> + i
+ * at i), and their place in enum vs_tsym; their state is mapped when a
+ * knob is on (shim/trace/trace.c). */
+#define VS_LIB_TROWS(lib, LIB, ...)                                            \
+	static const struct vs_tsym_info vs__##lib##_tinfo[] = {              \
+		VS_##LIB##_SYMBOLS(VS_TINFO_##LIB)                             \
+	};                                                                     \
+	struct vs_trows vs__##lib##_trows = {                                  \
+		.info = vs__##lib##_tinfo,                                     \
+		.first = VS_TSYM_FIRST_##LIB,                                  \
+		.n = VS_TSYM_END_##LIB - VS_TSYM_FIRST_##LIB,                  \
+	};
+#define VS_LIB_TROWS_HERE(lib, ...) VS_IF_THIS(lib, VS_LIB_TROWS(lib, __VA_ARGS__))
+VS_LIBRARIES(VS_LIB_TROWS_HERE)

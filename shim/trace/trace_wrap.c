@@ -7,6 +7,10 @@
  * (shim/trace/vs_trace.h).  Each wrapper packs its arguments as integers for the
  * decoder, asks whether to fail on purpose, calls the real function, and
  * reports the result with errno preserved.
+ *
+ * Compiled once per library (the Makefile's trace_wrap_<lib>.o, with
+ * -DVS_TABLE_OF_<lib>=1): the library's table fill reaches its wrappers
+ * (vs__<lib>_twraps), and nothing else does.
  */
 #include <stdint.h>
 
@@ -33,43 +37,42 @@
 #define VS_TCAT_(a, b) a##b
 #define VS_TARGS(...) VS_TCAT(VS_TA, VS_TNARG(__VA_ARGS__))(__VA_ARGS__)
 
-#define VS_TREAL(lib, name)                                                    \
-	((__typeof__(vs__##lib.fn.name))vs__tsym[VS_TSYM_##name].real)
+#define VS_TREAL(lib, name) ((__typeof__(vs__##lib.fn.name))c.real)
 
-/* A wrapper returning a value; fail is the row's failure, e as errno. */
+/*
+ * A wrapper returning a value; fail is the row's failure, e the injected
+ * errno.  The wrappers run only while a knob is on, and then the trace's
+ * own work outweighs them: cold, they are compiled for size.  Their
+ * begin clears errno for the real call, their end reads it and gives it
+ * back (the caller's own on success).
+ */
 #define VS_TW_VALUE(lib, name, ret, params, args, fail)                        \
-	static ret vs_tw_##name params                                         \
+	static __attribute__((cold)) ret vs_tw_##name params                   \
 	{                                                                      \
-		const uint64_t a[8] = { VS_TARGS args };                       \
+		const uint64_t a[] = { VS_TARGS args };                        \
 		struct vs_tcall c;                                             \
 		ret r;                                                         \
-		int e;                                                         \
 									       \
 		if (vs__tcall_begin(&c, VS_TSYM_##name, a)) {                  \
-			e = c.fault_errno;                                     \
+			int e = c.fault_errno;                                 \
+									       \
+			(void)e;                                               \
 			r = fail;                                              \
 		} else {                                                       \
-			errno = 0;                                             \
 			r = VS_TREAL(lib, name) args;                          \
-			e = errno;                                             \
 		}                                                              \
-		vs__tcall_end(&c, (uint64_t)(uintptr_t)r, e);                  \
-		errno = e ? e : c.caller_errno;                                \
+		vs__tcall_return(&c, (uint64_t)(uintptr_t)r);                  \
 		return r;                                                      \
 	}
 #define VS_TW_VOIDFN(lib, name, ret, params, args)                             \
-	static void vs_tw_##name params                                        \
+	static __attribute__((cold)) void vs_tw_##name params                  \
 	{                                                                      \
-		const uint64_t a[8] = { VS_TARGS args };                       \
+		const uint64_t a[] = { VS_TARGS args };                        \
 		struct vs_tcall c;                                             \
-		int e;                                                         \
 									       \
 		vs__tcall_begin(&c, VS_TSYM_##name, a);                        \
-		errno = 0;                                                     \
 		VS_TREAL(lib, name) args;                                      \
-		e = errno;                                                     \
-		vs__tcall_end(&c, 0, e);                                       \
-		errno = e ? e : c.caller_errno;                                \
+		vs__tcall_return(&c, 0);                                       \
 	}
 
 #define VS_TW_PTR(l, n, r, p, a) VS_TW_VALUE(l, n, r, p, a, NULL)
@@ -103,8 +106,6 @@
 #define VS_TW_HNS(node, n, r, p, a, conv, facts) VS_TW_##conv(hns, n, r, p, a)
 #define VS_TW_MANA(node, n, r, p, a, conv, facts) VS_TW_##conv(mana, n, r, p, a)
 #define VS_TW_IONIC(node, n, r, p, a, conv, facts) VS_TW_##conv(ionic, n, r, p, a)
-#define VS_LIB_TW(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TW_##LIB)
-VS_LIBRARIES(VS_LIB_TW)
 
 /* The wrappers' addresses, NULL for the rows that have none. */
 #define VS_TWP_PTR(n) (void (*)(void))vs_tw_##n,
@@ -125,16 +126,16 @@ VS_LIBRARIES(VS_LIB_TW)
 #define VS_TWP_CUSTOM_rdma_get_devices VS_TWP_PTR
 #define VS_TWP_CUSTOM_rfcntl(n) NULL,
 #define VS_TWP_ROW(node, n, r, p, a, conv, facts) VS_TWP_##conv(n)
-#define VS_LIB_TWP(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TWP_ROW)
-void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void) = {
-	VS_LIBRARIES(VS_LIB_TWP)
-};
 
-/* The slot's new value: the wrapper when a knob selects the row. */
-void *vs__trace_slot(enum vs_tsym sym, void *real)
-{
-	int wrapped = vs__tsym_wrapper[sym] != NULL;
-
-	return vs__tsym_setup(sym, real, wrapped) ?
-		       (void *)vs__tsym_wrapper[sym] : real;
-}
+/* This object's library: its wrappers, and what its fill is given. */
+#define VS_LIB_TW(lib, LIB, ...)                                               \
+	VS_##LIB##_SYMBOLS(VS_TW_##LIB)                                        \
+	static void (*const vs__##lib##_twrapper[])(void) = {                 \
+		VS_##LIB##_SYMBOLS(VS_TWP_ROW)                                 \
+	};                                                                     \
+	const struct vs_twraps vs__##lib##_twraps = {                          \
+		.rows = &vs__##lib##_trows,                                    \
+		.wrapper = vs__##lib##_twrapper,                               \
+	};
+#define VS_LIB_TW_HERE(lib, ...) VS_IF_THIS(lib, VS_LIB_TW(lib, __VA_ARGS__))
+VS_LIBRARIES(VS_LIB_TW_HERE)

@@ -5,11 +5,13 @@
  *
  * Every row of shim/loader/syms_*.h gets an index (enum vs_tsym), a wrapper with
  * its exact prototype (shim/trace/trace_wrap.c) and a description (name,
- * parameters as text, failure convention).  When no knob is set nothing
- * of this is reached: the tables hold the library's own functions.  When
- * one is, the loader stores the wrapper of each selected symbol in the
- * table slot instead, and the wrapper calls the real function kept in
- * vs__tsym[].
+ * parameters as text, failure convention: shim/trace/trace_rows.c).  Both
+ * are compiled once per library (trace_rows_<lib>.o, trace_wrap_<lib>.o)
+ * and reached only from that library's table: a program carries the rows
+ * of the libraries it calls, no others.  When no knob is set nothing of
+ * this runs: the tables hold the library's own functions.  When one is,
+ * the table's fill stores the wrapper of each selected symbol in the slot
+ * instead, and the wrapper calls the real function kept in the row's state.
  */
 #ifndef VS_TRACE_H
 #define VS_TRACE_H
@@ -17,13 +19,18 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "loader/vs_shim.h"
 #include "verbshim/trace.h"
 
-/* One index per row, over all libraries, in VS_LIBRARIES' order. */
-#define VS_TSYM_ENUM(node, name, ret, params, args, conv, facts) VS_TSYM_##name,
-#define VS_LIB_TSYM_ENUM(lib, LIB, ...) VS_##LIB##_SYMBOLS(VS_TSYM_ENUM)
+/* One index per row, over all libraries, in VS_LIBRARIES' order; library
+ * LIB's rows are VS_TSYM_FIRST_<LIB> .. VS_TSYM_END_<LIB> - 1. */
+#define VS_TSYM_ENUM(node, name, ...) VS_TSYM_##name,
+#define VS_LIB_TSYM_ENUM(lib, LIB, ...)                                        \
+	VS_TSYM_FIRST_##LIB, VS_TSYM_BACK_##LIB = VS_TSYM_FIRST_##LIB - 1,    \
+	VS_##LIB##_SYMBOLS(VS_TSYM_ENUM)                                       \
+	VS_TSYM_END_##LIB, VS_TSYM_BACK_END_##LIB = VS_TSYM_END_##LIB - 1,
 enum vs_tsym {
 	VS_LIBRARIES(VS_LIB_TSYM_ENUM)
 	VS_TSYM_COUNT
@@ -44,17 +51,30 @@ enum vs_tconv {
 };
 
 struct vs_tsym_info {
+	/* one string (one pointer to relocate per row, not four): the name,
+	 * then its parameters "(struct ibv_pd *pd, int access)", its result
+	 * "struct ibv_mr *" and its facts "pd=h addr=buf return=h"
+	 * (shim/loader/syms_ibverbs.h), each after the other's NUL */
 	const char *name;
-	const char *params;	/* "(struct ibv_pd *pd, int access)" */
-	const char *ret;	/* "struct ibv_mr *" */
-	const char *facts;	/* "pd=h addr=buf return=h" (shim/loader/syms_ibverbs.h) */
 	unsigned char lib;	/* enum vs_library */
 	unsigned char conv;	/* enum vs_tconv */
 };
-extern VS_HIDDEN const struct vs_tsym_info vs__tsym_info[VS_TSYM_COUNT];
-/* the wrappers, as generic pointers (NULL: not wrapped) */
-extern VS_HIDDEN void (*const vs__tsym_wrapper[VS_TSYM_COUNT])(void);
+static inline const char *vs__tsym_params(const struct vs_tsym_info *in)
+{
+	return in->name + strlen(in->name) + 1;
+}
+static inline const char *vs__tsym_ret(const struct vs_tsym_info *in)
+{
+	const char *params = vs__tsym_params(in);
 
+	return params + strlen(params) + 1;
+}
+static inline const char *vs__tsym_facts(const struct vs_tsym_info *in)
+{
+	const char *ret = vs__tsym_ret(in);
+
+	return ret + strlen(ret) + 1;
+}
 /* Failures by errno: the first VS_TSTAT_ERRNOS distinct ones, then other. */
 #define VS_TSTAT_ERRNOS 6
 
@@ -70,20 +90,49 @@ struct vs_tsym_state {
 	int err[VS_TSTAT_ERRNOS];
 	uint64_t err_count[VS_TSTAT_ERRNOS + 1];
 };
-extern VS_HIDDEN struct vs_tsym_state vs__tsym[VS_TSYM_COUNT];
 
 /*
- * The knobs, parsed once.  vs__trace_knobs_on() is read by the loader
- * before it fills a table: 0 when no knob is set, and then the fill is
- * the same as without this file.
+ * A library's rows (shim/trace/trace_rows.c, trace_rows_<lib>.o): their
+ * descriptions, and their state, mapped by the first fill of the library
+ * while a knob is on (the counters of a program that sets none take no
+ * memory).
+ */
+struct vs_trows {
+	const struct vs_tsym_info *info;
+	struct vs_tsym_state *state;	/* atomic: NULL until mapped */
+	int unmapped;		/* the mapping failed (said once) */
+	unsigned short first, n;	/* its rows first .. first + n - 1 */
+};
+/* A library's wrappers (shim/trace/trace_wrap.c, trace_wrap_<lib>.o),
+ * which its table's fill puts in the slots. */
+struct vs_twraps {
+	struct vs_trows *rows;
+	void (*const *wrapper)(void);	/* one per row; NULL: not wrapped */
+};
+#define VS_TLIB_DECLARE(lib, ...)                                              \
+	extern VS_HIDDEN struct vs_trows vs__##lib##_trows;                   \
+	extern VS_HIDDEN const struct vs_twraps vs__##lib##_twraps;
+VS_LIBRARIES(VS_TLIB_DECLARE)
+
+/* ---- the rows this program links (shim/trace/trace_linked.c) ---- */
+
+/* Library lib's rows (enum vs_library), or NULL: the program does not
+ * link that library (it calls none of its functions). */
+struct vs_trows *vs__trows(unsigned int lib);
+/* Row sym's description, or NULL when its library is not linked. */
+const struct vs_tsym_info *vs__tsym_info(enum vs_tsym sym);
+/* Row sym's state, or NULL until a knob traced its library's fill. */
+struct vs_tsym_state *vs__tsym_state(enum vs_tsym sym);
+
+/*
+ * The knobs, parsed once.  vs__trace_knobs_on() is read by the fill of
+ * each table: 0 when no knob is set, and then the fill is the same as
+ * without the trace.
  */
 int vs__trace_knobs_on(void);
-/* The slot's new value: the real function, or its wrapper
- * (shim/trace/trace_wrap.c). */
-void *vs__trace_slot(enum vs_tsym sym, void *real);
-/* Sets up the row's state for its real function; whether its slot
- * needs the wrapper (wrapped: the row has one). */
-int vs__tsym_setup(enum vs_tsym sym, void *real, int wrapped);
+/* Row i of a library, its real function found: the slot's value, the
+ * real function or its wrapper (the row's state set up for it). */
+void *vs__trace_slot(const struct vs_twraps *w, unsigned int i, void *real);
 
 /* ---- a row's text and facts, parsed (shim/trace/trace_facts.c, pure) ---- */
 
@@ -177,6 +226,8 @@ struct vs_tfacts_call {
 /* One call in flight, on the wrapper's stack. */
 struct vs_tcall {
 	enum vs_tsym sym;
+	struct vs_tsym_state *st;	/* the row's state */
+	void (*real)(void);	/* the library's function */
 	int fault_errno;	/* nonzero: inject this errno */
 	int traced;
 	int caller_errno;	/* errno at entry, given back on success */
@@ -187,11 +238,15 @@ struct vs_tcall {
 	struct vs_tfacts_call facts;
 };
 
-/* Before the real call: 1 when the call is to fail (c->fault_errno). */
+/* Before the real call (c->real): 1 when the call is to fail
+ * (c->fault_errno); else 0, errno cleared for the call. */
 int vs__tcall_begin(struct vs_tcall *c, enum vs_tsym sym,
 		    const uint64_t *args);
 /* After it (or after the injected failure), with errno as it returned. */
 void vs__tcall_end(struct vs_tcall *c, uint64_t ret, int err);
+/* The wrapper's end: vs__tcall_end() with errno, which it then sets to
+ * what the call left (the caller's own on success). */
+void vs__tcall_return(struct vs_tcall *c, uint64_t ret);
 
 /* ---- the process's hub (shim/trace/trace_hub.c): what every copy of the shim
  * in the process shares, at the bottom of the trace ---- */
@@ -324,6 +379,8 @@ const char *vs__errno_name(int err);
 /* Library name ("ibverbs", "libibverbs", "rdmacm"...) -> enum vs_library,
  * or -1. */
 int vs__tlib_from_name(const char *name);
+/* enum vs_library -> "ibverbs" */
+const char *vs__tlib_name(unsigned int lib);
 
 /* ---- decoding (shim/trace/trace_decode.c) ---- */
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Checks over every row of the shim's symbol lists (needs the shim's
- * private headers: vs_shim.h).
+ * private headers: vs_shim.h; after trace/vs_trace.h, every library's
+ * trace rows and wrappers too).
  */
 #ifndef VS_ROWS_H
 #define VS_ROWS_H
@@ -55,5 +56,44 @@ vs_rows_check_by_release(const int limit[VS_LIB_COUNT], const char *label)
 #undef VS_ROW_CHECK
 	return bad;
 }
+
+#ifdef VS_TRACE_H
+/*
+ * The trace's rows and wrappers of every library (shim/trace/vs_trace.h)
+ * linked, as in a program that calls into every library: a program links
+ * those of the libraries it calls only.  Library lib's wrappers; sym's
+ * wrapper (NULL: the row has none).
+ */
+#define VS_ROWS_TWRAPS(lib, ...) &vs__##lib##_twraps,
+static const struct vs_twraps *const vs_rows_twraps_all[] = {
+	VS_LIBRARIES(VS_ROWS_TWRAPS)
+};
+#undef VS_ROWS_TWRAPS
+
+/* 1 when the trace finds them all (vs__trows()); a test that walks every
+ * row asserts it first. */
+static inline int vs_rows_trace_linked(void)
+{
+	unsigned int lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++)
+		if (vs__trows(lib) != vs_rows_twraps_all[lib]->rows)
+			return 0;
+	return 1;
+}
+
+static inline void (*vs_rows_wrapper(enum vs_tsym sym))(void)
+{
+	unsigned int lib;
+
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		const struct vs_twraps *w = vs_rows_twraps_all[lib];
+
+		if ((unsigned int)sym - w->rows->first < w->rows->n)
+			return w->wrapper[sym - w->rows->first];
+	}
+	return NULL;
+}
+#endif
 
 #endif /* VS_ROWS_H */

@@ -24,6 +24,7 @@
 
 #include "trace/vs_trace.h"
 #include "verbshim/loader.h"
+#include "../common/vs_rows.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -302,9 +303,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		loaded = 1;
 	}
 	sym = (enum vs_tsym)(take(&in, 2) % VS_TSYM_COUNT);
-	info = &vs__tsym_info[sym];
-	if (!vs__tsym_wrapper[sym] ||
-	    vs__tsig_parse(info->params, info->ret, info->facts, &s, NULL, 0))
+	info = vs__tsym_info(sym);
+	if (!vs_rows_wrapper(sym) ||
+	    vs__tsig_parse(vs__tsym_params(info), vs__tsym_ret(info),
+			   vs__tsym_facts(info), &s, NULL, 0))
 		return 0;
 	memcpy(handle_block, in.d, in.n < sizeof(handle_block) ?
 					   in.n : sizeof(handle_block));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace/vs_trace.h"
+#include "../common/vs_rows.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,9 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(filter.nrules <= VS_TFILTER_MAX, "too many rules", s);
 		for (i = 0; i < filter.nrules; i++)
 			check(filter.rule[i].pattern[0] != '\0', "empty pattern", s);
-		for (i = 0; i < VS_TSYM_COUNT; i++)
-			vs__tfilter_match(&filter, vs__tsym_info[i].name,
-					  vs__tsym_info[i].lib);
+		check(vs_rows_trace_linked(), "a library's rows not linked", s);
+		for (i = 0; i < VS_TSYM_COUNT; i++) {
+			const struct vs_tsym_info *in =
+				vs__tsym_info((enum vs_tsym)i);
+
+			vs__tfilter_match(&filter, in->name, in->lib);
+		}
 	}
 
 	why[0] = '\0';

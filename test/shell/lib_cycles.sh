@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # No cycles among the archive's objects, lib/'s and shim/'s, and no layer
 # reaching up (docs/ARCHITECTURE.md): from `nm` of each member, an edge
-# A -> B when A uses a global B defines.  Any cycle fails the test and is
+# A -> B when A uses a global B defines (weakly too).  Any cycle fails the test and is
 # printed ("a.o -> b.o -> a.o"), and so does any edge from a lib/ object
 # of one room to one of a room above it (ROOMS, bottom first), or from a
 # trace object of shim/ to one of a layer above it (TRACE_LAYERS).  lib/
@@ -24,16 +24,26 @@ ROOMS="base transport core events cm"
 SHIM_ROOMS="loader trace tables dropin"
 # The trace's layers in shim/trace/, bottom first (a comma joins one
 # layer's objects): every shim/trace/*.c is in one.
-TRACE_LAYERS="trace_rows,trace_text,trace_facts trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
+TRACE_LAYERS="trace_rows,trace_linked,trace_text,trace_facts trace_hub trace_ids,trace_file,trace_knobs trace_decode trace trace_wrap"
+# The sources compiled once per library (the Makefile's PER_LIB_SRCS):
+# SRC.c is the members SRC_<lib>.o, each in SRC.c's room and layer.
+per_lib=$(sed -n 's/^PER_LIB_SRCS := //p' Makefile)
+[ -n "$per_lib" ] || { echo "no PER_LIB_SRCS in the Makefile"; exit 1; }
+per_lib_members() { # SRC.c: its members in the archive
+	local b=${1##*/}
+	ar t "$archive" | grep "^${b%.c}_[a-z0-9]*\.o$"
+}
+is_per_lib() { [[ " $per_lib " == *" $1 "* ]]; }
 
 # lib/ members: the object names of lib/ROOM/*.c, with their rooms
 members=$(for f in lib/*/*.c; do b=${f##*/}; echo "${b%.c}.o"; done | sort)
 [ -n "$members" ] || { echo "no lib/ sources"; exit 1; }
 nlib=$(echo "$members" | wc -l)
-# shim/tables/tables.c is compiled once per library (tables_<lib>.o, docs/ARCHITECTURE.md)
 shim_members=$({
-	for f in shim/*/*.c; do b=${f##*/}; [ "$b" = tables.c ] || echo "${b%.c}.o"; done
-	ar t "$archive" | grep '^tables_.*\.o$'
+	for f in shim/*/*.c; do
+		b=${f##*/}
+		if is_per_lib "$f"; then per_lib_members "$f"; else echo "${b%.c}.o"; fi
+	done
 } | sort)
 [ -n "$shim_members" ] || { echo "no shim/ sources"; exit 1; }
 members=$(printf '%s\n%s\n' "$members" "$shim_members" | sort)
@@ -60,8 +70,8 @@ for r in $SHIM_ROOMS; do
 	for f in shim/"$r"/*.c; do
 		[ -e "$f" ] || continue
 		b=${f##*/}
-		if [ "$b" = tables.c ]; then
-			ar t "$archive" | sed -n "s/^\(tables_.*\.o\)$/\1 $rank shim\/$r/p"
+		if is_per_lib "$f"; then
+			per_lib_members "$f" | sed "s/$/ $rank shim\/$r/"
 		else
 			echo "${b%.c}.o $rank shim/$r"
 		fi
@@ -72,13 +82,19 @@ rank=0
 for l in $TRACE_LAYERS; do
 	for o in ${l//,/ }; do
 		[ -e "shim/trace/$o.c" ] || { echo "TRACE_LAYERS names $o, but there is no shim/trace/$o.c"; exit 1; }
-		echo "$o.o $rank"
+		if is_per_lib "shim/trace/$o.c"; then
+			per_lib_members "shim/trace/$o.c" | sed "s/$/ $rank/"
+		else
+			echo "$o.o $rank"
+		fi
 	done
 	rank=$((rank + 1))
 done >"$tmp/layers"
 for f in shim/trace/*.c; do
 	b=${f##*/}
-	grep -q "^${b%.c}.o " "$tmp/layers" ||
+	o=${b%.c}.o
+	is_per_lib "$f" && o=$(per_lib_members "$f" | head -n 1)
+	grep -q "^$o " "$tmp/layers" ||
 		{ echo "$f is in no layer of TRACE_LAYERS ($TRACE_LAYERS): add it in its place (docs/ARCHITECTURE.md)"; exit 1; }
 done
 nm -A "$archive" >"$tmp/nm" 2>/dev/null || { echo "nm $archive failed"; exit 1; }
@@ -89,7 +105,9 @@ awk -v members="$members" -F'[: ]+' '
 	# archive:member: [value] type name
 	!($2 in lib) { next }
 	{ seen[$2] = 1 }
-	$(NF-1) == "U" { use[$2, $NF] = 1; uses[$2] = uses[$2] " " $NF; next }
+	# a weak reference ("w": shim/tables/introspect.c, shim/trace/trace_linked.c)
+	# links nothing, but what it reaches is still used: an edge as well
+	$(NF-1) == "U" || $(NF-1) == "w" { use[$2, $NF] = 1; uses[$2] = uses[$2] " " $NF; next }
 	NF >= 4 && $(NF-1) ~ /^[TDBRVWGS]$/ { def[$NF] = $2 }
 	END {
 		for (i in m) if (!(m[i] in seen)) { print "missing " m[i]; bad = 1 }

@@ -25,6 +25,7 @@
 #include "../common/vs_test.h"
 
 #include "trace/vs_trace.h"
+#include "../common/vs_rows.h"
 #include <rdma/rdma_verbs.h>	/* rdma_destroy_srq */
 
 /* ---- every row ---- */
@@ -111,28 +112,30 @@ static void test_rows(void)
 {
 	unsigned int i, bad = 0, pointers = 0, nofail = 0;
 
+	VS_ASSERT(vs_rows_trace_linked());	/* every library's rows */
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
-		const struct vs_tsym_info *in = &vs__tsym_info[i];
+		const struct vs_tsym_info *in = vs__tsym_info((enum vs_tsym)i);
 		struct vs_tsig s;
 		char why[256];
 		const char *what;
 		int k;
 
-		if (vs__tsig_parse(in->params, in->ret, in->facts, &s, why,
-				   sizeof(why))) {
-			fprintf(stderr, "%s: \"%s\": %s\n", in->name, in->facts,
-				why);
+		VS_ASSERT(in != NULL);
+		if (vs__tsig_parse(vs__tsym_params(in), vs__tsym_ret(in),
+				   vs__tsym_facts(in), &s, why, sizeof(why))) {
+			fprintf(stderr, "%s: \"%s\": %s\n", in->name,
+				vs__tsym_facts(in), why);
 			bad++;
 			continue;
 		}
 		/* fails= says what the convention cannot: only on a row
 		 * whose convention has a failure, and read the same way by
 		 * the fault rules (vs__tfails) as by the parser */
-		if (s.fails != vs__tfails(in->facts) ||
+		if (s.fails != vs__tfails(vs__tsym_facts(in)) ||
 		    (s.fails && in->conv >= VS_TC_STR)) {
 			fprintf(stderr, "%s: \"%s\": a fails= fact on a row "
 				"that cannot fail anyway, or read two ways\n",
-				in->name, in->facts);
+				in->name, vs__tsym_facts(in));
 			bad++;
 		}
 		nofail += s.fails != VS_TFAILS_CAN;

@@ -9,6 +9,7 @@
 #include "../common/vs_test.h"
 
 #include "trace/vs_trace.h"
+#include "../common/vs_rows.h"
 
 static struct vs_tfilter filter(const char *s)
 {
@@ -214,7 +215,7 @@ static enum vs_tsym sym_of(const char *name)
 	unsigned int i;
 
 	for (i = 0; i < VS_TSYM_COUNT; i++)
-		if (!strcmp(vs__tsym_info[i].name, name))
+		if (!strcmp(vs__tsym_info((enum vs_tsym)i)->name, name))
 			return (enum vs_tsym)i;
 	VS_FAIL("no row %s", name);
 }
@@ -224,17 +225,22 @@ static void test_rows(void)
 {
 	unsigned int i;
 
+	VS_ASSERT(vs_rows_trace_linked());	/* every library's rows */
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
+		const struct vs_tsym_info *in = vs__tsym_info((enum vs_tsym)i);
 		struct vs_tparam p[8];
-		int n = vs__tparams_parse(vs__tsym_info[i].params, p, 8);
+		int n;
 
+		VS_ASSERT(in != NULL);
+		n = vs__tparams_parse(vs__tsym_params(in), p, 8);
 		if (n < 0)
-			VS_FAIL("%s: %s not understood", vs__tsym_info[i].name,
-				vs__tsym_info[i].params);
-		VS_ASSERT_EQ(vs__tsym_wrapper[i] == NULL,
-			     vs__tsym_info[i].conv == VS_TC_NONE);
+			VS_FAIL("%s: %s not understood", in->name,
+				vs__tsym_params(in));
+		VS_ASSERT_EQ(vs_rows_wrapper((enum vs_tsym)i) == NULL,
+			     in->conv == VS_TC_NONE);
 	}
-	VS_ASSERT(vs__tsym_wrapper[sym_of("rfcntl")] == NULL);
+	VS_ASSERT(vs_rows_wrapper(sym_of("rfcntl")) == NULL);
+	VS_ASSERT(vs_rows_wrapper(sym_of("ibv_reg_mr")) != NULL);
 }
 
 static void test_params(void)
