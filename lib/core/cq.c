@@ -87,8 +87,9 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 						     "%s cannot create a CQ with "
 						     "completion timestamps%s",
 						     c->name, none ?
-						     " (the provider has no extended "
-						     "CQs: ibv_create_cq_ex ENOSYS)" :
+						     " (the provider does not support "
+						     "them: it has no extended CQs, "
+						     "ibv_create_cq_ex ENOSYS)" :
 						     err == EOPNOTSUPP ?
 						     " (the provider does not support them)" : "");
 			}
