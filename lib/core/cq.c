@@ -74,11 +74,23 @@ int vs_cq_create(struct vs_context *c, const struct vs_cq_config *cfg,
 			int err = vs__errno_or(EOPNOTSUPP);
 
 			if (cfg->timestamps) {
+				/*
+				 * ENOSYS: the provider has no extended CQs at
+				 * all (rxe before rdma-core 2x): not supported
+				 * either, said as such
+				 */
+				bool none = err == ENOSYS;
+
 				vs__handle_unpublish(cq, sizeof(*cq));
-				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex", err,
+				return vs__verb_error("vs_cq_create", "ibv_create_cq_ex",
+						     none ? EOPNOTSUPP : err,
 						     "%s cannot create a CQ with "
 						     "completion timestamps%s",
-						     c->name, err == EOPNOTSUPP ?
+						     c->name, none ?
+						     " (the provider does not support "
+						     "them: it has no extended CQs, "
+						     "ibv_create_cq_ex ENOSYS)" :
+						     err == EOPNOTSUPP ?
 						     " (the provider does not support them)" : "");
 			}
 			if (err != EOPNOTSUPP && err != ENOSYS) {
