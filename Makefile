@@ -173,7 +173,7 @@ UNIT_TESTS   := $(patsubst test/unit/%.c,$(BUILD)/test/unit/%,$(wildcard test/un
 CXX_TESTS    := $(if $(HAVE_CXX),$(patsubst test/unit/%.cpp,$(BUILD)/test/unit/%,$(wildcard test/unit/*.cpp)))
 UNIT_TESTS   += $(CXX_TESTS)
 ifeq ($(HAVE_CXX),)
-$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built$(if $(filter arm64,$(ARCH)) (scripts/deps.sh --arm64 installs it)))
+$(info note: no C++ compiler ($(CXX)): the C++ examples and tests are not built$(if $(filter arm64,$(ARCH)), (scripts/deps.sh --arm64 installs it)))
 endif
 DEVICE_TESTS := $(patsubst test/device/%.c,$(BUILD)/test/device/%,$(wildcard test/device/*.c))
 CXX_DEVICE_TESTS := $(if $(HAVE_CXX),$(patsubst test/device/%.cpp,$(BUILD)/test/device/%,$(wildcard test/device/*.cpp)))

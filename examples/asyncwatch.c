@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 		}
 	}
 	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_own(ctx);	/* closed on every way out */
 	printf("%s: async events (fd %d)\n", dev ? dev : "first device",
 	       vs_async_fd(ctx));
 	deadline = seconds < 0 ? 0 : ex_now_ns() + (uint64_t)seconds * 1000000000ull;
@@ -77,6 +78,6 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	printf("%d event%s\n", seen, seen == 1 ? "" : "s");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(ctx);
 	return 0;
 }

@@ -42,13 +42,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 256 }, &cq),
 		 "vs_cq_create");
+	ex_own(cq);
 	ex_check(vs_mr_alloc(pd, (size_t)2 * 32 * 4096, 0, &mr), "vs_mr_alloc");
+	ex_own(mr);
 	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
 		.send_cq = cq, .caps = { .max_send_wr = 128 } }, &qp),
 		 "vs_rc_qp_create");
+	ex_own(qp);
 	ex_check(vs_rc_endpoint(qp, &ep), "vs_rc_endpoint");
 	ex_check(vs_rc_handshake(qp, &ep), "vs_rc_handshake");
 	m = vs_mr_ptr(mr, 0);
@@ -82,9 +87,7 @@ int main(int argc, char **argv)
 			ex_check(vs_rc_batch_submit(&b), "vs_rc_batch_submit");
 			posted += batch;
 			if (ex_wait(cq, &wc, 1, 5000) != 1 || wc.status != IBV_WC_SUCCESS) {
-				fprintf(stderr, "batch of %d: completion missing or "
-					"failed\n", batch);
-				return 1;
+				ex_fail("batch of %d: completion missing or failed", batch);
 			}
 		}
 		{
@@ -94,15 +97,14 @@ int main(int argc, char **argv)
 			       secs * 1e6 / total);
 		}
 		if (memcmp(m + 32 * 4096, m, (size_t)32 * (size_t)size)) {
-			fprintf(stderr, "batch of %d: written bytes differ\n", batch);
-			return 1;
+			ex_fail("batch of %d: written bytes differ", batch);
 		}
 	}
-	ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
-	ex_check(vs_mr_close(mr), "vs_mr_close");
-	ex_check(vs_cq_close(cq), "vs_cq_close");
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(qp);
+	ex_close(mr);
+	ex_close(cq);
+	ex_close(pd);
+	ex_close(ctx);
 	printf("doorbell: all writes checked\n");
 	return 0;
 }

@@ -102,9 +102,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_check(vs_channel_create(ctx, &ch), "vs_channel_create");
+	ex_own(ch);
 	ex_check(vs_mr_alloc(pd, (size_t)nconn * 4 * SLOT, 0, &mr), "vs_mr_alloc");
+	ex_own(mr);
 	conns = calloc((size_t)nconn, sizeof(*conns));
 	if (!conns)
 		ex_die("calloc");
@@ -117,12 +121,16 @@ int main(int argc, char **argv)
 		c->id = i;
 		ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16,
 			.channel = ch, .user_context = c }, &c->cli_cq), "vs_cq_create");
+		ex_own(c->cli_cq);
 		ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 16,
 			.channel = ch, .user_context = c }, &c->srv_cq), "vs_cq_create");
+		ex_own(c->srv_cq);
 		ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
 			.send_cq = c->cli_cq, .caps = caps }, &c->cli), "vs_rc_qp_create");
+		ex_own(c->cli);
 		ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
 			.send_cq = c->srv_cq, .caps = caps }, &c->srv), "vs_rc_qp_create");
+		ex_own(c->srv);
 		ex_check(vs_rc_endpoint(c->cli, &a), "vs_rc_endpoint");
 		ex_check(vs_rc_endpoint(c->srv, &b), "vs_rc_endpoint");
 		ex_check(vs_rc_handshake(c->cli, &b), "vs_rc_handshake");
@@ -157,9 +165,8 @@ int main(int argc, char **argv)
 		int n = epoll_wait(ep, got, 2, 10000);
 
 		if (n <= 0) {
-			fprintf(stderr, "epoll_wait: %s after %d of %d connections\n",
+			ex_fail("epoll_wait: %s after %d of %d connections",
 				n ? "failed" : "nothing for 10 s", done, nconn);
-			return 1;
 		}
 		events++;
 		for (int e = 0; e < n; e++) {
@@ -189,9 +196,8 @@ int main(int argc, char **argv)
 					struct msg m;
 
 					if (wc[j].status != IBV_WC_SUCCESS) {
-						fprintf(stderr, "connection %d: %s\n", c->id,
+						ex_fail("connection %d: %s", c->id,
 							ibv_wc_status_str(wc[j].status));
-						return 1;
 					}
 					if (wc[j].opcode != IBV_WC_RECV)
 						continue; /* a send's completion */
@@ -229,15 +235,15 @@ int main(int argc, char **argv)
 		       (unsigned long long)waits);
 	}
 	for (int i = 0; i < nconn; i++) {
-		ex_check(vs_rc_qp_close(conns[i].cli), "vs_rc_qp_close");
-		ex_check(vs_rc_qp_close(conns[i].srv), "vs_rc_qp_close");
-		ex_check(vs_cq_close(conns[i].cli_cq), "vs_cq_close");
-		ex_check(vs_cq_close(conns[i].srv_cq), "vs_cq_close");
+		ex_close(conns[i].cli);
+		ex_close(conns[i].srv);
+		ex_close(conns[i].cli_cq);
+		ex_close(conns[i].srv_cq);
 	}
-	ex_check(vs_channel_close(ch), "vs_channel_close");
-	ex_check(vs_mr_close(mr), "vs_mr_close");
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(ch);
+	ex_close(mr);
+	ex_close(pd);
+	ex_close(ctx);
 	close(tfd);
 	close(ep);
 	free(conns);

@@ -27,26 +27,20 @@ static struct vs_cq *cq;
 static void expect_wc(const struct vs_wc *wc, uint64_t wr_id,
 		      enum ibv_wc_opcode opcode, const char *what)
 {
-	if (wc->status != IBV_WC_SUCCESS) {
-		fprintf(stderr, "%s: completion %s (vendor error 0x%x)\n", what,
+	if (wc->status != IBV_WC_SUCCESS)
+		ex_fail("%s: completion %s (vendor error 0x%x)", what,
 			ibv_wc_status_str(wc->status), wc->vendor_err);
-		exit(1);
-	}
-	if (wc->wr_id != wr_id || wc->opcode != opcode) {
-		fprintf(stderr, "%s: completion wr_id %llu opcode %d, expected "
-			"%llu / %d\n", what, (unsigned long long)wc->wr_id,
-			wc->opcode, (unsigned long long)wr_id, opcode);
-		exit(1);
-	}
+	if (wc->wr_id != wr_id || wc->opcode != opcode)
+		ex_fail("%s: completion wr_id %llu opcode %d, expected %llu / %d",
+			what, (unsigned long long)wc->wr_id, wc->opcode,
+			(unsigned long long)wr_id, opcode);
 }
 
 /* Waits for exactly one completion. */
 static void wait_one(struct vs_wc *wc, const char *what)
 {
-	if (ex_wait(cq, wc, 1, 5000) != 1) {
-		fprintf(stderr, "%s: no completion within 5 s\n", what);
-		exit(1);
-	}
+	if (ex_wait(cq, wc, 1, 5000) != 1)
+		ex_fail("%s: no completion within 5 s", what);
 }
 
 static void report(const char *what, uint64_t t0, size_t bytes)
@@ -86,13 +80,19 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* each handle owned as soon as made: every way out closes it */
 	ex_check(vs_device_open(dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){ .depth = 64 }, &cq),
 		 "vs_cq_create");
+	ex_own(cq);
 	ex_check(vs_mr_alloc(pd, 8192, 0, &mr), "vs_mr_alloc");
+	ex_own(mr);
 	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){ .send_cq = cq }, &qp),
 		 "vs_rc_qp_create");
+	ex_own(qp);
 	ex_check(vs_rc_endpoint(qp, &ep), "vs_rc_endpoint");
 	ex_check(vs_rc_handshake(qp, &ep), "vs_rc_handshake");
 
@@ -119,10 +119,8 @@ int main(int argc, char **argv)
 	ex_check(vs_rc_send_imm(&b, 1, VS_WR_SIGNALED, 0xC0FFEE, &ssge, 1),
 		 "vs_rc_send_imm");
 	ex_check(vs_rc_batch_submit(&b), "vs_rc_batch_submit");
-	if (ex_wait(cq, wc, 2, 5000) != 2) {
-		fprintf(stderr, "send: completions missing\n");
-		return 1;
-	}
+	if (ex_wait(cq, wc, 2, 5000) != 2)
+		ex_fail("send: completions missing");
 	if (wc[0].opcode != IBV_WC_SEND) {
 		struct vs_wc t = wc[0];
 
@@ -133,10 +131,9 @@ int main(int argc, char **argv)
 	expect_wc(&wc[1], 100, IBV_WC_RECV, "receive");
 	if (wc[1].byte_len != 64 || !(wc[1].wc_flags & IBV_WC_WITH_IMM) ||
 	    wc[1].imm != 0xC0FFEE || memcmp(mem + OFF_RECV, mem + OFF_SRC, 64)) {
-		fprintf(stderr, "send: received %u bytes imm 0x%x, bytes %s\n",
+		ex_fail("send: received %u bytes imm 0x%x, bytes %s",
 			wc[1].byte_len, wc[1].imm,
 			memcmp(mem + OFF_RECV, mem + OFF_SRC, 64) ? "differ" : "match");
-		return 1;
 	}
 	report("send with immediate 0xC0FFEE", t0, 64);
 
@@ -150,8 +147,7 @@ int main(int argc, char **argv)
 	wait_one(wc, "write");
 	expect_wc(wc, 2, IBV_WC_RDMA_WRITE, "write");
 	if (memcmp(mem + OFF_DST, mem + OFF_SRC, LEN)) {
-		fprintf(stderr, "write: destination bytes differ\n");
-		return 1;
+		ex_fail("write: destination bytes differ");
 	}
 	report("RDMA write", t0, LEN);
 
@@ -166,9 +162,8 @@ int main(int argc, char **argv)
 	wait_one(wc, "read");
 	expect_wc(wc, 3, IBV_WC_RDMA_READ, "read");
 	if (wc->byte_len != LEN || memcmp(mem + OFF_READ, mem + OFF_SRC, LEN)) {
-		fprintf(stderr, "read: %u bytes, contents %s\n", wc->byte_len,
+		ex_fail("read: %u bytes, contents %s", wc->byte_len,
 			memcmp(mem + OFF_READ, mem + OFF_SRC, LEN) ? "differ" : "match");
-		return 1;
 	}
 	report("RDMA read", t0, LEN);
 
@@ -185,10 +180,9 @@ int main(int argc, char **argv)
 	wait_one(wc, "compare-and-swap");
 	expect_wc(wc, 4, IBV_WC_COMP_SWAP, "compare-and-swap");
 	if (*result != 42 || *atom != 99) {
-		fprintf(stderr, "compare-and-swap: old %llu (want 42), now %llu "
-			"(want 99)\n", (unsigned long long)*result,
+		ex_fail("compare-and-swap: old %llu (want 42), now %llu "
+			"(want 99)", (unsigned long long)*result,
 			(unsigned long long)*atom);
-		return 1;
 	}
 	report("compare-and-swap 42 -> 99", t0, 8);
 
@@ -200,19 +194,19 @@ int main(int argc, char **argv)
 	wait_one(wc, "fetch-and-add");
 	expect_wc(wc, 5, IBV_WC_FETCH_ADD, "fetch-and-add");
 	if (*result != 99 || *atom != 104) {
-		fprintf(stderr, "fetch-and-add: old %llu (want 99), now %llu "
-			"(want 104)\n", (unsigned long long)*result,
+		ex_fail("fetch-and-add: old %llu (want 99), now %llu "
+			"(want 104)", (unsigned long long)*result,
 			(unsigned long long)*atom);
-		return 1;
 	}
 	report("fetch-and-add +5", t0, 8);
 
-	/* Close in "wrong" order on purpose: the references keep it right. */
-	ex_check(vs_device_close(ctx), "vs_device_close");
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_cq_close(cq), "vs_cq_close");
-	ex_check(vs_mr_close(mr), "vs_mr_close");
-	ex_check(vs_rc_qp_close(qp), "vs_rc_qp_close");
+	/* Close in "wrong" order on purpose: the references keep it right.
+	 * Each close is checked (ex_close exits 1 naming the one that fails). */
+	ex_close(ctx);
+	ex_close(pd);
+	ex_close(cq);
+	ex_close(mr);
+	ex_close(qp);
 	printf("loopback: all operations checked, everything closed\n");
 	return 0;
 }

@@ -118,9 +118,12 @@ int main(int argc, char **argv)
 	memset(&p, 0, sizeof(p));
 	p.size = o.size;
 	ex_check(vs_device_open(o.dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_cq_open(ctx, 16, o.events, &p.cq);
 	ex_check(vs_mr_alloc(pd, 2 * o.size, 0, &p.mr), "vs_mr_alloc");
+	ex_own(p.mr);
 	ex_check(vs_rc_qp_create(pd, &(struct vs_rc_config){
 		.send_cq = p.cq.cq,
 		.port = (uint8_t)o.port,
@@ -128,10 +131,11 @@ int main(int argc, char **argv)
 		.gid_index = o.gid_index >= 0 ? (uint32_t)o.gid_index : 0,
 		.caps = { .max_send_wr = 4, .max_recv_wr = 4 },
 	}, &p.qp), "vs_rc_qp_create");
+	ex_own(p.qp);
 	ex_check(vs_rc_endpoint(p.qp, &local), "vs_rc_endpoint");
 	fd = ex_exchange_endpoints(o.server, o.tcp_port, &local, &remote);
 	if (fd < 0)
-		return 1;
+		return ex_exit(1);
 	ex_check(vs_rc_handshake(p.qp, &remote), "vs_rc_handshake");
 	/* the first receive is posted before the peer may send */
 	post_recv(&p);
@@ -139,7 +143,7 @@ int main(int argc, char **argv)
 		uint8_t a = 1, b;
 
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 	}
 
 	t0 = ex_now_ns();
@@ -148,20 +152,20 @@ int main(int argc, char **argv)
 			send_msg(&p, i, 0);
 			if (wait_for(&p, (uint64_t)i + 1, (uint64_t)i + 1, i) ||
 			    check_msg(&p, i, 1))
-				return 1;
+				return ex_exit(1);
 			if (i + 1 < iters)
 				post_recv(&p);
 		} else {
 			if (wait_for(&p, (uint64_t)i, (uint64_t)i + 1, i) ||
 			    check_msg(&p, i, 0))
-				return 1;
+				return ex_exit(1);
 			if (i + 1 < iters)
 				post_recv(&p);
 			send_msg(&p, i, 1);
 		}
 	}
 	if (side == 1 && wait_for(&p, (uint64_t)iters, (uint64_t)iters, iters))
-		return 1;
+		return ex_exit(1);
 	{
 		double us = (double)(ex_now_ns() - t0) / 1000.0;
 		uint8_t a = 2, b;
@@ -173,13 +177,13 @@ int main(int argc, char **argv)
 		       p.cq.channel ? "completion events" : "busy polling");
 		/* the last sync: neither side tears down while the other polls */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 	}
 	ex_tcp_close(fd);
-	ex_check(vs_rc_qp_close(p.qp), "vs_rc_qp_close");
-	ex_check(vs_mr_close(p.mr), "vs_mr_close");
+	ex_close(p.qp);
+	ex_close(p.mr);
 	ex_cq_close(&p.cq);
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(pd);
+	ex_close(ctx);
 	return 0;
 }

@@ -5,6 +5,7 @@
  *
  *   show_gids [-d device]
  */
+#include <errno.h>
 #include <getopt.h>
 
 #include "common/ex_common.h"
@@ -18,8 +19,10 @@ static void show(const char *name)
 {
 	struct vs_context *ctx;
 	struct ibv_device_attr_ex attr;
+	int ret;
 
 	ex_check(vs_device_open(name, &ctx), "vs_device_open");
+	ex_own(ctx);	/* closed on every way out */
 	ex_check(vs_device_attr(ctx, &attr), "vs_device_attr");
 	printf("%s: fw %s, %u port(s), max_qp %d, max_qp_wr %d, max_sge %d, "
 	       "max_cqe %d, atomics %s, %s attributes\n", ctx->name,
@@ -53,13 +56,16 @@ static void show(const char *name)
 		}
 		if (n > 64)
 			printf("    ... %zu more\n", n - 64);
-		if (vs_gid_pick(ctx, port, &pick) == 0)
+		ret = vs_gid_pick(ctx, port, &pick);
+		if (ret == 0)
 			printf("    a QP on this port uses GID index %u (%s, %s)\n",
 			       pick.index, pick.ip, vs_gid_type_name(pick.type));
-		else
+		else if (ret == -ENOENT)	/* none routable: an answer */
 			printf("    no usable GID: %s\n", vs_last_error()->message);
+		else
+			ex_die("vs_gid_pick");
 	}
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(ctx);
 }
 
 int main(int argc, char **argv)

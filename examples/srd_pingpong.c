@@ -58,6 +58,7 @@ int main(int argc, char **argv)
 	side = o.server ? 0 : 1;
 
 	ex_check(vs_device_open(o.dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ret = vs_efa_query_caps(ctx, &caps);
 	if (ret == -EOPNOTSUPP) {
 		char why[VS_ERROR_MSG_MAX + 64];
@@ -67,15 +68,17 @@ int main(int argc, char **argv)
 			"device (the efa kernel driver and rdma-core's efa provider "
 			"with libefa). Use ud_pingpong or rc_pingpong on this device.\n",
 			vs_format_error(vs_last_error(), why, sizeof(why)));
-		ex_check(vs_device_close(ctx), "vs_device_close");
+		ex_close(ctx);
 		return EXIT_NOT_EFA;
 	}
 	ex_check(ret, "vs_efa_query_caps");
 	print_caps(ctx->name, &caps);
 
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_cq_open(ctx, 16, o.events, &cq);
 	ex_check(vs_mr_alloc(pd, 2 * size, 0, &mr), "vs_mr_alloc");
+	ex_own(mr);
 	ex_check(vs_srd_qp_create(pd, &(struct vs_srd_config){
 		.send_cq = cq.cq,
 		.port = (uint8_t)o.port,
@@ -84,10 +87,11 @@ int main(int argc, char **argv)
 		.caps = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1,
 			  .max_recv_sge = 1 },
 	}, &qp), "vs_srd_qp_create");
+	ex_own(qp);
 	ex_check(vs_srd_endpoint(qp, &local), "vs_srd_endpoint");
 	fd = ex_exchange_endpoints(o.server, o.tcp_port, &local, &remote);
 	if (fd < 0)
-		return 1;
+		return ex_exit(1);
 	ex_check(vs_srd_handshake(qp, &remote, &dest), "vs_srd_handshake");
 
 	m = vs_mr_ptr(mr, 0);
@@ -104,7 +108,7 @@ int main(int argc, char **argv)
 		ex_check(vs_recv_submit(&rb), "vs_recv_submit");
 		/* a receive must be posted before the peer sends (RNR) */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 		ex_payload_fill(m, size, i, side);
 		ex_check(vs_srd_batch_start(qp, &sb), "vs_srd_batch_start");
 		ex_check(vs_srd_send(&sb, 1, VS_WR_SIGNALED, &dest, &ss, 1),
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
 		ex_check(vs_srd_batch_submit(&sb), "vs_srd_batch_submit");
 		if (ex_dgram_wait(&cq, i, &sends, &recvs, (uint32_t)size,
 				  remote.qpn, m + size, size, !side))
-			return 1;
+			return ex_exit(1);
 	}
 	{
 		double us = (double)(ex_now_ns() - t0) / 1000.0;
@@ -121,14 +125,14 @@ int main(int argc, char **argv)
 		printf("%d SRD exchanges of %zu bytes in %.0f us (%.2f us each); "
 		       "every byte checked\n", iters, size, us, us / iters);
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 	}
 	ex_tcp_close(fd);
 	ex_check(vs_srd_dest_release(&dest), "vs_srd_dest_release");
-	ex_check(vs_srd_qp_close(qp), "vs_srd_qp_close");
-	ex_check(vs_mr_close(mr), "vs_mr_close");
+	ex_close(qp);
+	ex_close(mr);
 	ex_cq_close(&cq);
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(pd);
+	ex_close(ctx);
 	return 0;
 }

@@ -37,9 +37,12 @@ int main(int argc, char **argv)
 	side = o.server ? 0 : 1;
 
 	ex_check(vs_device_open(o.dev, &ctx), "vs_device_open");
+	ex_own(ctx);
 	ex_check(vs_pd_alloc(ctx, &pd), "vs_pd_alloc");
+	ex_own(pd);
 	ex_cq_open(ctx, 16, o.events, &cq);
 	ex_check(vs_mr_alloc(pd, 2 * (size + VS_UD_GRH_BYTES), 0, &mr), "vs_mr_alloc");
+	ex_own(mr);
 	ex_check(vs_ud_qp_create(pd, &(struct vs_ud_config){
 		.send_cq = cq.cq,
 		.port = (uint8_t)o.port,
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
 		.gid_index = o.gid_index >= 0 ? (uint32_t)o.gid_index : 0,
 		.caps = { .max_send_wr = 4, .max_recv_wr = 4 },
 	}, &qp), "vs_ud_qp_create");
+	ex_own(qp);
 	ex_check(vs_ud_endpoint(qp, &local), "vs_ud_endpoint");
 	if (size > (size_t)(128 << local.mtu)) {
 		fprintf(stderr, "-s %zu exceeds the path MTU %d (a datagram "
@@ -55,7 +59,7 @@ int main(int argc, char **argv)
 	}
 	fd = ex_exchange_endpoints(o.server, o.tcp_port, &local, &remote);
 	if (fd < 0)
-		return 1;
+		return ex_exit(1);
 	ex_check(vs_ud_handshake(qp, &remote, &dest), "vs_ud_handshake");
 
 	m = vs_mr_ptr(mr, 0);
@@ -71,7 +75,7 @@ int main(int argc, char **argv)
 		ex_check(vs_recv_submit(&rb), "vs_recv_submit");
 		/* UD drops datagrams without a posted receive: sync first */
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 		{
 			struct vs_ud_batch ub;
 
@@ -84,7 +88,7 @@ int main(int argc, char **argv)
 		if (ex_dgram_wait(&cq, i, &sends, &recvs,
 				  (uint32_t)(size + VS_UD_GRH_BYTES), remote.qpn,
 				  m + size + VS_UD_GRH_BYTES, size, !side))
-			return 1;
+			return ex_exit(1);
 	}
 	{
 		double us = (double)(ex_now_ns() - t0) / 1000.0;
@@ -96,14 +100,14 @@ int main(int argc, char **argv)
 		       "ibv_post_send",
 		       cq.channel ? "completion events" : "busy polling");
 		if (ex_tcp_exchange(fd, &a, &b, 1))
-			return 1;
+			return ex_exit(1);
 	}
 	ex_tcp_close(fd);
 	ex_check(vs_ud_dest_release(&dest), "vs_ud_dest_release");
-	ex_check(vs_ud_qp_close(qp), "vs_ud_qp_close");
-	ex_check(vs_mr_close(mr), "vs_mr_close");
+	ex_close(qp);
+	ex_close(mr);
 	ex_cq_close(&cq);
-	ex_check(vs_pd_close(pd), "vs_pd_close");
-	ex_check(vs_device_close(ctx), "vs_device_close");
+	ex_close(pd);
+	ex_close(ctx);
 	return 0;
 }

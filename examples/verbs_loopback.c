@@ -12,8 +12,11 @@
  *
  *   verbs_loopback [-d DEV] [-g GID_INDEX] [-n BURST]
  *
- * Exit: 0 when every byte matched, 1 otherwise, 77 when there is no device
- * or it is iWARP (its QPs connect only through rdma_cm, never to themselves).
+ * Exit: 0 when every byte matched, 1 otherwise (a call that failed is
+ * named with its errno, and every object made is destroyed first, each
+ * destroy checked), 77 when there is no device (none listed, or the
+ * kernel has no RDMA support) or it is iWARP (its QPs connect only
+ * through rdma_cm, never to themselves).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +43,10 @@ enum {
 	BUF_LEN = OFF_BURST + 2 * BURST_LEN,
 };
 
+/* What the program made, destroyed by teardown() on every way out. */
+static struct ibv_device **list;
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
 static struct ibv_cq *cq;
 static struct ibv_qp *qp;
 static struct ibv_mr *mr;
@@ -57,9 +64,82 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+/* ibv_close_device's failure as the others': an errno. */
+static int close_device(struct ibv_context *c)
+{
+	errno = 0;
+	return ibv_close_device(c) ? (errno ? errno : EIO) : 0;
+}
+
+/*
+ * One destroy, checked: its failure is one more (the teardown is part of
+ * what is checked), said with the call and errno, and the destroy is
+ * made once more, as a program that retries would.  err: 0 when the
+ * object is gone.
+ */
+#define DESTROY(err, fn, obj)                                                  \
+	do {                                                                   \
+		(err) = fn(obj);                                               \
+		if (err) {                                                     \
+			fprintf(stderr, "verbs_loopback: %s: %s\n", #fn,        \
+				strerror(err));                                \
+			failures++;                                            \
+			(err) = fn(obj);                                       \
+			if (err)                                               \
+				fprintf(stderr, "verbs_loopback: %s again: "    \
+					"%s\n", #fn, strerror(err));           \
+		}                                                              \
+	} while (0)
+
+/*
+ * Everything made, in reverse.  What a destroy that failed twice keeps
+ * alive is left alone, with what depends on it: the memory under an MR
+ * still registered (the device may reach it), the CQ and PD of a QP
+ * still there, the device of a PD or CQ still there.
+ */
+static void teardown(void)
+{
+	int err;
+
+	if (qp) {
+		DESTROY(err, ibv_destroy_qp, qp);
+		if (!err)
+			qp = NULL;
+	}
+	if (cq && !qp) {
+		DESTROY(err, ibv_destroy_cq, cq);
+		if (!err)
+			cq = NULL;
+	}
+	if (mr) {
+		DESTROY(err, ibv_dereg_mr, mr);
+		if (!err)
+			mr = NULL;
+	}
+	if (!mr) {
+		free(buf);
+		buf = NULL;
+	}
+	if (pd && !qp && !mr) {
+		DESTROY(err, ibv_dealloc_pd, pd);
+		if (!err)
+			pd = NULL;
+	}
+	if (ctx && !pd && !cq) {
+		DESTROY(err, close_device, ctx);
+		if (!err)
+			ctx = NULL;
+	}
+	if (list)
+		ibv_free_device_list(list);
+	list = NULL;
+}
+
+/* A call failed: say which and why, destroy what was made, exit 1. */
 static void die(const char *what, int err)
 {
 	fprintf(stderr, "verbs_loopback: %s: %s\n", what, strerror(err));
+	teardown();
 	exit(1);
 }
 
@@ -73,13 +153,14 @@ static void wait_wc(int n, struct ibv_wc *wcs, const char *what)
 		int r = ibv_poll_cq(cq, n - got, wcs + got);
 
 		if (r < 0) {
-			fprintf(stderr, "%s: ibv_poll_cq failed\n", what);
-			exit(1);
+			fprintf(stderr, "%s: ", what);
+			die("ibv_poll_cq", EIO);
 		}
 		got += r;
 		if (!r && now_us() > deadline) {
 			fprintf(stderr, "%s: %d of %d completions in 5 s\n", what,
 				got, n);
+			teardown();
 			exit(1);
 		}
 	}
@@ -88,6 +169,7 @@ static void wait_wc(int n, struct ibv_wc *wcs, const char *what)
 			fprintf(stderr, "%s: completion %s (wr_id %" PRIu64 ")\n",
 				what, ibv_wc_status_str(wcs[i].status),
 				wcs[i].wr_id);
+			teardown();
 			exit(1);
 		}
 	}
@@ -98,8 +180,10 @@ static void post(struct ibv_send_wr *wr, const char *what)
 	struct ibv_send_wr *bad;
 	int err = ibv_post_send(qp, wr, &bad);
 
-	if (err)
-		die(what, err);
+	if (err) {
+		fprintf(stderr, "%s: ", what);
+		die("ibv_post_send", err);
+	}
 }
 
 static void check(bool ok, const char *what, double us, const char *detail)
@@ -116,7 +200,7 @@ static void fill(uint8_t *p, size_t len, unsigned int seed)
 		p[i] = (uint8_t)(seed + i * 7);
 }
 
-static int find_gid(struct ibv_context *ctx)
+static int find_gid(void)
 {
 	const char *env = getenv("VS_RXE_GID_INDEX");
 
@@ -136,7 +220,7 @@ static int find_gid(struct ibv_context *ctx)
 	return 0;
 }
 
-static void connect_self(struct ibv_context *ctx, int gid_index)
+static void connect_self(int gid_index)
 {
 	struct ibv_port_attr port;
 	struct ibv_qp_attr a;
@@ -146,6 +230,7 @@ static void connect_self(struct ibv_context *ctx, int gid_index)
 	err = ibv_query_port(ctx, PORT, &port);
 	if (err)
 		die("ibv_query_port", err);
+	errno = 0;
 	err = ibv_query_gid(ctx, PORT, gid_index, &gid);
 	if (err)
 		die("ibv_query_gid", errno ? errno : EINVAL);
@@ -158,7 +243,7 @@ static void connect_self(struct ibv_context *ctx, int gid_index)
 	err = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (err)
-		die("modify_qp INIT", err);
+		die("ibv_modify_qp to INIT", err);
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
@@ -177,7 +262,7 @@ static void connect_self(struct ibv_context *ctx, int gid_index)
 			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 	if (err)
-		die("modify_qp RTR", err);
+		die("ibv_modify_qp to RTR", err);
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
@@ -190,7 +275,7 @@ static void connect_self(struct ibv_context *ctx, int gid_index)
 			    IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (err)
-		die("modify_qp RTS", err);
+		die("ibv_modify_qp to RTS", err);
 }
 
 static void op_send(void)
@@ -303,10 +388,7 @@ static void burst(int n)
 int main(int argc, char **argv)
 {
 	const char *want = getenv("VS_RXE_DEV");
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	struct ibv_pd *pd;
-	int gid_index = -1, n = 32, opt, num, access;
+	int gid_index = -1, n = 32, opt, num = 0, access;
 	double t0 = now_us();
 
 	setvbuf(stdout, NULL, _IOLBF, 0); /* the last line a failure prints is its reason */
@@ -328,56 +410,79 @@ int main(int argc, char **argv)
 		}
 	}
 
+	errno = 0;
 	list = ibv_get_device_list(&num);
+	/* "no device" only from what was listed, or the kernel saying it has
+	 * no RDMA support at all (ENOSYS): any other failure is a failure */
+	if (!list && errno != ENOSYS)
+		die("ibv_get_device_list", errno ? errno : EIO);
 	if (!list || !num) {
-		printf("no RDMA device: %s\n",
-		       list ? "the list is empty" : strerror(errno));
+		printf("no RDMA device: %s\n", list ? "the list is empty" :
+		       "the kernel has no RDMA support loaded (ibv_get_device_list: ENOSYS)");
+		teardown();
 		return 77;
 	}
-	for (int i = 0; i < num && !ctx; i++)
-		if (!want || !*want ||
-		    !strcmp(ibv_get_device_name(list[i]), want))
-			ctx = ibv_open_device(list[i]);
+	for (int i = 0; i < num && !ctx; i++) {
+		const char *name;
+
+		errno = 0;
+		name = ibv_get_device_name(list[i]);
+		if (!name)	/* never from rdma-core: no NULL into strcmp */
+			die("ibv_get_device_name", errno ? errno : ENODEV);
+		if (want && *want && strcmp(name, want))
+			continue;
+		errno = 0;
+		ctx = ibv_open_device(list[i]);
+		if (!ctx)
+			die("ibv_open_device", errno ? errno : ENODEV);
+	}
 	if (!ctx) {
-		fprintf(stderr, "cannot open %s\n", want ? want : "a device");
+		fprintf(stderr, "verbs_loopback: no RDMA device named %s (%d other%s "
+			"listed)\n", want, num, num == 1 ? "" : "s");
+		teardown();
 		return 1;
 	}
 	if (ctx->device->transport_type == IBV_TRANSPORT_IWARP) {
 		printf("%s is an iWARP device: its QPs connect only through "
 		       "rdma_cm, so one cannot connect to itself here\n",
-		       ibv_get_device_name(ctx->device));
-		ibv_close_device(ctx);
-		ibv_free_device_list(list);
-		return 77;
+		       ctx->device->name);
+		teardown();
+		return failures ? 1 : 77;
 	}
 	if (gid_index < 0)
-		gid_index = find_gid(ctx);
+		gid_index = find_gid();
 	printf("verbs_loopback: %s, port %d, GID index %d\n",
-	       ibv_get_device_name(ctx->device), PORT, gid_index);
+	       ctx->device->name, PORT, gid_index);
 
+	errno = 0;
 	pd = ibv_alloc_pd(ctx);
 	if (!pd)
-		die("ibv_alloc_pd", errno);
-	if (posix_memalign((void **)&buf, 4096, BUF_LEN))
+		die("ibv_alloc_pd", errno ? errno : ENOMEM);
+	if (posix_memalign((void **)&buf, 4096, BUF_LEN)) {
+		buf = NULL;
 		die("posix_memalign", ENOMEM);
+	}
 	memset(buf, 0, BUF_LEN);
 	/* Not a constant: ibv_reg_mr's macro takes the ibv_reg_mr_iova2 path. */
 	access = access_flags;
+	errno = 0;
 	mr = ibv_reg_mr(pd, buf, BUF_LEN, access);
 	if (!mr)
-		die("ibv_reg_mr", errno);
+		die("ibv_reg_mr", errno ? errno : ENOMEM);
+	errno = 0;
 	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	if (!cq)
-		die("ibv_create_cq", errno);
+		die("ibv_create_cq", errno ? errno : ENOMEM);
 	struct ibv_qp_init_attr qa = {
 		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 8, .max_recv_wr = 8,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
+	errno = 0;
 	qp = ibv_create_qp(pd, &qa);
 	if (!qp)
-		die("ibv_create_qp", errno);
-	connect_self(ctx, gid_index);
+		die("ibv_create_qp", errno ? errno : ENOMEM);
+	connect_self(gid_index);
 	printf("  RC QP %#x connected to itself (setup %.1f ms)\n", qp->qp_num,
 	       (now_us() - t0) / 1e3);
 
@@ -393,13 +498,7 @@ int main(int argc, char **argv)
 	if (n > 0)
 		burst(n);
 
-	ibv_destroy_qp(qp);
-	ibv_destroy_cq(cq);
-	ibv_dereg_mr(mr);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	ibv_free_device_list(list);
-	free(buf);
+	teardown();	/* each destroy checked: a failure is one more */
 	printf("verbs_loopback: %s (%.1f ms in all)\n",
 	       failures ? "FAILED" : "every byte matched", (now_us() - t0) / 1e3);
 	return failures ? 1 : 0;

@@ -6,17 +6,121 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ex_common.h"
 
-/* Whether this machine has an RDMA device (false when it cannot list them). */
-static int ex_any_device(void)
+/*
+ * Whether this machine has no RDMA device: none listed, or no RDMA at all
+ * (rdma-core's ENOSYS: the kernel has none loaded; libibverbs missing).
+ * A list that fails otherwise says nothing of the devices: not "none".
+ */
+static int ex_no_device(void)
 {
 	size_t n = 0;
+	int ret = vs_device_list(NULL, 0, &n);
 
-	return vs_device_list(NULL, 0, &n) == 0 && n > 0;
+	if (ret == -ENOSYS)
+		return 1;
+	return !ret && !n;
+}
+
+/* The owned handles, oldest first. */
+static struct ex_owned {
+	void *h;
+	int (*close)(void *);
+	const char *what;
+} *owned;
+static int nowned, cap_owned;
+
+void ex_own_(void *h, int (*close)(void *), const char *what)
+{
+	if (nowned == cap_owned) {
+		int cap = cap_owned ? 2 * cap_owned : 16;
+		struct ex_owned *more = realloc(owned, (size_t)cap * sizeof(*more));
+
+		if (!more) {
+			fprintf(stderr, "ex_own(%s): out of memory\n", what);
+			close(h);
+			ex_release();
+			exit(1);
+		}
+		owned = more;
+		cap_owned = cap;
+	}
+	owned[nowned].h = h;
+	owned[nowned].close = close;
+	owned[nowned].what = what;
+	nowned++;
+}
+
+/* One close, checked; the handle is forgotten either way (a failed close
+ * of the typed API is tried once more, as its record says to). */
+static int ex_close_one(int i)
+{
+	char buf[600];
+	int ret = owned[i].close(owned[i].h);
+
+	if (ret) {
+		fflush(stdout);
+		fprintf(stderr, "closing %s failed: %s\n", owned[i].what,
+			vs_format_error(vs_last_error(), buf, sizeof(buf)));
+		if (owned[i].close(owned[i].h))
+			fprintf(stderr, "closing %s again failed too\n",
+				owned[i].what);
+	}
+	memmove(&owned[i], &owned[i + 1], (size_t)(nowned - i - 1) * sizeof(owned[0]));
+	nowned--;
+	return ret;
+}
+
+void ex_close_(void *h, const char *what)
+{
+	for (int i = nowned - 1; i >= 0; i--)
+		if (owned[i].h == h) {
+			if (ex_close_one(i)) {
+				ex_release();
+				exit(1);
+			}
+			return;
+		}
+	fprintf(stderr, "ex_close(%s): not a handle the program owns\n", what);
+	ex_release();
+	exit(1);
+}
+
+int ex_release(void)
+{
+	int failed = 0;
+
+	while (nowned)
+		failed += ex_close_one(nowned - 1) != 0;
+	free(owned);
+	owned = NULL;
+	cap_owned = 0;
+	return failed;
+}
+
+int ex_exit(int code)
+{
+	int failed = ex_release();
+
+	return failed && !code ? 1 : code;
+}
+
+void ex_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ex_release();
+	exit(1);
 }
 
 void ex_die(const char *what)
@@ -31,14 +135,19 @@ void ex_die(const char *what)
 	if (vs_last_error()->err == EOPNOTSUPP) {
 		fprintf(stderr, "cannot run on this device: %s\n",
 			vs_last_error()->message);
+		ex_release();
 		exit(EX_CANNOT_RUN);
 	}
 	/*
 	 * no device at all (a device named wrong on a machine with one is
-	 * 1); the record above, the last line, already says so
+	 * 1; a call that failed is 1); the record above, the last line,
+	 * already says so
 	 */
-	if (!ex_any_device())
+	if (ex_no_device()) {
+		ex_release();
 		exit(EX_CANNOT_RUN);
+	}
+	ex_release();
 	exit(1);
 }
 

@@ -50,10 +50,13 @@ void ex_cq_open(struct vs_context *ctx, uint32_t depth, bool events,
 		struct ex_cq *c)
 {
 	c->channel = NULL;
-	if (events)
+	if (events) {
 		ex_check(vs_channel_create(ctx, &c->channel), "vs_channel_create");
+		ex_own(c->channel);
+	}
 	ex_check(vs_cq_create(ctx, &(struct vs_cq_config){
 		.depth = depth, .channel = c->channel }, &c->cq), "vs_cq_create");
+	ex_own(c->cq);
 }
 
 int ex_cq_poll_or_wait(struct ex_cq *c, struct vs_wc *wc, int max)
@@ -77,9 +80,9 @@ int ex_cq_poll_or_wait(struct ex_cq *c, struct vs_wc *wc, int max)
 
 void ex_cq_close(struct ex_cq *c)
 {
-	ex_check(vs_cq_close(c->cq), "vs_cq_close");
+	ex_close(c->cq);
 	if (c->channel)
-		ex_check(vs_channel_close(c->channel), "vs_channel_close");
+		ex_close(c->channel);
 }
 
 int ex_exchange_endpoints(const char *server_host, int tcp_port,

@@ -58,6 +58,12 @@ struct vs_qp {
 	bool rts_rnr_retry;      /* SRD: rnr_retry goes with RTR->RTS */
 	bool cm_id_qp;           /* a CM id's: the CM brings it up, no handshake */
 	/*
+	 * Destroyed, but a step after the destroy failed (its bounce ring's
+	 * MR would not deregister): closed, holding what is left, until a
+	 * close again finishes (lib/core/qp.c, vs__qp_put).
+	 */
+	bool teardown_left;
+	/*
 	 * Bounce ring, only on providers whose ibv_wr_* SGE setters are
 	 * broken (the quirk wr_sge_broken of lib/core/quirks.c).
 	 * Inline payloads and multi-SGE gathers are copied into a registered

@@ -205,6 +205,33 @@ static inline int vs__first_err(int a, int b)
 	return a ? a : b;
 }
 
+/*
+ * A teardown of several steps that goes on after a failure keeps the
+ * first one: its return and its record (a later step's failure would
+ * otherwise overwrite the cause the caller needs).  vs__first_keep()
+ * after each step, vs__first_end() returns the first failure (0: none)
+ * with its record put back.
+ */
+struct vs__first {
+	int err;
+	struct vs_error rec;
+};
+
+static inline void vs__first_keep(struct vs__first *f, int ret)
+{
+	if (ret && !f->err) {
+		f->err = ret;
+		f->rec = *vs_last_error();
+	}
+}
+
+static inline int vs__first_end(struct vs__first *f)
+{
+	if (f->err)
+		vs__error_restore(&f->rec);
+	return f->err;
+}
+
 /* Names of IBV_QP_* mask bits into buf ("IBV_QP_AV|IBV_QP_PATH_MTU"). */
 void vs__qp_mask_names(int mask, char *buf, size_t len);
 

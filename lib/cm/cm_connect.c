@@ -5,7 +5,10 @@
  * here with the CM's attributes (lib/cm/cm_qp.c); librdmacm never touches
  * it (the id has no rdma_create_qp QP), so the CM's answer to a connect
  * arrives as RDMA_CM_EVENT_CONNECT_RESPONSE and rdma_establish completes
- * it after RTR and RTS.
+ * it after RTR and RTS.  A librdmacm older than 23 has neither verb (the
+ * old_cm rows, VS__CM_KINDS): there the id owns the QP, librdmacm brings
+ * it up in rdma_accept and at the connect's answer (ESTABLISHED), and the
+ * library reads back what it set.
  */
 #include "cm_internal.h"
 
@@ -62,6 +65,17 @@ static void fill_param(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg,
 	if (!vs__cm_is_ud(id)) {
 		p->responder_resources = qp->max_dest_rd_atomic;
 		p->initiator_depth = qp->max_rd_atomic;
+		/*
+		 * an accept grants no more than the request offered (the
+		 * library's RTR/RTS did so already; librdmacm before 23 sets
+		 * the QP from these)
+		 */
+		if (id->state == VS_CM_REQUEST) {
+			if (p->responder_resources > id->req_initiator_depth)
+				p->responder_resources = id->req_initiator_depth;
+			if (p->initiator_depth > id->req_responder_resources)
+				p->initiator_depth = id->req_responder_resources;
+		}
 		p->flow_control = 1;
 		p->retry_count = qp->retry_cnt;
 		p->rnr_retry_count = qp->rnr_retry;
@@ -72,7 +86,7 @@ int vs__cm_complete(struct vs_cm_id *id, const char *call)
 {
 	int ret;
 
-	if (vs__cm_is_ud(id) || vs__cm_is_iwarp(id))
+	if (vs__cm_is_ud(id) || vs__cm_cm_moves_qp(id))
 		return 0; /* the answer is the ESTABLISHED event itself */
 	ret = vs__cm_qp_up(id, call);
 	if (!ret) {
@@ -171,7 +185,7 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	id->state = VS_CM_CONNECTING;
 	if (wait_ms(cfg) == 0)
 		return 0;
-	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) || vs__cm_is_iwarp(id) ?
+	ret = vs__cm_wait_for(id, vs__cm_is_ud(id) || vs__cm_cm_moves_qp(id) ?
 			      RDMA_CM_EVENT_ESTABLISHED :
 			      RDMA_CM_EVENT_CONNECT_RESPONSE, wait_ms(cfg), &ev,
 			      "connecting to", call);
@@ -248,18 +262,21 @@ static int client_gone(struct vs_cm_id *id, int ret, const char *call)
 	}
 	/*
 	 * No event (IB CM: the client's REJ ends the request without one):
-	 * the CM's attributes of a request it no longer holds fail EINVAL.
+	 * the CM's attributes of a request it no longer holds fail EINVAL,
+	 * asked by the library or, before rdma-core 23, by rdma_accept.
 	 */
-	if (first.verb && !strcmp(first.verb, "rdma_init_qp_attr") &&
-	    first.err == EINVAL && !vs__cm_is_iwarp(id)) {
+	if (first.verb && first.err == EINVAL && !vs__cm_is_iwarp(id) &&
+	    (!strcmp(first.verb, "rdma_init_qp_attr") ||
+	     (vs__cm_is_old(id) && !strcmp(first.verb, "rdma_accept")))) {
 		id->state = VS_CM_FAILED;
 		return vs__set_error(call, ECONNABORTED,
 				     "accepting %s: the client is gone: the CM "
 				     "no longer holds its connection request "
-				     "(rdma_init_qp_attr: EINVAL) %lld ms after "
-				     "it came: the client gave up waiting (its "
-				     "connect's time limit ran out) or withdrew it",
-				     vs__cm_peer_or(id), (long long)age);
+				     "(%s: EINVAL) %lld ms after it came: the "
+				     "client gave up waiting (its connect's time "
+				     "limit ran out) or withdrew it",
+				     vs__cm_peer_or(id), first.verb,
+				     (long long)age);
 	}
 	/* nothing says so: the first failure stands, as recorded */
 	vs__error_restore(&first);
@@ -308,16 +325,31 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	errno = 0;
 	if (rdma_accept(id->id, &p)) {
 		int err = vs__errno_or(EINVAL);
+		bool old = vs__cm_is_old(id) && !vs__cm_is_ud(id);
 
 		id->state = VS_CM_FAILED;
 		ret = vs__verb_error(call, "rdma_accept", err,
-				     "accepting %s: the accept cannot be sent",
-				     vs__cm_peer_or(id));
+				     "accepting %s: %s%s%s", vs__cm_peer_or(id),
+				     old ? "librdmacm could not bring the QP to "
+				     "RTR and RTS or send the accept (it brings "
+				     "the QP up itself: " :
+				     "the accept cannot be sent",
+				     old ? vs__cm_old_why() : "", old ? ")" : "");
 		return client_gone(id, ret, call);
 	}
 	if (vs__cm_is_ud(id)) {
 		id->state = VS_CM_CONNECTED; /* SIDR: no ready-to-use follows */
 		return 0;
+	}
+	/* librdmacm before 23 brought the QP to RTS in rdma_accept */
+	if (vs__cm_is_old(id) && !vs__cm_is_iwarp(id)) {
+		ret = vs__cm_qp_synced(id, call);
+		if (ret) {
+			id->state = VS_CM_FAILED;
+			vs__cm_qp_to_error(id);
+			rdma_disconnect(id->id);
+			return ret;
+		}
 	}
 	id->state = VS_CM_ACCEPTING;
 	if (wait_ms(cfg) == 0)

@@ -123,6 +123,18 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 				ev->pdata = true;
 			}
 			vs__qp_set_state(id->qp, IBV_QPS_RTS);
+		} else if (vs__cm_is_old(id) && !vs__cm_is_ud(id) && id->qp) {
+			/*
+			 * librdmacm before 23 answered the connect itself: QP
+			 * to RTS, ready-to-use sent, CONNECT_RESPONSE made
+			 * ESTABLISHED with the accept's data
+			 */
+			if (id->state == VS_CM_CONNECTING) {
+				ret = keep_pdata(id, e, false, call);
+				ev->pdata = true;
+			}
+			if (id->qp->state != IBV_QPS_RTS)
+				ret = vs__first_err(ret, vs__cm_qp_synced(id, call));
 		}
 		id->state = VS_CM_CONNECTED;
 		break;

@@ -191,7 +191,7 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = t;
-	id->kind = vs__cm_kind_of(t, NULL);
+	id->kind = vs__cm_kind_of(t, NULL, vs__cm_old_here());
 	if (chan)
 		ret = channel_join(chan, id, call);
 	else
@@ -230,7 +230,7 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = listener->transport;
-	id->kind = vs__cm_kind_of(id->transport, NULL);
+	id->kind = vs__cm_kind_of(id->transport, NULL, listener->kind->old_cm);
 	if (listener->chan) {
 		/* librdmacm put it on the listener's channel: it stays there */
 		ret = channel_join(listener->chan, id, call);

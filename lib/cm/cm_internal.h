@@ -40,11 +40,12 @@ struct vs_cm_channel {
 
 /*
  * What differs per kind of CM id: one X-macro row each, chosen when the
- * id is made (RC or UD, its transport) and once more when it is bound to
- * its device (RC on an iWARP device), so no step asks again.
+ * id is made (RC or UD, its transport; librdmacm's age) and once more
+ * when it is bound to its device (RC on an iWARP device), so no step
+ * asks again.
  *
- * Columns of X(KIND, qp, datagram, iwarp, connect_max, connect_what,
- *              accept_max, accept_what):
+ * Columns of X(KIND, qp, datagram, iwarp, old_cm, connect_max,
+ *              connect_what, accept_max, accept_what):
  *   qp        the vs_cm_<qp>_qp_create that makes its QP
  *   datagram  UD: SIDR, no connection (no RTR/RTS attributes of a
  *             connection, no ready-to-use, a destination answers)
@@ -52,33 +53,54 @@ struct vs_cm_channel {
  *             is up and answers a connect with ESTABLISHED (no
  *             CONNECT_RESPONSE, no ready-to-use); the library takes the QP
  *             to INIT only
+ *   old_cm    librdmacm before rdma-core 23 (no RDMACM_1.2: no
+ *             rdma_init_qp_attr, no rdma_establish; 17.1, 22.4), or the
+ *             legacy verbs forced (vs_force_legacy).  RC: the id owns its
+ *             QP (rdma_cm_id.qp, as rdma_create_qp leaves it, which is
+ *             what rping does there) and librdmacm brings it up itself:
+ *             in rdma_accept, and at the connect's answer, which it
+ *             answers ESTABLISHED after sending the ready-to-use; the
+ *             library reads back what it set (vs__cm_qp_synced).  UD: the
+ *             Q_Key is RDMA_UDP_QKEY, the one the kernel gives every id of
+ *             the UDP port space.
  *   connect_max, accept_max  private data a connect / an accept carries
  *   connect_what, accept_what  those messages, as errors name them
  */
 #define VS__CM_KINDS(X)                                                       \
-	X(RC, "rc", false, false, VS_CM_CONNECT_DATA_MAX,                     \
+	X(RC, "rc", false, false, false, VS_CM_CONNECT_DATA_MAX,              \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
-	X(RC_IWARP, "rc", false, true, VS_CM_CONNECT_DATA_MAX,                \
+	X(RC_IWARP, "rc", false, true, false, VS_CM_CONNECT_DATA_MAX,         \
 	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
 	  "an RC accept (REP)")                                               \
-	X(UD, "ud", true, false, VS_CM_UD_CONNECT_DATA_MAX,                   \
+	X(UD, "ud", true, false, false, VS_CM_UD_CONNECT_DATA_MAX,            \
+	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
+	  "a UD accept (SIDR REP)")                                           \
+	X(RC_OLD, "rc", false, false, true, VS_CM_CONNECT_DATA_MAX,           \
+	  "an RC connect request (REQ)", VS_CM_ACCEPT_DATA_MAX,               \
+	  "an RC accept (REP)")                                               \
+	X(UD_OLD, "ud", true, false, true, VS_CM_UD_CONNECT_DATA_MAX,         \
 	  "a UD connect request (SIDR REQ)", VS_CM_UD_ACCEPT_DATA_MAX,        \
 	  "a UD accept (SIDR REP)")
 
 struct vs__cm_kind {
 	const char *qp;
-	bool datagram, iwarp;
+	bool datagram, iwarp, old_cm;
 	uint8_t connect_max, accept_max;
 	const char *connect_what, *accept_what;
 };
 
 /*
  * lib/cm/cm_kinds.c: the row of an id of transport t, on ctx's device
- * (NULL: not bound yet, so not iWARP as far as anything asks).
+ * (NULL: not bound yet, so not iWARP as far as anything asks), old: its
+ * librdmacm is older than 23 (vs__cm_old_here at the id's create).
  */
 const struct vs__cm_kind *vs__cm_kind_of(enum vs_transport t,
-					 const struct vs_context *ctx);
+					 const struct vs_context *ctx, bool old);
+/* librdmacm lacks RDMACM_1.2 (read once), or the legacy verbs are forced */
+bool vs__cm_old_here(void);
+/* why an id took an old_cm row, in words */
+const char *vs__cm_old_why(void);
 
 struct vs_cm_id {
 	struct vs_handle h;
@@ -169,7 +191,7 @@ int vs__cm_bind_ctx(struct vs_cm_id *id, const char *call);
 static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
 {
 	id->ctx = ctx;
-	id->kind = vs__cm_kind_of(id->transport, ctx);
+	id->kind = vs__cm_kind_of(id->transport, ctx, id->kind->old_cm);
 }
 
 /* The id's row's answers (VS__CM_KINDS): UD; iWARP, once bound. */
@@ -181,6 +203,21 @@ static inline bool vs__cm_is_ud(const struct vs_cm_id *id)
 static inline bool vs__cm_is_iwarp(const struct vs_cm_id *id)
 {
 	return id->kind->iwarp;
+}
+
+/* librdmacm before 23 (VS__CM_KINDS' old_cm): it brings an RC QP up itself */
+static inline bool vs__cm_is_old(const struct vs_cm_id *id)
+{
+	return id->kind->old_cm;
+}
+
+/*
+ * The QP reaches RTS without the library (iw_cm, or librdmacm before
+ * 23): the connect's answer is ESTABLISHED, no ready-to-use is sent here.
+ */
+static inline bool vs__cm_cm_moves_qp(const struct vs_cm_id *id)
+{
+	return id->kind->iwarp || (id->kind->old_cm && !id->kind->datagram);
 }
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
@@ -273,6 +310,12 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 
 /* lib/cm/cm_qp.c */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
+/*
+ * After librdmacm brought the id's QP up itself (old_cm): its state, send
+ * PSN, source GID and RDMA read depths read back (ibv_query_qp), so the
+ * typed QP knows what librdmacm set.  -errno recorded.
+ */
+int vs__cm_qp_synced(struct vs_cm_id *id, const char *call);
 void vs__cm_qp_to_error(struct vs_cm_id *id);
 
 /* lib/cm/cm_mcast.c: detach the QP and leave the group; rdma_leave_multicast's result */

@@ -2,8 +2,9 @@
 /*
  * The typed QP of a CM id: created by the typed API on the id's borrowed
  * context, kept by the id, brought up with rdma_init_qp_attr's masks
- * through the typed modify (and its diagnosis); UD destinations from the
- * CM's answer.
+ * through the typed modify (and its diagnosis), or, on a librdmacm older
+ * than 23 (the old_cm rows), by librdmacm itself and read back; UD
+ * destinations from the CM's answer.
  */
 #include "cm_internal.h"
 
@@ -51,7 +52,10 @@ static int qp_begin(struct vs_cm_id *id, struct vs_pd *pd, enum vs_transport t,
 				     "pd is on device %s, the CM id on %s: create "
 				     "the PD on vs_cm_context(id)", pd->ctx->name,
 				     id->ctx->name);
-	if (t == VS_TRANSPORT_UD) {
+	if (t == VS_TRANSPORT_UD && vs__cm_is_old(id)) {
+		/* no rdma_init_qp_attr: the kernel's Q_Key of the UDP port space */
+		*qkey = RDMA_UDP_QKEY;
+	} else if (t == VS_TRANSPORT_UD) {
 		struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT };
 		int mask = 0;
 
@@ -106,6 +110,13 @@ static void qp_keep(struct vs_cm_id *id, struct vs_qp *qp)
 	id->qp = qp;
 	qp->cm_id_qp = true;
 	vs__ref_get(&qp->h);
+	/*
+	 * librdmacm before 23 brings up the QP the id owns, as after
+	 * rdma_create_qp (which is only this field set and the QP in INIT);
+	 * the id's reference keeps it until the raw id is destroyed
+	 */
+	if (vs__cm_is_old(id) && !vs__cm_is_ud(id) && !vs__cm_is_iwarp(id))
+		id->id->qp = qp->qp;
 }
 
 int vs_cm_rc_qp_create(struct vs_cm_id *id, struct vs_pd *pd,
@@ -279,6 +290,9 @@ int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
 
 	if (vs__cm_is_ud(id))
 		return ud_up(id, call);
+	/* in INIT since its create; librdmacm takes it on (vs__cm_qp_synced) */
+	if (vs__cm_is_old(id) && !vs__cm_is_iwarp(id))
+		return 0;
 
 	if (id->qp->state == IBV_QPS_RESET) {
 		ret = step(id, IBV_QPS_INIT, call);
@@ -289,6 +303,45 @@ int vs__cm_qp_up(struct vs_cm_id *id, const char *call)
 		return 0; /* iw_cm moves it on when the connection is up */
 	ret = step(id, IBV_QPS_RTR, call);
 	return ret ? ret : step(id, IBV_QPS_RTS, call);
+}
+
+int vs__cm_qp_synced(struct vs_cm_id *id, const char *call)
+{
+	struct vs_qp *qp = id->qp;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	ret = ibv_query_qp(qp->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_AV |
+			   IBV_QP_MAX_QP_RD_ATOMIC |
+			   IBV_QP_MAX_DEST_RD_ATOMIC, &init);
+	if (ret)
+		return vs__verb_error(call, "ibv_query_qp", ret,
+				      "cannot read back the QP toward %s that "
+				      "librdmacm brought up (%s)",
+				      vs__cm_peer_or(id), vs__cm_old_why());
+	vs__qp_set_state(qp, a.qp_state);
+	if (a.qp_state != IBV_QPS_RTS)
+		return vs__set_error(call, EPROTO,
+				     "librdmacm left the QP toward %s in %s, "
+				     "not RTS (it brings the QP up itself: %s)",
+				     vs__cm_peer_or(id),
+				     vs_qp_state_name(a.qp_state),
+				     vs__cm_old_why());
+	qp->psn = a.sq_psn;
+	qp->max_rd_atomic = a.max_rd_atomic;
+	qp->max_dest_rd_atomic = a.max_dest_rd_atomic;
+	if (a.ah_attr.is_global) {
+		union ibv_gid gid;
+
+		/* the QP's source GID is the one the CM chose */
+		if (!ibv_query_gid(qp->pd->ctx->ctx, qp->port,
+				   a.ah_attr.grh.sgid_index, &gid))
+			qp->gid = gid;
+		qp->gid_index = a.ah_attr.grh.sgid_index;
+	}
+	return 0;
 }
 
 void vs__cm_qp_to_error(struct vs_cm_id *id)

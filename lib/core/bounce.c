@@ -40,11 +40,28 @@ int vs__bounce_ready(struct vs_qp *qp, const char *verb)
 	return 0;
 }
 
-void vs__bounce_free(struct vs_qp *qp)
+/*
+ * The ring's MR deregistered, then its memory freed: 0, or the error of
+ * ibv_dereg_mr with both kept (the device may still reach the memory
+ * of an MR it would not let go: freeing it would hand it to malloc).
+ */
+int vs__bounce_free(struct vs_qp *qp, const char *verb)
 {
-	if (qp->bounce_mr)
-		ibv_dereg_mr(qp->bounce_mr);
+	if (qp->bounce_mr) {
+		int err = ibv_dereg_mr(qp->bounce_mr);
+
+		if (err)
+			return vs__verb_error(verb, "ibv_dereg_mr", err,
+					      "the QP is destroyed, but the MR "
+					      "of its bounce ring (%u-byte "
+					      "slots) would not deregister: "
+					      "the MR, its memory and the QP's "
+					      "PD and CQs stay; close the QP "
+					      "again to finish",
+					      qp->bounce_slot_size);
+	}
 	free(qp->bounce);
 	qp->bounce_mr = NULL;
 	qp->bounce = NULL;
+	return 0;
 }

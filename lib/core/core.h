@@ -33,7 +33,7 @@ bool vs__port_fixed(const struct vs_context *c, uint8_t port,
 		    struct vs_port_info *out);
 /* lib/bounce.c: a quirky provider's ring for inline data and gathers */
 int vs__bounce_ready(struct vs_qp *qp, const char *verb);
-void vs__bounce_free(struct vs_qp *qp);
+int vs__bounce_free(struct vs_qp *qp, const char *verb);
 /*
  * What a CM id's route says of its port (lib/cm_qp.c), so the QP's
  * create reads neither the port nor a GID (lib/qp.c): the route's MTU

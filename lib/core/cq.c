@@ -138,6 +138,7 @@ int vs__cq_put(struct vs_cq *cq, const char *verb)
 
 int vs__cq_destroy(struct vs_cq *cq, const char *verb)
 {
+	struct vs__first first = { 0 };
 	struct vs_channel *ch;
 	struct vs_context *ctx;
 	int err;
@@ -159,8 +160,9 @@ int vs__cq_destroy(struct vs_cq *cq, const char *verb)
 	ctx = cq->ctx;
 	vs__handle_free(cq, sizeof(*cq));
 	if (ch)
-		err = vs__channel_put(ch, verb);
-	return vs__first_err(err, vs__context_put(ctx, verb));
+		vs__first_keep(&first, vs__channel_put(ch, verb));
+	vs__first_keep(&first, vs__context_put(ctx, verb));
+	return vs__first_end(&first);
 }
 
 int vs_cq_close(struct vs_cq *cq)

@@ -9,6 +9,7 @@
 static int device_list(struct ibv_device ***list, int *n, const char *call)
 {
 	char why[VS_ERROR_MSG_MAX / 2];
+	int err;
 
 	errno = 0;
 	*list = ibv_get_device_list(n);
@@ -17,9 +18,13 @@ static int device_list(struct ibv_device ***list, int *n, const char *call)
 	if (vs__library_reason(VS_LIB_IBVERBS, why, sizeof(why)))
 		return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENOSYS),
 				      "cannot list RDMA devices: %s", why);
-	return vs__verb_error(call, "ibv_get_device_list", vs__errno_or(ENODEV),
-			      "cannot list RDMA devices (is the kernel's RDMA "
-			      "support loaded?)");
+	err = vs__errno_or(ENODEV);
+	/* the hint only where it is the cause: rdma-core's ENOSYS is the
+	 * kernel saying it has no RDMA support; ENOMEM and the like are not */
+	return vs__verb_error(call, "ibv_get_device_list", err,
+			      "cannot list RDMA devices%s", err == ENOSYS ||
+			      err == ENODEV ? " (is the kernel's RDMA support "
+			      "loaded?)" : "");
 }
 
 int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
@@ -39,9 +44,18 @@ int vs_device_list(struct vs_device_entry *entries, size_t cap, size_t *count)
 	for (int i = 0; i < n && (size_t)i < cap; i++) {
 		struct vs_device_entry *e = &entries[i];
 
+		const char *dn = ibv_get_device_name(list[i]);
+
 		memset(e, 0, sizeof(*e));
-		snprintf(e->name, sizeof(e->name), "%s",
-			 ibv_get_device_name(list[i]));
+		if (!dn) {	/* a drop-in cannot promise rdma-core's never-NULL */
+			ret = vs__verb_error("vs_device_list", "ibv_get_device_name",
+					     vs__errno_or(ENODEV), "RDMA device %d "
+					     "of %d has no name (ibv_get_device_name "
+					     "returned NULL)", i + 1, n);
+			ibv_free_device_list(list);
+			return ret;
+		}
+		snprintf(e->name, sizeof(e->name), "%s", dn);
 		e->guid = be64toh(ibv_get_device_guid(list[i]));
 		e->node_type = list[i]->node_type;
 		e->transport_type = list[i]->transport_type;
@@ -55,10 +69,11 @@ int vs_device_open(const char *name, struct vs_context **out)
 {
 	struct ibv_device **list;
 	struct ibv_device *dev = NULL;
+	const char *dev_name = NULL;
 	struct vs_context *c;
 	char names[256] = "";
 	size_t used = 0;
-	int n = 0, ret;
+	int n = 0, ret, unnamed = 0, unnamed_err = 0;
 
 	ret = vs__out_clear(out, "vs_device_open");
 	if (ret)
@@ -67,13 +82,35 @@ int vs_device_open(const char *name, struct vs_context **out)
 	if (ret)
 		return ret;
 	for (int i = 0; i < n; i++) {
-		const char *dn = ibv_get_device_name(list[i]);
+		const char *dn;
 
+		errno = 0;
+		dn = ibv_get_device_name(list[i]);
+		/* rdma-core's never fails, but a drop-in cannot promise it
+		 * (a missing symbol is NULL): no NULL goes into libc */
+		if (!dn) {
+			if (!unnamed++)
+				unnamed_err = vs__errno_or(ENODEV);
+			continue;
+		}
 		if (used < sizeof(names))
 			used += (size_t)snprintf(names + used, sizeof(names) - used,
-						 "%s%s", i ? ", " : "", dn);
-		if (!dev && (!name || !strcmp(name, dn)))
+						 "%s%s", used ? ", " : "", dn);
+		if (!dev && (!name || !strcmp(name, dn))) {
 			dev = list[i];
+			dev_name = dn;
+		}
+	}
+	if (!dev && unnamed) {
+		ret = vs__verb_error("vs_device_open", "ibv_get_device_name",
+				     unnamed_err, "%d of the %d RDMA devices "
+				     "listed %s no name (ibv_get_device_name "
+				     "returned NULL)%s%s", unnamed, n,
+				     unnamed == 1 ? "has" : "have",
+				     name ? "; none of the others is " : "",
+				     name ? name : "");
+		ibv_free_device_list(list);
+		return ret;
 	}
 	if (!dev) {
 		ret = name ? vs__set_error("vs_device_open", ENODEV,
@@ -89,7 +126,7 @@ int vs_device_open(const char *name, struct vs_context **out)
 		ibv_free_device_list(list);
 		return vs__set_error("vs_device_open", ENOMEM, "out of memory");
 	}
-	snprintf(c->name, sizeof(c->name), "%s", ibv_get_device_name(dev));
+	snprintf(c->name, sizeof(c->name), "%s", dev_name);
 	errno = 0;
 	c->ctx = ibv_open_device(dev);
 	ibv_free_device_list(list);
@@ -125,7 +162,11 @@ int vs__context_borrow(struct ibv_context *raw, struct vs_context **out,
 	*out = NULL;
 	if (!c)
 		return vs__set_error(call, ENOMEM, "out of memory");
-	snprintf(c->name, sizeof(c->name), "%s", ibv_get_device_name(raw->device));
+	{
+		const char *dn = ibv_get_device_name(raw->device);
+
+		snprintf(c->name, sizeof(c->name), "%s", dn ? dn : "(unnamed)");
+	}
 	c->ctx = raw;
 	c->borrowed = true;
 	c->attr_extended = verbs_get_ctx_op(raw, query_device_ex) != NULL;

@@ -366,7 +366,8 @@ static void bounce_plan(struct vs_qp *qp)
 /* What the QP owns besides the ibv_qp; the handle's bytes stay. */
 static void free_qp_parts(struct vs_qp *qp)
 {
-	vs__bounce_free(qp);
+	/* at create: the ring is made at the first batch start, never yet */
+	(void)vs__bounce_free(qp, "vs__qp_create");
 	vs__legacy_sq_free(qp->legacy);
 	vs__recv_store_free(&qp->recv);
 	qp->legacy = NULL;
@@ -468,10 +469,27 @@ fail:
 	return ret;
 }
 
+/* A QP whose teardown stopped after its destroy (its close again finishes). */
+static bool teardown_left(struct vs_qp *qp, uint32_t kind)
+{
+	bool yes = true;
+
+	return qp && __atomic_load_n(&qp->h.magic, __ATOMIC_ACQUIRE) ==
+		     (kind | VS__CLOSED) &&
+	       __atomic_compare_exchange_n(&qp->teardown_left, &yes, false,
+					   false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_RELAXED);
+}
+
+static int qp_finish(struct vs_qp *qp, uint32_t kind, const char *verb);
+
 int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 {
-	int ret = vs__check_handle(qp, kind, verb, "qp");
+	int ret;
 
+	if (teardown_left(qp, kind))
+		return qp_finish(qp, kind, verb);
+	ret = vs__check_handle(qp, kind, verb, "qp");
 	if (ret)
 		return ret;
 	/* the caller's batch points into the QP: it must end first */
@@ -487,14 +505,47 @@ int vs__qp_close(struct vs_qp *qp, uint32_t kind, const char *verb)
 	return ret ? ret : vs__qp_put(qp, verb);
 }
 
+/*
+ * After the QP's destroy: its bounce ring, its parts, its references.
+ * The ring's MR failing to deregister stops here, before anything that
+ * needs it gone (the PD would refuse with EBUSY and the cause be lost):
+ * the QP stays closed, holding the rest, and its close again resumes
+ * here.  The puts after that go on past a failure, each object that
+ * stays saying so; the first failure is the one returned and recorded.
+ */
+static int qp_finish(struct vs_qp *qp, uint32_t kind, const char *verb)
+{
+	struct vs__first first = { 0 };
+	struct vs_cq *send_cq, *recv_cq;
+	struct vs_srq *srq;
+	struct vs_pd *pd;
+	int ret = vs__bounce_free(qp, verb);
+
+	if (ret) {
+		__atomic_store_n(&qp->h.gate, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&qp->h.magic, kind | VS__CLOSED, __ATOMIC_RELEASE);
+		__atomic_store_n(&qp->teardown_left, true, __ATOMIC_RELEASE);
+		return ret;
+	}
+	free_qp_parts(qp);
+	send_cq = qp->send_cq;
+	recv_cq = qp->recv_cq;
+	srq = qp->srq;
+	pd = qp->pd;
+	vs__handle_free(qp, sizeof(*qp));
+	vs__first_keep(&first, vs__cq_put(send_cq, verb));
+	vs__first_keep(&first, vs__cq_put(recv_cq, verb));
+	if (srq)
+		vs__first_keep(&first, vs__srq_put(srq, verb));
+	vs__first_keep(&first, vs__pd_put(pd, verb));
+	return vs__first_end(&first);
+}
+
 /* Drops one reference (the user's, or a CM id's); destroys with the last. */
 int vs__qp_put(struct vs_qp *qp, const char *verb)
 {
 	uint32_t kind = vs__transport(qp->transport)->kind;
-	struct vs_cq *send_cq, *recv_cq;
-	struct vs_srq *srq;
-	struct vs_pd *pd;
-	int ret, err;
+	int err;
 
 	if (!vs__ref_put(&qp->h))
 		return 0;
@@ -508,15 +559,5 @@ int vs__qp_put(struct vs_qp *qp, const char *verb)
 				     vs_transport_name(qp->transport),
 				     qp->qp->qp_num);
 	}
-	free_qp_parts(qp);
-	send_cq = qp->send_cq;
-	recv_cq = qp->recv_cq;
-	srq = qp->srq;
-	pd = qp->pd;
-	vs__handle_free(qp, sizeof(*qp));
-	ret = vs__cq_put(send_cq, verb);
-	ret = vs__first_err(ret, vs__cq_put(recv_cq, verb));
-	if (srq)
-		ret = vs__first_err(ret, vs__srq_put(srq, verb));
-	return vs__first_err(ret, vs__pd_put(pd, verb));
+	return qp_finish(qp, kind, verb);
 }

@@ -394,6 +394,53 @@ static int vs_min_release(const struct vs_lib_desc *desc, const char *highest)
 	return release;
 }
 
+/* The first release after `release` that brings a node of desc's, or 0. */
+static int vs_release_after(const struct vs_lib_desc *desc, int release)
+{
+	int next = 0;
+	unsigned int i;
+
+	for (i = 0; i < desc->nnodes; i++) {
+		int r = vs__nodes[desc->first_node + i].release;
+
+		if (r > release && (!next || r < next))
+			next = r;
+	}
+	return next;
+}
+
+/*
+ * A library not found on a machine whose libibverbs (desc's dependency)
+ * is older than the library's first release is absent, not broken: said
+ * so after the error (libefa before rdma-core 24, mana before 44, ...).
+ */
+static void vs_absent_why(const struct vs_lib_desc *desc,
+			  struct vs_lib_state *st)
+{
+	const struct vs_lib_state *dep;
+	int first = vs__nodes[desc->first_node].release, upto;
+	char why[160];
+	size_t used;
+
+	if (!desc->depends || st->load_errno != ENOENT)
+		return;
+	dep = desc->depends->state;
+	if (!dep->handle || dep->min_release <= 0 || dep->min_release >= first)
+		return;
+	upto = vs_release_after(desc->depends, dep->min_release);
+	if (!upto || upto > first)
+		return;
+	/* first: the cause, before the paths (callers may cut the text) */
+	snprintf(why, sizeof(why), "absent, not broken: %s came with "
+		 "rdma-core %d and this %s is of rdma-core %d-%d; ", desc->name,
+		 first, desc->depends->name, dep->min_release, upto - 1);
+	used = strlen(why);
+	memmove(st->error + used, st->error,
+		strnlen(st->error, sizeof(st->error) - used - 1) + 1);
+	st->error[sizeof(st->error) - 1] = '\0';
+	memcpy(st->error, why, used);
+}
+
 /* An unversioned library is taken when it defines the probe symbol itself
  * (not through one of its dependencies). */
 static int vs_defines_probe(void *h, const char *probe, const char *path)
@@ -437,8 +484,10 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 	if (vs__static_refused(desc, st) || vs_load_dependency(desc))
 		return;
 	h = vs_open(desc, st);
-	if (!h)
+	if (!h) {
+		vs_absent_why(desc, st);
 		return;
+	}
 	if (dlinfo(h, RTLD_DI_LINKMAP, &lm) || !lm) {
 		snprintf(st->error, sizeof(st->error), "%s: dlinfo: %s",
 			 desc->name, dlerror());
@@ -460,6 +509,15 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 	}
 	if (versioned)
 		st->min_release = vs_min_release(desc, st->highest_node);
+	/*
+	 * IBVERBS_PRIVATE_<n> is named for the release that last changed the
+	 * provider ABI: a tighter floor when the public node is older (17.1
+	 * and 22.4 end at IBVERBS_1.1 and 1.5, of rdma-core 13 and 20)
+	 */
+	if (st->provider_abi > st->min_release &&
+	    (!vs_release_after(desc, st->min_release) ||
+	     st->provider_abi < vs_release_after(desc, st->min_release)))
+		st->min_release = st->provider_abi;
 	st->resolved = desc->fill(h, versioned);
 	st->handle = h;
 }

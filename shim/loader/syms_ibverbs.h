@@ -67,8 +67,8 @@
 #define VS_IBVERBS_BASE(X)                                                     \
 	X(IBVERBS_1_0, ibv_create_comp_channel, struct ibv_comp_channel *, (struct ibv_context *context), (context), PTR, "context=h return=h") \
 	X(IBVERBS_1_0, ibv_destroy_comp_channel, int, (struct ibv_comp_channel *channel), (channel), ERRNO, "channel=end") \
-	X(IBVERBS_1_0, ibv_rate_to_mult, int, (enum ibv_rate rate), (rate), NEG1, "") \
-	X(IBVERBS_1_0, mult_to_ibv_rate, enum ibv_rate, (int mult), (mult), ZERO, "") \
+	X(IBVERBS_1_0, ibv_rate_to_mult, int, (enum ibv_rate rate), (rate), NEG1, "fails=never") \
+	X(IBVERBS_1_0, mult_to_ibv_rate, enum ibv_rate, (int mult), (mult), ZERO, "fails=never") \
 	X(IBVERBS_1_0, ibv_copy_path_rec_from_kern, void, (struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src), (dst, src), VOID, "dst=out src=in") \
 	X(IBVERBS_1_0, ibv_copy_path_rec_to_kern, void, (struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src), (dst, src), VOID, "dst=out src=in") \
 	X(IBVERBS_1_0, ibv_copy_qp_attr_from_kern, void, (struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src), (dst, src), VOID, "dst=out src=in") \
@@ -76,7 +76,7 @@
 	X(IBVERBS_1_0, ibv_read_sysfs_file, int, (const char *dir, const char *file, char *buf, size_t size), (dir, file, buf, size), NEG1, "dir=str file=str buf=buf") \
 	X(IBVERBS_1_1, ibv_get_device_list, struct ibv_device **, (int *num_devices), (num_devices), CUSTOM, "num_devices=out return=buf") \
 	X(IBVERBS_1_1, ibv_free_device_list, void, (struct ibv_device **list), (list), VOID, "list=free") \
-	X(IBVERBS_1_1, ibv_get_device_name, const char *, (struct ibv_device *device), (device), PTR, "device=h return=str") \
+	X(IBVERBS_1_1, ibv_get_device_name, const char *, (struct ibv_device *device), (device), PTR, "device=h return=str fails=never") \
 	X(IBVERBS_1_1, ibv_get_device_guid, __be64, (struct ibv_device *device), (device), ZERO, "device=h") \
 	X(IBVERBS_1_1, ibv_open_device, struct ibv_context *, (struct ibv_device *device), (device), PTR, "device=h return=h") \
 	X(IBVERBS_1_1, ibv_close_device, int, (struct ibv_context *context), (context), NEG1, "context=end") \
@@ -117,8 +117,8 @@
 	X(IBVERBS_1_1, ibv_node_type_str, const char *, (enum ibv_node_type node_type), (node_type), STR, "return=str") \
 	X(IBVERBS_1_1, ibv_port_state_str, const char *, (enum ibv_port_state port_state), (port_state), STR, "return=str") \
 	X(IBVERBS_1_1, ibv_wc_status_str, const char *, (enum ibv_wc_status status), (status), STR, "return=str") \
-	X(IBVERBS_1_1, ibv_rate_to_mbps, int, (enum ibv_rate rate), (rate), NEG1, "") \
-	X(IBVERBS_1_1, mbps_to_ibv_rate, enum ibv_rate, (int mbps), (mbps), ZERO, "") \
+	X(IBVERBS_1_1, ibv_rate_to_mbps, int, (enum ibv_rate rate), (rate), NEG1, "fails=never") \
+	X(IBVERBS_1_1, mbps_to_ibv_rate, enum ibv_rate, (int mbps), (mbps), ZERO, "fails=never") \
 	X(IBVERBS_1_1, ibv_resolve_eth_l2_from_gid, int, (struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[6], uint16_t *vid), (context, attr, eth_mac, vid), ERRNO, "context=h attr=in eth_mac=out vid=out") \
 	X(IBVERBS_1_1, ibv_copy_ah_attr_from_kern, void, (struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src), (dst, src), VOID, "dst=out src=in") \
 	X(IBVERBS_1_5, ibv_get_pkey_index, int, (struct ibv_context *context, uint8_t port_num, __be16 pkey), (context, port_num, pkey), NEG1, "context=h") \

@@ -33,9 +33,9 @@
 	X(RDMACM_1_0, rdma_notify, int, (struct rdma_cm_id *id, enum ibv_event_type event), (id, event), NEG1, "id=h") \
 	X(RDMACM_1_0, rdma_disconnect, int, (struct rdma_cm_id *id), (id), NEG1, "id=h") \
 	X(RDMACM_1_0, rdma_get_cm_event, int, (struct rdma_event_channel *channel, struct rdma_cm_event **event), (channel, event), NEG1, "channel=h event=hout") \
-	X(RDMACM_1_0, rdma_ack_cm_event, int, (struct rdma_cm_event *event), (event), NEG1, "event=end") \
-	X(RDMACM_1_0, rdma_get_src_port, __be16, (struct rdma_cm_id *id), (id), ZERO, "id=h") \
-	X(RDMACM_1_0, rdma_get_dst_port, __be16, (struct rdma_cm_id *id), (id), ZERO, "id=h") \
+	X(RDMACM_1_0, rdma_ack_cm_event, int, (struct rdma_cm_event *event), (event), NEG1, "event=end fails=null") \
+	X(RDMACM_1_0, rdma_get_src_port, __be16, (struct rdma_cm_id *id), (id), ZERO, "id=h fails=never") \
+	X(RDMACM_1_0, rdma_get_dst_port, __be16, (struct rdma_cm_id *id), (id), ZERO, "id=h fails=never") \
 	X(RDMACM_1_0, rdma_join_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr, void *context), (id, addr, context), NEG1, "id=h addr=in context=buf") \
 	X(RDMACM_1_0, rdma_leave_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr), (id, addr), NEG1, "id=h addr=in") \
 	X(RDMACM_1_0, rdma_get_devices, struct ibv_context **, (int *num_devices), (num_devices), CUSTOM, "num_devices=out return=buf") \

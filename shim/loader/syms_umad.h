@@ -24,17 +24,17 @@
 	X(IBUMAD_1_0, umad_class_str, const char *, (uint8_t mgmt_class), (mgmt_class), STR, "return=str") \
 	X(IBUMAD_1_0, umad_close_port, int, (int portid), (portid), NEGERR, "") \
 	X(IBUMAD_1_0, umad_common_mad_status_str, const char *, (__be16 status), (status), STR, "return=str") \
-	X(IBUMAD_1_0, umad_debug, int, (int level), (level), NEGERR, "") \
-	X(IBUMAD_1_0, umad_done, int, (void), (), NEGERR, "") \
+	X(IBUMAD_1_0, umad_debug, int, (int level), (level), NEGERR, "fails=never") \
+	X(IBUMAD_1_0, umad_done, int, (void), (), NEGERR, "fails=never") \
 	X(IBUMAD_1_0, umad_dump, void, (void *umad), (umad), VOID, "umad=buf") \
 	X(IBUMAD_1_0, umad_get_ca, int, (const char *ca_name, umad_ca_t *ca), (ca_name, ca), NEGERR, "ca_name=str ca=out") \
 	X(IBUMAD_1_0, umad_get_ca_portguids, int, (const char *ca_name, __be64 *portguids, int max), (ca_name, portguids, max), NEGERR, "ca_name=str portguids=out,count=max") \
 	X(IBUMAD_1_0, umad_get_cas_names, int, (char (*cas)[UMAD_CA_NAME_LEN], int max), (cas, max), NEGERR, "cas=out,count=max") \
-	X(IBUMAD_1_0, umad_get_fd, int, (int portid), (portid), NEGERR, "") \
+	X(IBUMAD_1_0, umad_get_fd, int, (int portid), (portid), NEGERR, "fails=never") \
 	X(IBUMAD_1_0, umad_get_issm_path, int, (const char *ca_name, int portnum, char *path, int max), (ca_name, portnum, path, max), NEGERR, "ca_name=str path=out,bytes=max") \
-	X(IBUMAD_1_0, umad_get_mad, void *, (void *umad), (umad), PTR, "umad=buf return=buf") \
-	X(IBUMAD_1_0, umad_get_mad_addr, ib_mad_addr_t *, (void *umad), (umad), PTR, "umad=buf return=buf") \
-	X(IBUMAD_1_0, umad_get_pkey, int, (void *umad), (umad), NEGERR, "umad=buf") \
+	X(IBUMAD_1_0, umad_get_mad, void *, (void *umad), (umad), PTR, "umad=buf return=buf fails=never") \
+	X(IBUMAD_1_0, umad_get_mad_addr, ib_mad_addr_t *, (void *umad), (umad), PTR, "umad=buf return=buf fails=never") \
+	X(IBUMAD_1_0, umad_get_pkey, int, (void *umad), (umad), NEGERR, "umad=buf fails=never") \
 	X(IBUMAD_1_0, umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port), (ca_name, portnum, port), NEGERR, "ca_name=str port=out") \
 	X(IBUMAD_1_0, umad_init, int, (void), (), NEGERR, "") \
 	X(IBUMAD_1_0, umad_method_str, const char *, (uint8_t mgmt_class, uint8_t method), (mgmt_class, method), STR, "return=str") \
@@ -48,12 +48,12 @@
 	X(IBUMAD_1_0, umad_release_port, int, (umad_port_t *port), (port), NEGERR, "port=free") \
 	X(IBUMAD_1_0, umad_sa_mad_status_str, const char *, (__be16 status), (status), STR, "return=str") \
 	X(IBUMAD_1_0, umad_send, int, (int portid, int agentid, void *umad, int length, int timeout_ms, int retries), (portid, agentid, umad, length, timeout_ms, retries), NEGERR, "umad=buf") \
-	X(IBUMAD_1_0, umad_set_addr, int, (void *umad, int dlid, int dqp, int sl, int qkey), (umad, dlid, dqp, sl, qkey), NEGERR, "umad=buf") \
-	X(IBUMAD_1_0, umad_set_addr_net, int, (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey), (umad, dlid, dqp, sl, qkey), NEGERR, "umad=buf") \
-	X(IBUMAD_1_0, umad_set_grh, int, (void *umad, void *mad_addr), (umad, mad_addr), NEGERR, "umad=buf mad_addr=in") \
-	X(IBUMAD_1_0, umad_set_pkey, int, (void *umad, int pkey_index), (umad, pkey_index), NEGERR, "umad=buf") \
-	X(IBUMAD_1_0, umad_size, size_t, (void), (), ZERO, "") \
-	X(IBUMAD_1_0, umad_status, int, (void *umad), (umad), NEGERR, "umad=buf") \
+	X(IBUMAD_1_0, umad_set_addr, int, (void *umad, int dlid, int dqp, int sl, int qkey), (umad, dlid, dqp, sl, qkey), NEGERR, "umad=buf fails=never") \
+	X(IBUMAD_1_0, umad_set_addr_net, int, (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey), (umad, dlid, dqp, sl, qkey), NEGERR, "umad=buf fails=never") \
+	X(IBUMAD_1_0, umad_set_grh, int, (void *umad, void *mad_addr), (umad, mad_addr), NEGERR, "umad=buf mad_addr=in fails=never") \
+	X(IBUMAD_1_0, umad_set_pkey, int, (void *umad, int pkey_index), (umad, pkey_index), NEGERR, "umad=buf fails=never") \
+	X(IBUMAD_1_0, umad_size, size_t, (void), (), ZERO, "fails=never") \
+	X(IBUMAD_1_0, umad_status, int, (void *umad), (umad), NEGERR, "umad=buf fails=never") \
 	X(IBUMAD_1_0, umad_unregister, int, (int portid, int agentid), (portid, agentid), NEGERR, "") \
 	X(IBUMAD_1_1, umad_free_ca_device_list, void, (struct umad_device_node *head), (head), VOID, "head=free") \
 	X(IBUMAD_1_1, umad_get_ca_device_list, struct umad_device_node *, (void), (), PTR, "return=buf") \

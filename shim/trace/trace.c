@@ -64,6 +64,7 @@ static void vs_knobs_read(void)
 	const char *file = vs__knob(VS_KNOB_TRACE_FILE);
 	char why[384];
 
+	vs__tstderr_take();	/* the stderr the trace starts with */
 	if (trace && *trace) {
 		if (!strcmp(trace, "0"))
 			;
@@ -120,7 +121,7 @@ int vs__tsym_setup(enum vs_tsym sym, void *real, int wrapped)
 	st->traced = vs_knobs.trace &&
 		     vs__tfilter_match(&vs_knobs.filter, in->name, in->lib);
 	for (i = 0; vs_knobs.faults && i < vs_knobs.fault.nrules; i++)
-		if (in->conv < VS_TC_STR &&
+		if (in->conv < VS_TC_STR && !vs__tfails(in->facts) &&
 		    !fnmatch(vs_knobs.fault.rule[i].pattern, in->name, 0)) {
 			st->fault = (signed char)i;
 			break;

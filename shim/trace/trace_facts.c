@@ -216,6 +216,44 @@ static int vs_tmodifier(struct vs_tsig *s, const struct vs_tparam *p,
 		(int)ml, m);
 }
 
+/* "never" or "null" (l bytes): VS_TFAILS_*, 0 for anything else. */
+static unsigned int vs_tfails_one(const char *v, size_t l)
+{
+	if (l == 5 && !strncmp(v, "never", 5))
+		return VS_TFAILS_NEVER;
+	if (l == 4 && !strncmp(v, "null", 4))
+		return VS_TFAILS_NULL;
+	return 0;
+}
+
+unsigned int vs__tfails(const char *facts)
+{
+	const char *f = facts;
+
+	while (f && *f) {
+		size_t l = strcspn(f, " ");
+
+		if (l > 6 && !strncmp(f, "fails=", 6))
+			return vs_tfails_one(f + 6, l - 6);
+		f += l + (f[l] == ' ');
+	}
+	return VS_TFAILS_CAN;
+}
+
+void vs__tfails_why(unsigned int fails, const char *name, char *why,
+		    size_t whylen)
+{
+	if (fails == VS_TFAILS_NULL)
+		vs_twhy(why, whylen, "rdma-core's %s fails only when it is "
+			"given NULL (EINVAL), a caller's bug: a rule would make "
+			"it fail where the library never does", name);
+	else
+		vs_twhy(why, whylen, "rdma-core's %s has no failure path (it "
+			"returns a field, a constant or a conversion of its "
+			"arguments): a rule would make it fail where the library "
+			"never does", name);
+}
+
 int vs__tsig_parse(const char *params, const char *ret, const char *facts,
 		   struct vs_tsig *s, char *why, size_t whylen)
 {
@@ -244,6 +282,18 @@ int vs__tsig_parse(const char *params, const char *ret, const char *facts,
 		}
 		if (nl >= l)
 			VS_TWHY("\"%.*s\" is not NAME=ROLE", (int)l, f);
+		if (nl == 5 && !strncmp(f, "fails", 5)) {
+			unsigned int k = vs_tfails_one(f + 6, l - 6);
+
+			if (!k)
+				VS_TWHY("\"%.*s\": fails= is never or null",
+					(int)l, f);
+			if (s->fails)
+				VS_TWHY("two fails= facts");
+			s->fails = (unsigned char)k;
+			f += l;
+			continue;
+		}
 		if (nl == 6 && !strncmp(f, "return", 6)) {
 			p = &s->ret;
 		} else {

@@ -8,8 +8,9 @@
  * descriptor must still be the file that was opened (device and inode),
  * else the trace stops with one line on stderr.  The descriptor is moved
  * high (half the descriptor limit and up), out of the way of a program's
- * lowest-free numbering, and is close-on-exec.  Nothing here changes
- * errno.
+ * lowest-free numbering, and is close-on-exec.  Stderr is checked the
+ * same way (shim/trace/trace_text.c, vs__tstderr_ok).  Nothing here
+ * changes errno.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -149,7 +150,11 @@ int vs__tfile_fd(void)
 	case VS_TFILE_OFF:
 		return -1;
 	default:
-		return 2;
+		/* stderr, while descriptor 2 is the file it was when the
+		 * trace started: closed then, or another file now (the
+		 * program's own, landed on 2), gets nothing */
+		errno = saved;
+		return vs__tstderr_ok() ? 2 : -1;
 	}
 	if (fstat(h->fd, &st) || (uint64_t)st.st_dev != h->dev ||
 	    (uint64_t)st.st_ino != h->ino) {

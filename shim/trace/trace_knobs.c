@@ -320,7 +320,7 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 	while (*s) {
 		struct vs_tfault_rule *r;
 		char *errname, *when;
-		unsigned int i, cannot = 0;
+		unsigned int i, cannot = 0, fails = 0, refused = 0;
 
 		if (vs_next_item(&s, item, sizeof(item)) < 0)
 			return vs_why(why, whylen, "has a rule longer than %d "
@@ -343,13 +343,27 @@ int vs__tfault_parse(const char *s, struct vs_tfault *f, char *why,
 		for (i = 0; i < VS_TSYM_COUNT; i++) {
 			if (fnmatch(item, vs__tsym_info[i].name, 0))
 				continue;
-			if (vs__tsym_info[i].conv >= VS_TC_STR)
+			if (vs__tsym_info[i].conv >= VS_TC_STR) {
 				cannot++;
-			else
+			} else if (vs__tfails(vs__tsym_info[i].facts)) {
+				/* rdma-core's cannot fail (its row's fails=) */
+				if (!fails++)
+					refused = i;
+			} else {
 				r->matched++;
+			}
+		}
+		if (!r->matched && fails) {
+			char because[256];
+
+			vs__tfails_why(vs__tfails(vs__tsym_info[refused].facts),
+				       vs__tsym_info[refused].name, because,
+				       sizeof(because));
+			return vs_why(why, whylen, "has %s, which cannot fail: "
+				      "%s", item, because);
 		}
 		if (!r->matched)
-			return vs_why(why, whylen, cannot ?
+			return vs_why(why, whylen, cannot || fails ?
 				      "has %s, which cannot fail (it returns "
 				      "no error)" : "has %s, which names no "
 				      "function this build knows", item);

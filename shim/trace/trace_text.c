@@ -10,9 +10,50 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "vs_trace.h"
+
+/*
+ * Descriptor 2 as the trace found it when it started (the knobs' first
+ * read): the stderr the trace and its messages go to, and only while
+ * descriptor 2 is still that file.  A program started with it closed, or
+ * that closes it and opens a file of its own there (which lands on 2),
+ * gets nothing written into that file (docs/trace.md, "Where it goes").
+ */
+static struct {
+	int taken, open;
+	uint64_t dev, ino;
+} vs_tstderr;
+
+void vs__tstderr_take(void)
+{
+	struct stat st;
+	int saved = errno;
+
+	vs_tstderr.open = !fstat(2, &st);
+	if (vs_tstderr.open) {
+		vs_tstderr.dev = (uint64_t)st.st_dev;
+		vs_tstderr.ino = (uint64_t)st.st_ino;
+	}
+	__atomic_store_n(&vs_tstderr.taken, 1, __ATOMIC_RELEASE);
+	errno = saved;
+}
+
+int vs__tstderr_ok(void)
+{
+	struct stat st;
+	int saved = errno, ok;
+
+	if (!__atomic_load_n(&vs_tstderr.taken, __ATOMIC_ACQUIRE))
+		vs__tstderr_take();
+	ok = vs_tstderr.open && !fstat(2, &st) &&
+	     (uint64_t)st.st_dev == vs_tstderr.dev &&
+	     (uint64_t)st.st_ino == vs_tstderr.ino;
+	errno = saved;
+	return ok;
+}
 
 void vs__tputs(char *buf, size_t size, size_t *len, const char *s)
 {
@@ -75,6 +116,8 @@ void vs__tsay(const char *fmt, ...)
 	size_t n;
 	int saved = errno;
 
+	if (!vs__tstderr_ok())	/* closed, or another file now: not stderr */
+		return;
 	va_start(ap, fmt);
 	if (vsnprintf(raw, sizeof(raw), fmt, ap) < 0)
 		raw[0] = '\0';

@@ -132,7 +132,23 @@ struct vs_tsig {
 	int n;
 	struct vs_tparam p[VS_TARGS_MAX];
 	struct vs_tparam ret;	/* the result's type ("r") and fact */
+	unsigned char fails;	/* enum vs_tfails: the row's fails= fact */
 };
+/*
+ * Whether rdma-core's implementation of a row can fail, its "fails=" fact
+ * (shim/loader/syms_ibverbs.h): checked against rdma-core's source, a
+ * VERBSHIM_FAULT rule is refused for a function that cannot, saying why.
+ */
+enum vs_tfails {
+	VS_TFAILS_CAN,		/* no fails= fact: by its convention */
+	VS_TFAILS_NEVER,	/* fails=never: no failure path at all */
+	VS_TFAILS_NULL,		/* fails=null: only for a NULL argument */
+};
+/* The fails= fact of a row's facts text (VS_TFAILS_CAN without one). */
+unsigned int vs__tfails(const char *facts);
+/* Why a rule is refused for name, whose row says fails (not CAN). */
+void vs__tfails_why(unsigned int fails, const char *name, char *why,
+		    size_t whylen);
 /* "h", "out"... ("none" for no fact) */
 const char *vs__trole_name(unsigned int role);
 /* 0, or -1 with one sentence in why: text not understood, a fact naming
@@ -293,7 +309,13 @@ int vs__tfault_fires(const struct vs_tfault_rule *r, const char *name,
  * a knob's value echoed to a terminal.  Printable bytes stay as they are,
  * so that escaping twice (a refusal inside a message) changes nothing. */
 void vs__tescape(char *dst, size_t size, const char *src);
-/* One line on stderr, escaped as vs__tescape does; errno untouched. */
+/* Descriptor 2 when the trace starts (take: at the knobs' first read),
+ * and whether it is still that file now (ok: open, the same device and
+ * inode); errno untouched.  Nothing goes to a stderr that is not. */
+void vs__tstderr_take(void);
+int vs__tstderr_ok(void);
+/* One line on stderr (when vs__tstderr_ok), escaped as vs__tescape does;
+ * errno untouched. */
 void vs__tsay(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ENOMEM" -> ENOMEM, or 0 */
 int vs__errno_from_name(const char *name);

@@ -2,8 +2,9 @@
 # verbshim-selftest on a host without RDMA in its kernel: exit 77 with the
 # reason on the last line, a JSON report that says the same and is valid
 # against docs/selftest.schema.json, --json - on stdout with the table on
-# stderr; usage errors exit 2, --help 0; the man page names every option
-# --help does.
+# stderr; a device list that fails (VERBSHIM_FAULT) exits 1 with a row
+# naming ibv_get_device_list; usage errors exit 2, --help 0; the man page
+# names every option --help does.
 # Exit 0 pass, 1 fail, 77 skip (reason on the last line).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -59,6 +60,15 @@ PY
 fi
 run nosuchdev 77 "$bin" -d no-such-dev && grep -q 'nothing to test: no RDMA device' "$tmp/nosuchdev.out" &&
 	ok "-d no-such-dev without RDMA: 77"
+# a list that fails is a failed row naming the call, never "nothing to
+# test" (issue 50; 77 on the code before), and the report stays valid
+if VERBSHIM_FAULT=ibv_get_device_list:ENOMEM:1 run listfail 1 "$bin" --json "$tmp/listfail.json"; then
+	grep -qE ' devices +fail .*ibv_get_device_list: Cannot allocate memory' "$tmp/listfail.out" &&
+		! grep -q 'nothing to test' "$tmp/listfail.out" &&
+		"$py" test/shell/lib/json_schema.py docs/selftest.schema.json "$tmp/listfail.json" &&
+		ok "ibv_get_device_list failing: exit 1, the row names it" ||
+		fail "ibv_get_device_list failing: $(tail -n 3 "$tmp/listfail.out")"
+fi
 run json_unwritable 1 "$bin" --json /nonexistent/dir/r.json &&
 	grep -q -- '--json /nonexistent/dir/r.json' "$tmp/json_unwritable.err" && ok "an unwritable --json: exit 1, said"
 run both 2 "$bin" --server --client x && ok "--server with --client: usage, 2"

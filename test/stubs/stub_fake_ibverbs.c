@@ -151,6 +151,13 @@ VS_STUB_EXPORT void ibv_free_device_list(struct ibv_device **list)
 
 VS_STUB_EXPORT const char *ibv_get_device_name(struct ibv_device *device)
 {
+	int err = fails("ibv_get_device_name");
+
+	/* what a drop-in whose symbol is missing returns */
+	if (err) {
+		errno = err;
+		return NULL;
+	}
 	return device->name;
 }
 

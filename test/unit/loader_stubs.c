@@ -64,7 +64,7 @@ static const struct scenario scenarios[] = {
 	{ "v17", "v17", 17,
 	  { "IBVERBS_1.1", "RDMACM_1.1", NULL, "MLX5_1.4", "MLX4_1.0",
 	    "IBUMAD_1.0" },
-	  { 13, 16, 0, 17, 15, 15 }, 17, 0 },
+	  { 17, 16, 0, 17, 15, 15 }, 17, 0 },	/* IBVERBS_PRIVATE_17: 17, not 1.1's 13 */
 	{ "v28", "v28", 28,
 	  { "IBVERBS_1.8", "RDMACM_1.2", "EFA_1.1", "MLX5_1.12", "MLX4_1.0",
 	    "IBUMAD_1.1" },

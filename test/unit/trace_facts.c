@@ -109,7 +109,7 @@ static const char *contradiction(const struct vs_tsig *s,
 
 static void test_rows(void)
 {
-	unsigned int i, bad = 0, pointers = 0;
+	unsigned int i, bad = 0, pointers = 0, nofail = 0;
 
 	for (i = 0; i < VS_TSYM_COUNT; i++) {
 		const struct vs_tsym_info *in = &vs__tsym_info[i];
@@ -125,6 +125,17 @@ static void test_rows(void)
 			bad++;
 			continue;
 		}
+		/* fails= says what the convention cannot: only on a row
+		 * whose convention has a failure, and read the same way by
+		 * the fault rules (vs__tfails) as by the parser */
+		if (s.fails != vs__tfails(in->facts) ||
+		    (s.fails && in->conv >= VS_TC_STR)) {
+			fprintf(stderr, "%s: \"%s\": a fails= fact on a row "
+				"that cannot fail anyway, or read two ways\n",
+				in->name, in->facts);
+			bad++;
+		}
+		nofail += s.fails != VS_TFAILS_CAN;
 		for (k = 0; k <= s.n; k++) {
 			const struct vs_tparam *p = k < s.n ? &s.p[k] : &s.ret;
 
@@ -143,6 +154,7 @@ static void test_rows(void)
 	}
 	VS_ASSERT_EQ(bad, 0);
 	VS_ASSERT(pointers > 400);	/* the walk saw the rows */
+	VS_ASSERT(nofail >= 20);	/* and the fails= facts */
 }
 
 /* The grammar's refusals name what is wrong. */
@@ -185,6 +197,15 @@ static void test_grammar(void)
 	VS_ASSERT(s.p[1].is_array && s.p[1].ptr == 1);
 	VS_ASSERT_STREQ(s.p[2].name, "x");
 
+	VS_ASSERT_EQ(vs__tsig_parse("(struct rdma_cm_event *event)", "int",
+				    "event=end fails=null", &s, NULL, 0), 0);
+	VS_ASSERT_EQ(s.fails, VS_TFAILS_NULL);
+	VS_ASSERT_EQ(s.p[0].fact.role, VS_TR_END);
+	VS_ASSERT_EQ(vs__tfails("event=end fails=null"), VS_TFAILS_NULL);
+	VS_ASSERT_EQ(vs__tfails("fails=never"), VS_TFAILS_NEVER);
+	VS_ASSERT_EQ(vs__tfails("event=end"), VS_TFAILS_CAN);
+	refused("(int *a)", "a=out fails=sometimes", "fails= is never or null");
+	refused("(int *a)", "fails=never fails=null", "two fails=");
 	refused("(int *a)", "b=out", "names no parameter");
 	refused("(int *a)", "a=out a=in", "two facts");
 	refused("(int *a)", "a=sideways", "is no role");

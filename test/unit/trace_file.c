@@ -12,7 +12,11 @@
  * - errno: a traced call that succeeds leaves errno as the caller had it
  *   when the trace file could not be made at the first call (the open
  *   failed), and when the descriptor was lost (the check before a write
- *   failed); the file is never the program's stderr.
+ *   failed); the file is never the program's stderr;
+ * - stderr (no trace file) is checked the same way: a program started
+ *   with descriptor 2 closed, or that closes it after the trace started,
+ *   and then opens its data file (it lands on 2) finds only its own
+ *   bytes there (no trace line, no counters at exit).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -144,6 +148,51 @@ static void case_errno_lost(void)
 	exit(0);
 }
 
+/* A program started with stderr closed: the trace starts (the first
+ * call), then its data file lands on 2. */
+static void case_stderr_closed(void)
+{
+	char data[PATH_MAX];
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	int dfd;
+
+	snprintf(data, sizeof(data), "%s/data2", dir);
+	VS_ASSERT_EQ(close(2), 0);
+	ctx = open_fake();
+	dfd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0600);
+	if (dfd != 2)
+		_exit(122);
+	if (write(dfd, "data\n", 5) != 5)
+		_exit(123);
+	pd = ibv_alloc_pd(ctx);
+	if (!pd || ibv_dealloc_pd(pd) || ibv_close_device(ctx))
+		_exit(124);
+	exit(0);	/* the counters' time */
+}
+
+/* Stderr open when the trace starts, then closed and a data file put
+ * on 2: the lines before go to stderr, none after into the file. */
+static void case_stderr_replaced(void)
+{
+	char data[PATH_MAX];
+	struct ibv_context *ctx = open_fake();
+	struct ibv_pd *pd;
+	int dfd;
+
+	snprintf(data, sizeof(data), "%s/data3", dir);
+	VS_ASSERT_EQ(close(2), 0);
+	dfd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0600);
+	if (dfd != 2)
+		_exit(122);
+	if (write(dfd, "data\n", 5) != 5)
+		_exit(123);
+	pd = ibv_alloc_pd(ctx);
+	if (!pd || ibv_dealloc_pd(pd) || ibv_close_device(ctx))
+		_exit(124);
+	exit(0);
+}
+
 /* Runs one case in a child with the knobs; its pid once it exited 0. */
 static pid_t run(void (*fn)(void), const char *file)
 {
@@ -160,7 +209,10 @@ static pid_t run(void (*fn)(void), const char *file)
 		close(fd);
 		setenv("VERBSHIM_TRACE", "all", 1);
 		setenv("VERBSHIM_STATS", "1", 1);
-		setenv("VERBSHIM_TRACE_FILE", file, 1);
+		if (file)
+			setenv("VERBSHIM_TRACE_FILE", file, 1);
+		else
+			unsetenv("VERBSHIM_TRACE_FILE");
 		fn();
 		_exit(121);
 	}
@@ -222,6 +274,22 @@ int main(void)
 	err = child_file("err", pid);
 	VS_ASSERT_EQ(count(err, "verbshim: "), 1);
 	VS_ASSERT(strstr(err, "is no longer descriptor "));
+	free(err);
+
+	/* no trace file: stderr, checked as the file is */
+	run(case_stderr_closed, NULL);
+	snprintf(path, sizeof(path), "%s/data2", dir);
+	data = vs_t_slurp(path);
+	VS_ASSERT_STREQ(data, "data\n");
+	free(data);
+	pid = run(case_stderr_replaced, NULL);
+	snprintf(path, sizeof(path), "%s/data3", dir);
+	data = vs_t_slurp(path);
+	VS_ASSERT_STREQ(data, "data\n");
+	free(data);
+	err = child_file("err", pid);
+	VS_ASSERT(strstr(err, "] ibv_open_device("));
+	VS_ASSERT(!strstr(err, "ibv_alloc_pd"));
 	free(err);
 	{
 		char cmd[sizeof(dir) + 16];

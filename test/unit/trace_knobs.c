@@ -176,6 +176,17 @@ static void test_fault(void)
 	fault_refused("ibv_no_such:ENOMEM:1", "names no function");
 	fault_refused("ibv_wc_status_str:EIO:1", "cannot fail");
 	fault_refused("ibv_free_device_list:EIO:1", "cannot fail");
+	/* rdma-core's own cannot fail (their rows' fails= facts), and the
+	 * refusal says why */
+	fault_refused("ibv_get_device_name:EIO:1", "no failure path");
+	fault_refused("rdma_ack_cm_event:EINVAL:1", "only when it is given NULL");
+	fault_refused("umad_size:ENOMEM:1", "no failure path");
+	fault_refused("ibv_rate_to_mult:EINVAL:%2", "no failure path");
+	/* a pattern keeps the functions that can fail, not those */
+	fault_refused("rdma_ack_*:EIO:1", "only when it is given NULL");
+	f = fault("ibv_get_device_*:ENODEV:1");
+	VS_ASSERT_EQ(f.nrules, 1);
+	VS_ASSERT_EQ(f.rule[0].matched, 3);	/* _list, _guid, _index */
 	fault_refused("ibv reg:EIO:1", "not a function name");
 }
 

@@ -250,13 +250,14 @@ static const struct dlopen_entry *entry_of(const struct notes *n, const char *so
 	return NULL;
 }
 
-/* "  NODE (rdma-core N): its functions", wrapped under the node. */
-static void print_functions(const struct table *t, unsigned int node)
+/* "  NODE (rdma-core N): its functions", wrapped under the node; how many. */
+static unsigned int print_functions(const struct table *t, unsigned int node)
 {
 	const char *p = t->text;
 	char line[256], name[64], id[64];
 	int col = printf("    %s (rdma-core %d):", t->nodes[node].name,
 			 t->nodes[node].release);
+	unsigned int count = 0;
 
 	while (next_line(&p, t->end, line, sizeof(line)))
 		if (sscanf(line, "sym %63s %63s", name, id) == 2 &&
@@ -264,13 +265,57 @@ static void print_functions(const struct table *t, unsigned int node)
 			if (col + 1 + (int)strlen(name) > 78)
 				col = printf("\n     ") - 1;
 			col += printf(" %s", name);
+			count++;
 		}
 	putchar('\n');
+	return count;
 }
 
-/* One library: 0 all there, 1 missing or older than the program. */
-static int report_library(struct table *t, const struct notes *n,
-			  const char *root, uint16_t machine)
+/* What one library means for the program, worst last. */
+enum verdict { ALL_THERE, WITH_LESS, CANNOT };
+
+/*
+ * A library the program cannot do without: its .note.dlopen priority is
+ * "recommended" or "required" (libibverbs, librdmacm, libibumad), not
+ * "suggested" (a provider's direct verbs); no entry: taken as needed.
+ */
+static bool needed(const struct dlopen_entry *e)
+{
+	return !e || strcmp(e->priority, "suggested");
+}
+
+/* How many functions the program's table of this library has. */
+static unsigned int count_functions(const struct table *t)
+{
+	const char *p = t->text;
+	char line[256], name[64], id[64];
+	unsigned int count = 0;
+
+	while (next_line(&p, t->end, line, sizeof(line)))
+		count += sscanf(line, "sym %63s %63s", name, id) == 2;
+	return count;
+}
+
+/* The release a library's first node came with (its table's lowest). */
+static int first_release(const struct table *t)
+{
+	int r = 0;
+
+	for (unsigned int i = 0; i < t->nnodes; i++)
+		if (!r || (t->nodes[i].release && t->nodes[i].release < r))
+			r = t->nodes[i].release;
+	return r;
+}
+
+/*
+ * One library: ALL_THERE, WITH_LESS (older than the program: its newer
+ * functions answer "not supported"; or absent and only suggested), or
+ * CANNOT (a needed library missing or unusable).  *nfuncs counts the
+ * functions that will answer "not supported".
+ */
+static enum verdict report_library(struct table *t, const struct notes *n,
+				   const char *root, uint16_t machine,
+				   unsigned int *nfuncs)
 {
 	const struct dlopen_entry *e = entry_of(n, t->soname);
 	struct elf_file lib;
@@ -287,9 +332,13 @@ static int report_library(struct table *t, const struct notes *n,
 	putchar('\n');
 	if (!find_library(t, root, machine, path, sizeof(path))) {
 		printf("  here: missing (no %s for %s): every one of its functions "
-		       "answers \"not supported\"\n", t->soname,
-		       elf_machine_name(machine));
-		return 1;
+		       "answers \"not supported\"; absent, not broken (%s came "
+		       "with rdma-core %d; %s)\n", t->soname,
+		       elf_machine_name(machine), t->name, first_release(t),
+		       needed(e) ? "the program needs it" :
+		       "suggested: only for its provider's hardware");
+		*nfuncs += count_functions(t);
+		return needed(e) ? CANNOT : WITH_LESS;
 	}
 	ret = elf_open(&lib, path);
 	if (!ret && lib.machine != machine)
@@ -300,7 +349,7 @@ static int report_library(struct table *t, const struct notes *n,
 	if (ret) {
 		printf("  here: %s is not a usable %s library (%s)\n", path,
 		       elf_machine_name(machine), strerror(-ret));
-		return 1;
+		return needed(e) ? CANNOT : WITH_LESS;
 	}
 	for (i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].here && t->nodes[i].release >= t->nodes[newest].release)
@@ -315,9 +364,9 @@ static int report_library(struct table *t, const struct notes *n,
 			continue;
 		if (!lacking++)
 			printf("  not supported here (the installed rdma-core is older):\n");
-		print_functions(t, i);
+		*nfuncs += print_functions(t, i);
 	}
-	return lacking ? 1 : 0;
+	return lacking ? WITH_LESS : ALL_THERE;
 }
 
 int binary_report(const char *path, const char *root)
@@ -325,7 +374,8 @@ int binary_report(const char *path, const char *root)
 	struct notes *n = calloc(1, sizeof(*n));
 	struct table *t = calloc(1, sizeof(*t));
 	struct elf_file e;
-	unsigned int i, other = 0;
+	unsigned int i, other = 0, nfuncs = 0, nless = 0, ncannot = 0;
+	enum verdict worst = ALL_THERE;
 	int ret, status = EXIT_USABLE;
 
 	if (!n || !t) {
@@ -362,14 +412,35 @@ int binary_report(const char *path, const char *root)
 		de = (struct dlopen_entry *)entry_of(n, t->soname);
 		if (de)
 			de->verbshim = true;
-		if (report_library(t, n, root, e.machine))
-			status = EXIT_NODEV;
+		enum verdict v = report_library(t, n, root, e.machine, &nfuncs);
+
+		nless += v == WITH_LESS;
+		ncannot += v == CANNOT;
+		if (v > worst)
+			worst = v;
 	}
 	for (i = 0; i < n->nentries; i++)
 		if (!n->entries[i].verbshim)
 			printf("%s%s (%s, %s): another part of the program dlopens it\n",
 			       other++ ? "" : "\n", n->entries[i].soname,
 			       n->entries[i].feature, n->entries[i].priority);
+	/* the answer to the question the option asks, with its exit status */
+	if (worst == CANNOT) {
+		status = EXIT_NODEV;
+		printf("\nverdict: it cannot do its work here (exit %d): %u "
+		       "librar%s it needs missing or unusable (above)\n", status,
+		       ncannot, ncannot == 1 ? "y" : "ies");
+	} else if (worst == WITH_LESS) {
+		status = EXIT_RUNS_OLDER;
+		printf("\nverdict: it runs here, with less (exit %d): %u "
+		       "function%s answer%s \"not supported\" in %u librar%s "
+		       "older than the program or absent (above)\n", status,
+		       nfuncs, nfuncs == 1 ? "" : "s", nfuncs == 1 ? "s" : "",
+		       nless, nless == 1 ? "y" : "ies");
+	} else {
+		printf("\nverdict: it runs here with every function it was "
+		       "compiled with (exit 0)\n");
+	}
 out:
 	elf_close(&e);
 	free(n);

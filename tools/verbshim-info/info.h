@@ -24,7 +24,8 @@
 #include "verbshim/names.h"
 #include "verbshim/srd.h"
 
-enum { EXIT_USABLE = 0, EXIT_USAGE = 1, EXIT_NODEV = 2 };
+/* --binary: EXIT_RUNS_OLDER, it runs, its newer verbs answer "not supported" */
+enum { EXIT_USABLE = 0, EXIT_USAGE = 1, EXIT_NODEV = 2, EXIT_RUNS_OLDER = 3 };
 
 struct gid_row {
 	uint32_t index;
@@ -119,8 +120,11 @@ int elf_version_nodes(const struct elf_file *e,
 		      void (*fn)(void *arg, const char *node), void *arg);
 
 /* binary.c: --binary FILE; root prefixes where libraries are looked for.
- * EXIT_USABLE all there, EXIT_NODEV some missing or older, EXIT_USAGE
- * not readable or not linked with verbshim. */
+ * EXIT_USABLE all there; EXIT_RUNS_OLDER it runs, with less: some of its
+ * functions answer "not supported" (nodes the installed rdma-core lacks,
+ * a suggested library absent); EXIT_NODEV a library it needs (dlopen
+ * priority recommended) missing or unusable; EXIT_USAGE not readable or
+ * not linked with verbshim. */
 int binary_report(const char *path, const char *root);
 
 /* format.c: what the outputs and the diagnosis share. */

@@ -2,6 +2,7 @@
 /*
  * The JSON output: one object with stable keys (docs/verbshim-info.md).
  */
+#include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
 
@@ -67,8 +68,9 @@ static void print_libraries_json(FILE *f, const struct report *r)
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, l->name);
-		fprintf(f, ", \"loaded\": %s, \"path\": ",
-			l->loaded ? "true" : "false");
+		fprintf(f, ", \"loaded\": %s, \"absent\": %s, \"path\": ",
+			l->loaded ? "true" : "false",
+			!l->loaded && l->load_errno == ENOENT ? "true" : "false");
 		json_str(f, l->path);
 		fputs(", \"error\": ", f);
 		json_str(f, l->loaded ? NULL : l->error);

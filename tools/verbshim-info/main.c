@@ -4,7 +4,9 @@
  * verbshim-info --binary FILE
  *
  * Exit: 0 a device with an active port was found, 2 none (the diagnosis
- * says why), 1 usage error.  info.h says how the program is put together.
+ * says why), 1 usage error.  --binary: 0 everything there, 3 it runs with
+ * less (newer verbs answer "not supported"), 2 a library it needs missing
+ * or unusable, 1 not readable.  info.h says how the program is put together.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -36,7 +38,11 @@ static void usage(FILE *f)
 	      "  -h, --help        this help\n"
 	      "\n"
 	      "Exit status: 0 a device with an active port was found, 2 none\n"
-	      "(the diagnosis says why), 1 usage error.\n"
+	      "(the diagnosis says why), 1 usage error.  With --binary: 0 every\n"
+	      "library there with every node the program was compiled with; 3 it\n"
+	      "runs, with less: the functions listed answer \"not supported\" (an\n"
+	      "older rdma-core, a suggested library absent); 2 a library it needs\n"
+	      "is missing or unusable; 1 not readable or not linked with verbshim.\n"
 	      "\n"
 	      "Every program linked with libverbshim.a (this one too) reads:\n"
 	      "  VERBSHIM_TRACE=all|failed|LIB|PATTERN|-EXCLUDED[,...]\n"

@@ -2,6 +2,7 @@
 /*
  * The text output, laid out like ibv_devinfo.
  */
+#include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
 
@@ -13,8 +14,11 @@ static void print_libraries_text(const struct report *r)
 	for (int i = 0; i < VS_LIB_COUNT; i++) {
 		const struct vs_library_info *l = &r->libs[i];
 
+		/* absent (not installed: no libefa before 24) is not broken */
 		printf("  %-11s %s\n", l->name,
-		       l->loaded ? l->path : "not loaded");
+		       l->loaded ? l->path :
+		       l->load_errno == ENOENT ? "not loaded: absent (not installed)" :
+		       "not loaded: broken (there, but it failed to load)");
 		printf("%14s%-15s%s\n", "", "compiled in:",
 		       r->nodes_in[i][0] ? r->nodes_in[i] : "none");
 		if (!l->loaded) {
@@ -25,7 +29,7 @@ static void print_libraries_text(const struct report *r)
 		printf("%14s%-15s%s", "", "version node:",
 		       l->highest_node[0] ? l->highest_node : "none (unversioned)");
 		if (l->min_release > 0)
-			printf(" (rdma-core >= v%d)", l->min_release);
+			printf(" (rdma-core %d or later)", l->min_release);
 		putchar('\n');
 		printf("%14s%-15s%s\n", "", "nodes here:",
 		       r->nodes_here[i][0] ? r->nodes_here[i] : "none");

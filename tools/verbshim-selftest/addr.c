@@ -6,6 +6,8 @@
  * the CM itself is what a CM connection will do, whatever the link.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <string.h>
@@ -14,18 +16,47 @@
 
 #include "selftest.h"
 
-/* Whether the CM binds addr to p's device and port. */
-static bool binds_to(const struct port_under_test *p, struct sockaddr *addr)
+/*
+ * Whether the CM binds addr to p's device and port.  An address of no
+ * RDMA device (ENODEV, EADDRNOTAVAIL) is a plain no; any other failure,
+ * of the id's create, the bind or the id's destroy, goes into
+ * p->addr_err (the first one), so that the CM rows fail naming it rather
+ * than skip for want of an address.
+ */
+static bool binds_to(struct port_under_test *p, struct sockaddr *addr)
 {
 	struct rdma_cm_id *id;
 	bool yes = false;
+	int err = 0;
 
-	if (rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP))
+	errno = 0;
+	if (rdma_create_id(NULL, &id, NULL, RDMA_PS_TCP)) {
+		if (!p->addr_err[0])
+			snprintf(p->addr_err, sizeof(p->addr_err),
+				 "rdma_create_id: %s", strerror(errno ? errno : EIO));
 		return false;
-	if (!rdma_bind_addr(id, addr) && id->verbs &&
-	    !strcmp(ibv_get_device_name(id->verbs->device), p->device))
-		yes = !id->port_num || id->port_num == p->port;
-	rdma_destroy_id(id);
+	}
+	errno = 0;
+	if (rdma_bind_addr(id, addr)) {
+		err = errno ? errno : EIO;
+		if (err != ENODEV && err != EADDRNOTAVAIL && !p->addr_err[0]) {
+			char a[INET_ADDRSTRLEN] = "?";
+
+			inet_ntop(AF_INET, &((struct sockaddr_in *)addr)->sin_addr,
+				  a, sizeof(a));
+			snprintf(p->addr_err, sizeof(p->addr_err),
+				 "rdma_bind_addr(%s): %s", a, strerror(err));
+		}
+	} else if (id->verbs) {
+		const char *name = ibv_get_device_name(id->verbs->device);
+
+		yes = name && !strcmp(name, p->device) &&
+		      (!id->port_num || id->port_num == p->port);
+	}
+	errno = 0;
+	if (rdma_destroy_id(id) && !p->addr_err[0])
+		snprintf(p->addr_err, sizeof(p->addr_err), "rdma_destroy_id: %s",
+			 strerror(errno ? errno : EIO));
 	return yes;
 }
 
@@ -34,8 +65,12 @@ void find_port_addr(struct port_under_test *p)
 	struct ifaddrs *all;
 
 	p->addr[0] = '\0';
-	if (getifaddrs(&all))
+	p->addr_err[0] = '\0';
+	if (getifaddrs(&all)) {
+		snprintf(p->addr_err, sizeof(p->addr_err), "getifaddrs: %s",
+			 strerror(errno));
 		return;
+	}
 	for (struct ifaddrs *i = all; i && !p->addr[0]; i = i->ifa_next) {
 		struct sockaddr_in sin;
 

@@ -164,12 +164,25 @@ void dropin_tests(struct run *r, const struct port_under_test *p,
 			       .poll = plain_poll };
 	rc_suite(r, p, &api, "cm-", be64toh(peer.addr), be32toh(peer.rkey));
 out_disc:
-	rdma_disconnect(t.id);
+	errno = 0;
+	if (rdma_disconnect(t.id))
+		teardown_plain(r, p, "rdma_disconnect", errno ? errno : EIO);
 out_mr:
-	ibv_dereg_mr(t.mr);
+	/* checked, and tried once more as a program that retries would: an
+	 * MR that will not go keeps its memory (the device may reach it) */
+	ret = ibv_dereg_mr(t.mr);
+	if (ret) {
+		struct result *row = teardown_plain(r, p, "ibv_dereg_mr", ret);
+
+		ret = ibv_dereg_mr(t.mr);
+		teardown_retried(row, -ret);
+	}
+	if (!ret)
+		free(t.buf);
 out_ep:
-	free(t.buf);
-	rdma_destroy_ep(t.id);
+	if (!t.mr)
+		free(t.buf);
+	rdma_destroy_ep(t.id);	/* void: it cannot say */
 out_ai:
 	rdma_freeaddrinfo(ai);
 }

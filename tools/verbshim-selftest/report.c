@@ -19,6 +19,23 @@
 static pthread_mutex_t rows_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread struct result spare;	/* where rows go once the room is full */
 
+/* The watchdog's (main.c): when a row last began or ended, and which. */
+static uint64_t last_progress_ns;
+static const char *last_row = "looking for ports";
+
+void progress(const char *row)
+{
+	__atomic_store_n(&last_progress_ns, now_ns(), __ATOMIC_RELAXED);
+	if (row)
+		__atomic_store_n(&last_row, row, __ATOMIC_RELAXED);
+}
+
+uint64_t progress_last(const char **row)
+{
+	*row = __atomic_load_n(&last_row, __ATOMIC_RELAXED);
+	return __atomic_load_n(&last_progress_ns, __ATOMIC_RELAXED);
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -43,6 +60,7 @@ struct result *result_begin(struct run *r, const struct port_under_test *p,
 	snprintf(res->api, sizeof(res->api), "%s", api);
 	snprintf(res->device, sizeof(res->device), "%s", p ? p->device : "");
 	snprintf(res->reason, sizeof(res->reason), "did not finish");
+	progress(res == &spare ? NULL : res->name);
 	return res;
 }
 
@@ -55,6 +73,45 @@ void result_end(struct result *res, enum verdict v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
 	va_end(ap);
+	progress(NULL);
+}
+
+struct result *teardown_vs(struct run *r, const struct port_under_test *p,
+			   const char *call, int ret)
+{
+	struct result *res = result_begin(r, p, "typed", "teardown");
+	char msg[VS_ERROR_MSG_MAX + 64];
+
+	(void)ret;
+	/* the record names the call (and the provider function in it) */
+	if (vs_last_error()->call && !strcmp(vs_last_error()->call, call))
+		result_end(res, FAIL, "%s",
+			   vs_format_error(vs_last_error(), msg, sizeof(msg)));
+	else
+		result_end(res, FAIL, "%s: %s", call,
+			   vs_format_error(vs_last_error(), msg, sizeof(msg)));
+	return res;
+}
+
+void teardown_retried(struct result *res, int ret)
+{
+	size_t n = strlen(res->reason);
+
+	if (ret)
+		snprintf(res->reason + n, sizeof(res->reason) - n,
+			 "; closed again: failed too (%s)", strerror(-ret));
+	else
+		snprintf(res->reason + n, sizeof(res->reason) - n,
+			 "; closed again: done");
+}
+
+struct result *teardown_plain(struct run *r, const struct port_under_test *p,
+			      const char *call, int err)
+{
+	struct result *res = result_begin(r, p, "dropin", "teardown");
+
+	result_end(res, FAIL, "%s: %s", call, strerror(err));
+	return res;
 }
 
 void result_fail_vs(struct result *res, const char *what, int ret)

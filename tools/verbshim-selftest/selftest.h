@@ -49,6 +49,7 @@ struct port_under_test {
 	bool atomics;			/* atomic_cap is not NONE */
 	bool efa;
 	char addr[64];			/* the port's IP address (the CM binds it), "" none */
+	char addr_err[192];		/* a call that failed looking for it, "" none */
 };
 
 struct options {
@@ -68,6 +69,7 @@ struct run {
 	struct port_under_test *ports;
 	size_t nports;
 	char nothing[256];		/* why nothing was tested ("" when something was) */
+	bool discovery_failed;		/* a call failed while ports were looked for */
 };
 
 /* report.c: the rows, the table, the JSON. */
@@ -155,8 +157,38 @@ void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
 void dropin_tests(struct run *r, const struct port_under_test *p,
 		  const char *host, const char *port);
 
-/* addr.c: the IPv4 address the CM maps to dev's port, into p->addr. */
+/* addr.c: the IPv4 address the CM maps to dev's port, into p->addr; a
+ * call that failed on the way (not an address of no RDMA device) into
+ * p->addr_err. */
 void find_port_addr(struct port_under_test *p);
+
+/*
+ * The teardown is part of what is checked: a close or destroy that fails
+ * is a failed row "teardown" naming it.  TEARDOWN() runs a typed close;
+ * when it fails the row says so with the error record, and the close is
+ * made once more, as a program that retries would (the typed API's close
+ * again finishes what is left), so that nothing leaks.
+ */
+#define TEARDOWN(r, p, close, h)                                               \
+	do {                                                                   \
+		int t_ret_ = close(h);                                         \
+		if (t_ret_) {                                                  \
+			struct result *t_res_ = teardown_vs(r, p, #close, t_ret_); \
+			teardown_retried(t_res_, close(h));                    \
+		}                                                              \
+	} while (0)
+struct result *teardown_vs(struct run *r, const struct port_under_test *p,
+			   const char *call, int ret);
+void teardown_retried(struct result *res, int ret);
+/* A drop-in destroy that failed with err (a positive errno): its row. */
+struct result *teardown_plain(struct run *r, const struct port_under_test *p,
+			      const char *call, int err);
+
+/* main.c: a hang is never an answer: with no row begun or ended for this
+ * long the run ends, the table printed, exit 1 (report.c keeps the time). */
+void watchdog_start(struct run *r);
+void progress(const char *row);
+uint64_t progress_last(const char **row);
 
 uint64_t now_ns(void);
 

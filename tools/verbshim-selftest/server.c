@@ -136,9 +136,9 @@ static int serve_one(struct server *s)
 			   "disconnected", vs_cm_peer(id), len);
 out:
 	if (id)
-		(void)vs_cm_close(id);
+		TEARDOWN(s->r, s->p, vs_cm_close, id);
 	if (sv.mr)
-		(void)vs_mr_close(sv.mr);
+		TEARDOWN(s->r, s->p, vs_mr_close, sv.mr);
 	return res->verdict == PASS ? 0 : -1;
 }
 
@@ -182,7 +182,9 @@ int server_start(struct run *r, const struct port_under_test *p,
 	if (!r->opt.server) {
 		ret = -pthread_create(&s->thread, NULL, server_thread, s);
 		if (ret) {
-			(void)vs_cm_close(s->listener);
+			result_end(result_begin(r, p, "typed", "cm-listen"), FAIL,
+				   "pthread_create of the server: %s", strerror(-ret));
+			TEARDOWN(r, p, vs_cm_close, s->listener);
 			free(s);
 			return ret;
 		}
@@ -200,7 +202,7 @@ int server_finish(struct server *s)
 	if (!s->r->opt.server)
 		pthread_join(s->thread, NULL);
 	failed = s->failed;
-	(void)vs_cm_close(s->listener);
+	TEARDOWN(s->r, s->p, vs_cm_close, s->listener);
 	free(s);
 	return failed ? -1 : 0;
 }

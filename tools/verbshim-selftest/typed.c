@@ -172,17 +172,19 @@ static int rig_open(struct run *r, const struct port_under_test *p,
 	return 0;
 }
 
-/* Closing in any order is the typed API's promise: the references hold. */
-static void rig_close(struct rig *g)
+/* Closing in any order is the typed API's promise: the references hold.
+ * Each close is checked (a failure is a failed row: selftest.h). */
+static void rig_close(struct run *r, const struct port_under_test *p, struct rig *g)
 {
 	if (g->mr)
-		(void)vs_mr_close(g->mr);
+		TEARDOWN(r, p, vs_mr_close, g->mr);
 	if (g->cq)
-		(void)vs_cq_close(g->cq);
+		TEARDOWN(r, p, vs_cq_close, g->cq);
 	if (g->pd)
-		(void)vs_pd_close(g->pd);
+		TEARDOWN(r, p, vs_pd_close, g->pd);
 	if (g->ctx)
-		(void)vs_device_close(g->ctx);
+		TEARDOWN(r, p, vs_device_close, g->ctx);
+	*g = (struct rig){ 0 };
 }
 
 /* A QP connected to itself (RoCE and InfiniBand; iWARP has no such thing). */
@@ -218,7 +220,7 @@ static void rc_loopback(struct run *r, const struct port_under_test *p, struct r
 	api = typed_api(&t);
 	rc_suite(r, p, &api, "", vs_mr_remote(g->mr, 0).addr,
 		 vs_mr_remote(g->mr, 0).rkey);
-	(void)vs_rc_qp_close(t.qp);
+	TEARDOWN(r, p, vs_rc_qp_close, t.qp);
 }
 
 /*
@@ -288,8 +290,8 @@ static void srq_loopback(struct run *r, const struct port_under_test *p, struct 
 		finish_send_recv(r, res, g->cq, 21, 512, m + 4096, m, 512,
 				 "512 bytes received through the SRQ, compared");
 	if (qp)
-		(void)vs_rc_qp_close(qp);
-	(void)vs_srq_close(srq);
+		TEARDOWN(r, p, vs_rc_qp_close, qp);
+	TEARDOWN(r, p, vs_srq_close, srq);
 }
 
 /* Two UD QPs, a datagram from one to the other (its GRH ahead of the bytes). */
@@ -323,7 +325,7 @@ static void ud_loopback(struct run *r, const struct port_under_test *p, struct r
 		if (!ret)
 			ret = vs_ud_handshake(b, &ea, &to_a);
 		if (!ret)
-			(void)vs_ud_dest_release(&to_a);
+			TEARDOWN(r, p, vs_ud_dest_release, &to_a);
 	}
 	if (!ret && !(ret = vs_ud_handshake(a, &eb, &to_b)))
 		dest = true;
@@ -344,11 +346,11 @@ static void ud_loopback(struct run *r, const struct port_under_test *p, struct r
 				 m + 8192 + VS_UD_GRH_BYTES, m, 256,
 				 "a 256-byte datagram between two QPs, compared");
 	if (dest)
-		(void)vs_ud_dest_release(&to_b);
+		TEARDOWN(r, p, vs_ud_dest_release, &to_b);
 	if (a)
-		(void)vs_ud_qp_close(a);
+		TEARDOWN(r, p, vs_ud_qp_close, a);
 	if (b)
-		(void)vs_ud_qp_close(b);
+		TEARDOWN(r, p, vs_ud_qp_close, b);
 }
 
 /* A CQ on a completion channel: the RDMA write's completion wakes the wait. */
@@ -404,11 +406,19 @@ static void events_loopback(struct run *r, const struct port_under_test *p)
 		result_end(res, PASS, "slept on the channel, woken by the write's "
 			   "completion, 64 bytes compared");
 out:
+	/* children first: each close is then its object's last reference,
+	 * so a close that fails leaves that object open for its close again */
 	if (qp)
-		(void)vs_rc_qp_close(qp);
-	rig_close(&g);
+		TEARDOWN(r, p, vs_rc_qp_close, qp);
+	if (g.mr)
+		TEARDOWN(r, p, vs_mr_close, g.mr);
+	if (g.cq)
+		TEARDOWN(r, p, vs_cq_close, g.cq);
+	g.mr = NULL;
+	g.cq = NULL;
 	if (ch)
-		(void)vs_channel_close(ch);
+		TEARDOWN(r, p, vs_channel_close, ch);
+	rig_close(r, p, &g);
 }
 
 /* A dmabuf from /dev/udmabuf (a memfd's pages), registered, written into. */
@@ -452,7 +462,7 @@ static void dmabuf_mr(struct run *r, const struct port_under_test *p, struct rig
 	}
 	result_end(res, PASS, "a %zu-byte udmabuf registered (lkey 0x%x)", size,
 		   vs_mr_raw(mr)->lkey);
-	(void)vs_mr_close(mr);
+	TEARDOWN(r, p, vs_mr_close, mr);
 out:
 	if (buf >= 0)
 		close(buf);
@@ -509,13 +519,13 @@ static void srd_test(struct run *r, const struct port_under_test *p, struct rig 
 		finish_send_recv(r, res, g->cq, 51, 256, m + 8192, m, 256,
 				 "a 256-byte SRD datagram between two QPs, compared");
 	if (to_b.base.ah)
-		(void)vs_srd_dest_release(&to_b);
+		TEARDOWN(r, p, vs_srd_dest_release, &to_b);
 	if (to_a.base.ah)
-		(void)vs_srd_dest_release(&to_a);
+		TEARDOWN(r, p, vs_srd_dest_release, &to_a);
 	if (a)
-		(void)vs_srd_qp_close(a);
+		TEARDOWN(r, p, vs_srd_qp_close, a);
 	if (b)
-		(void)vs_srd_qp_close(b);
+		TEARDOWN(r, p, vs_srd_qp_close, b);
 }
 
 void typed_tests(struct run *r, const struct port_under_test *p)
@@ -524,7 +534,7 @@ void typed_tests(struct run *r, const struct port_under_test *p)
 	struct rig g;
 
 	if (rig_open(r, p, &g, NULL)) {
-		rig_close(&g);
+		rig_close(r, p, &g);
 		return;
 	}
 	if (p->kind == VS_LINK_IWARP) {
@@ -546,7 +556,7 @@ void typed_tests(struct run *r, const struct port_under_test *p)
 	}
 	srd_test(r, p, &g);
 	dmabuf_mr(r, p, &g);
-	rig_close(&g);
+	rig_close(r, p, &g);
 }
 
 /* Whether a connect's failure means the server is not up yet. */
@@ -615,9 +625,9 @@ void typed_cm_tests(struct run *r, const struct port_under_test *p,
 		   vs_cm_peer(id), vs_cm_context(id)->name);
 	api = typed_api(&t);
 	rc_suite(r, p, &api, "cm-", be64toh(peer.addr), be32toh(peer.rkey));
-	(void)vs_mr_close(t.mr);
+	TEARDOWN(r, p, vs_mr_close, t.mr);
 out:
-	(void)vs_cm_close(id);
+	TEARDOWN(r, p, vs_cm_close, id);
 }
 
 /* What the SRQ-and-events connection holds. */
@@ -670,15 +680,22 @@ static int cm_rig_open(struct run *r, const char *host, const char *port,
 	return ret;
 }
 
-static void cm_rig_close(struct cm_rig *c)
+static void cm_rig_close(struct run *r, const struct port_under_test *p,
+			 struct cm_rig *c)
 {
 	if (c->id)
-		(void)vs_cm_close(c->id);
+		TEARDOWN(r, p, vs_cm_close, c->id);
 	if (c->srq)
-		(void)vs_srq_close(c->srq);
-	rig_close(&c->g);
+		TEARDOWN(r, p, vs_srq_close, c->srq);
+	if (c->g.mr)
+		TEARDOWN(r, p, vs_mr_close, c->g.mr);
+	if (c->g.cq)
+		TEARDOWN(r, p, vs_cq_close, c->g.cq);
+	c->g.mr = NULL;
+	c->g.cq = NULL;
 	if (c->ch)
-		(void)vs_channel_close(c->ch);
+		TEARDOWN(r, p, vs_channel_close, c->ch);
+	rig_close(r, p, &c->g);
 }
 
 void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
@@ -729,5 +746,5 @@ void typed_cm_srq_events(struct run *r, const struct port_under_test *p,
 		result_end(res, PASS, "%d bytes echoed into the SRQ's receive, "
 			   "woken on the channel, compared", MSG_BYTES);
 out:
-	cm_rig_close(&c);
+	cm_rig_close(r, p, &c);
 }
