@@ -247,7 +247,7 @@ static inline const char *vs__sym_name(const struct vs_lib_desc *desc,
 size_t vs__nodes_found_text(const struct vs_lib_desc *desc, char *buf,
 			    size_t len);
 /* What the machine has of a library, for a sentence: "IBVERBS_1.11
- * (rdma-core 32/33)", or why it has none ("no libibverbs: ..."). */
+ * (rdma-core 33)", or why it has none ("no libibverbs: ..."). */
 void vs__found_text(const struct vs_lib_desc *desc, char *buf, size_t len);
 
 /* vs_library_query()'s answer for one library (loading it first); -EINVAL
