@@ -148,18 +148,16 @@ static void case_errno_lost(void)
 	exit(0);
 }
 
-/* A program started with stderr closed: the trace starts (the first
- * call), then its data file lands on 2. */
-static void case_stderr_closed(void)
+/* Close 2, then open the data file NAME, which lands on 2, write to it
+ * and make calls on ctx (opened before or after the close), exiting
+ * through the counters' time; a step that fails exits 122-124. */
+static void data_on_stderr(const char *name, struct ibv_context *ctx)
 {
 	char data[PATH_MAX];
-	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	int dfd;
 
-	snprintf(data, sizeof(data), "%s/data2", dir);
-	VS_ASSERT_EQ(close(2), 0);
-	ctx = open_fake();
+	snprintf(data, sizeof(data), "%s/%s", dir, name);
 	dfd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0600);
 	if (dfd != 2)
 		_exit(122);
@@ -171,26 +169,25 @@ static void case_stderr_closed(void)
 	exit(0);	/* the counters' time */
 }
 
+/* A program started with stderr closed: the trace starts (the first
+ * call), then its data file lands on 2. */
+static void case_stderr_closed(void)
+{
+	struct ibv_context *ctx;
+
+	VS_ASSERT_EQ(close(2), 0);
+	ctx = open_fake();
+	data_on_stderr("data2", ctx);
+}
+
 /* Stderr open when the trace starts, then closed and a data file put
  * on 2: the lines before go to stderr, none after into the file. */
 static void case_stderr_replaced(void)
 {
-	char data[PATH_MAX];
 	struct ibv_context *ctx = open_fake();
-	struct ibv_pd *pd;
-	int dfd;
 
-	snprintf(data, sizeof(data), "%s/data3", dir);
 	VS_ASSERT_EQ(close(2), 0);
-	dfd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0600);
-	if (dfd != 2)
-		_exit(122);
-	if (write(dfd, "data\n", 5) != 5)
-		_exit(123);
-	pd = ibv_alloc_pd(ctx);
-	if (!pd || ibv_dealloc_pd(pd) || ibv_close_device(ctx))
-		_exit(124);
-	exit(0);
+	data_on_stderr("data3", ctx);
 }
 
 /* Runs one case in a child with the knobs; its pid once it exited 0. */
