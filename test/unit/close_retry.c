@@ -12,11 +12,19 @@
  *    named, and that object's close again ends it;
  *  - ibv_get_device_name returning NULL (what a drop-in whose symbol is
  *    missing returns; rdma-core's never does) is an error naming it, never
- *    a NULL into strcmp or printf.
+ *    a NULL into strcmp or printf; the CM's causes that name a device
+ *    (lib/cm/cm_env.c) name it in words.
  * On the code before, the first case returned 0 with the MR leaked and
  * its memory freed, and the third handed NULL to strcmp.
  */
+#include <arpa/inet.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "../common/vs_fake.h"
+
+/* lib/cm/cm_env.c (internal): why a local address's netdev fails the CM */
+const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
 
 static struct {
 	char verb[48];
@@ -137,6 +145,56 @@ static void unnamed_device(void)
 	fail_next->verb[0] = 0;
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	VS_ASSERT(f);
+	fputs(text, f);
+	VS_ASSERT_EQ(fclose(f), 0);
+}
+
+/*
+ * The CM's causes name devices too (lib/cm/cm_env.c): a device on lo's
+ * netdev whose port is down, whose name ibv_get_device_name does not give,
+ * is named in words, never by a NULL into printf ("(null)" from glibc).
+ */
+static void unnamed_cm_device(void)
+{
+	char dir[] = "/tmp/vs_close_retry.XXXXXX", sub[64], buf[512];
+	struct sockaddr_in lo = { .sin_family = AF_INET };
+
+	VS_ASSERT(mkdtemp(dir));
+	put_file(dir, "parent", "lo\n");
+	snprintf(sub, sizeof(sub), "%s/ports", dir);
+	VS_ASSERT_EQ(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/ports/1", dir);
+	VS_ASSERT_EQ(mkdir(sub, 0700), 0);
+	put_file(sub, "state", "1: DOWN\n");
+	setenv("VS_FAKE_IBDEV_PATH", dir, 1);
+	lo.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fail_once("ibv_get_device_name", ENODEV);
+	VS_ASSERT(vs__cm_netdev_why((struct sockaddr *)&lo, buf, sizeof(buf)));
+	printf("  %s\n", buf);
+	VS_ASSERT(strstr(buf, "on its netdev lo has no port up"));
+	VS_ASSERT(strstr(buf, "ibv_get_device_name gives no name"));
+	VS_ASSERT(!strstr(buf, "(null)"));
+	fail_next->verb[0] = 0;
+	unsetenv("VS_FAKE_IBDEV_PATH");
+	snprintf(sub, sizeof(sub), "%s/ports/1/state", dir);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/ports/1", dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/ports", dir);
+	rmdir(sub);
+	snprintf(sub, sizeof(sub), "%s/parent", dir);
+	unlink(sub);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	struct vs_context *ctx;
@@ -148,6 +206,7 @@ int main(void)
 	fail_next = fail;
 
 	unnamed_device();
+	unnamed_cm_device();
 	VS_OK(vs_device_open("fake0", &ctx));
 	dereg_fails(ctx);
 	cq_stays(ctx);
