@@ -89,6 +89,9 @@ int vs__tstats_print(int fd);
 const char *vs__article(const char *w);
 /* Puts back a record saved earlier (a failure that stands after a look). */
 void vs__error_restore(const struct vs_error *e);
+/* Appends to this thread's record's message (printf; cut like any). */
+void vs__error_append(const char *fmt, ...) VS_COLD
+	__attribute__((format(printf, 1, 2)));
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
 static inline int vs__errno_or(int fallback)

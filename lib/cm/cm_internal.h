@@ -144,6 +144,12 @@ struct vs_cm_id {
 	struct vs_pd *own_pd;    /* one-call setups: created and owned */
 	struct vs_cq *own_cq;
 	bool own_qp;             /* the user's reference of qp is the id's too */
+	/*
+	 * The close destroyed the raw id but stopped at what it holds (its
+	 * QP's destroy or bounce ring, a one-call CQ or PD): the id stays
+	 * closed, holding them, and its close again resumes (vs_cm_close).
+	 */
+	bool teardown_left;
 	int reject_reason;
 	/* the request's offer (server side), bounding what accept grants */
 	uint8_t req_responder_resources, req_initiator_depth;
