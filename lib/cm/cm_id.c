@@ -448,6 +448,18 @@ int vs_cm_close(struct vs_cm_id *id)
 	if (id->wait_timed_out && !id->chan && id->kind->iwarp &&
 	    !destroy_later(id))
 		goto destroyed;
+	/* a listener's requests whose destroy failed: now, before the id */
+	if (id->chan)
+		pthread_mutex_lock(&id->chan->lock);
+	ret = vs__cm_orphans_drop(&id->orphans, call);
+	if (id->chan)
+		pthread_mutex_unlock(&id->chan->lock);
+	if (ret) {
+		vs__handle_reopen(&id->h, VS_KIND_CM_ID);
+		vs__error_append(" (the listener stays open: close it again to "
+				 "retry)");
+		return ret;
+	}
 	errno = 0;
 	if (rdma_destroy_id(id->id)) {
 		int err = vs__errno_or(EBUSY);

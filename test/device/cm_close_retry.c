@@ -13,13 +13,20 @@
  *    MR on it; a third close is "already closed".
  * On the code before, the first close freed the id: the second said
  * "already closed", and the ring's MR, the QP's CQ and its PD leaked.
+ *
+ * First, a request nobody could take (its id's move to a channel of its
+ * own fails: rdma_migrate_id:ENOMEM:1) is rejected and its raw id
+ * destroyed; that destroy failing (rdma_destroy_id:EBUSY:1) is said with
+ * the request's failure and the raw id kept: the listener's close
+ * destroys it.  On the code before, the destroy's failure was dropped
+ * and the raw id lost.
  * A QP without the ring (siw, the legacy verbs) has nothing to fail
  * there: a skip, saying so.
  */
 #include <pthread.h>
 #include <semaphore.h>
 
-#include "../common/vs_typed.h"
+#include "../common/vs_cm_rig.h"
 
 enum { MSG = 64 };
 
@@ -72,6 +79,45 @@ static void *server(void *arg)
 	return NULL;
 }
 
+/* A request whose id cannot be wrapped, and whose destroy fails once. */
+static void orphan_kept(void)
+{
+	struct vs_cm_id *l, *c, *s = (struct vs_cm_id *)&s;
+	struct vs_pd *pd;
+	struct vs_cq *cq;
+	struct vs_rc_qp *qp;
+	struct vs_cm_event ev;
+	char p[16];
+
+	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
+	snprintf(p, sizeof(p), "%u", vs_cm_port(l));
+	VS_OK(vs_cm_resolve(ip, p, NULL, &c));
+	VS_OK(vs_pd_alloc(vs_cm_context(c), &pd));
+	VS_OK(vs_cq_create(vs_cm_context(c), NULL, &cq));
+	VS_OK(vs_cm_rc_qp_create(c, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
+	VS_OK(vs_cm_connect(c, &(struct vs_cm_conn_config){ .no_wait = true }));
+	VS_ASSERT_EQ(calls("rdma_destroy_id"), 0);
+	VS_FAILS(vs_cm_get_request(l, 5000, &s), ENOMEM,
+		 "and the request's CM id could not be destroyed "
+		 "(rdma_destroy_id: Device or resource busy), kept for the "
+		 "listener's close");
+	printf("the request: %s\n", vs_t_err());
+	VS_ASSERT_STREQ(vs_last_error()->verb, "rdma_migrate_id");
+	VS_ASSERT_PTR_EQ(s, NULL);
+	VS_ASSERT_EQ(calls("rdma_destroy_id"), 1);
+	/* the reject went out before the destroy */
+	vs_t_cm_next_type(c, RDMA_CM_EVENT_REJECTED, 5000, &ev);
+	VS_OK(vs_cm_close(c));
+	VS_OK(vs_rc_qp_close(qp));
+	VS_OK(vs_cq_close(cq));
+	VS_OK(vs_pd_close(pd));
+	VS_ASSERT_EQ(calls("rdma_destroy_id"), 2);
+	/* the kept raw id, then the listener's */
+	VS_OK(vs_cm_close(l));
+	VS_ASSERT_EQ(calls("rdma_destroy_id"), 4);
+	printf("the kept request's id destroyed by the listener's close\n");
+}
+
 int main(void)
 {
 	struct vs_cm_id *l, *id;
@@ -84,10 +130,12 @@ int main(void)
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	/* read at the first load: set before any verbshim call */
-	setenv("VERBSHIM_FAULT", "ibv_dereg_mr:EBUSY:1", 1);
+	setenv("VERBSHIM_FAULT", "ibv_dereg_mr:EBUSY:1,rdma_migrate_id:ENOMEM:1,"
+	       "rdma_destroy_id:EBUSY:1", 1);
 	setenv("VERBSHIM_STATS", "1", 1);
 	VS_ASSERT_EQ(sem_init(&got, 0, 0), 0);
 	VS_ASSERT_EQ(sem_init(&closed, 0, 0), 0);
+	orphan_kept();
 	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
 	VS_ASSERT_EQ(pthread_create(&t, NULL, server, l), 0);
