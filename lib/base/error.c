@@ -116,6 +116,16 @@ void vs__error_append(const char *fmt, ...)
 		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
 }
 
+void vs__deferred_note(const char *verb, const char *own, const char *what)
+{
+	if (!verb || !strcmp(verb, own))
+		return;
+	vs__error_append(" (the %s was closed before and its free deferred to "
+			 "this %s: retry with %s on the %s, whose handle is "
+			 "open again; what %s closed is gone, so a second %s "
+			 "is a double close)", what, verb, own, what, verb, verb);
+}
+
 const struct vs_error *vs_last_error(void)
 {
 	return &last_error;
