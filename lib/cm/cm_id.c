@@ -373,7 +373,7 @@ static bool cm_teardown_left(struct vs_cm_id *id)
  * here, so a program that retries the close once leaks nothing (issue
  * 50, 3).
  */
-static int cm_release(struct vs_cm_id *id, const char *call)
+static int cm_release(struct vs_cm_id *id, bool retry, const char *call)
 {
 	struct vs__first first = { 0 };
 	struct vs_qp *qp = id->qp;
@@ -382,9 +382,9 @@ static int cm_release(struct vs_cm_id *id, const char *call)
 	if (qp) {
 		uint32_t kind = vs__transport(qp->transport)->kind;
 
-		if (id->teardown_left) {
-			/* the retry: the QP's close, its reference the id's */
-			id->teardown_left = false;
+		if (retry) {
+			/* the id's reference went at the first close: the
+			 * QP's own close again finishes it */
 			if (qp_stays(qp, kind))
 				vs__first_keep(&first, vs__qp_close(qp, kind, call));
 		} else {
@@ -434,7 +434,7 @@ int vs_cm_close(struct vs_cm_id *id)
 	int ret;
 
 	if (cm_teardown_left(id))
-		return cm_release(id, call);
+		return cm_release(id, true, call);
 	ret = vs__user_close(id, VS_KIND_CM_ID, call, "id");
 	if (ret)
 		return ret;
@@ -478,7 +478,7 @@ destroyed:
 	id->pdata = NULL;
 	id->pdata_len = 0;
 	id->joined = false;
-	return cm_release(id, call);
+	return cm_release(id, false, call);
 }
 
 static const struct vs_cm_id *open_id(const struct vs_cm_id *id)
