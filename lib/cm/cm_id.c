@@ -441,10 +441,25 @@ int vs_cm_close(struct vs_cm_id *id)
 	if (id->state == VS_CM_CONNECTED || id->state == VS_CM_ACCEPTING ||
 	    id->state == VS_CM_CONNECTING) {
 		vs__cm_qp_to_error(id);
-		rdma_disconnect(id->id); /* the peer learns it now, not at timeout */
+		/*
+		 * A connection's peer learns it now, not at its timeout; its
+		 * failure is no failure of the close: the destroy below ends
+		 * the connection all the same (the kernel's destroy of a
+		 * connected id sends the disconnect itself).  A UD id (SIDR)
+		 * has no connection to end: no call that could only fail.
+		 */
+		if (!id->kind->datagram)
+			rdma_disconnect(id->id);
 	}
-	if (id->joined)
-		vs__cm_mcast_drop(id);
+	if (id->joined && vs__cm_mcast_drop(id)) {
+		int err = vs__errno_or(EINVAL);
+
+		vs__handle_reopen(&id->h, VS_KIND_CM_ID);
+		return vs__verb_error(call, "rdma_leave_multicast", err,
+				      "cannot leave the group %s; the CM id "
+				      "stays open, a member: close it again to "
+				      "retry", vs__cm_peer(id));
+	}
 	if (id->wait_timed_out && !id->chan && id->kind->iwarp &&
 	    !destroy_later(id))
 		goto destroyed;
