@@ -107,15 +107,11 @@ static int need_qp(struct vs_cm_id *id, const char *call)
 	return 0;
 }
 
-int vs__cm_complete(struct vs_cm_id *id, const char *call)
+/* vs__cm_complete of a QP checked already (need_qp) */
+static int complete_checked(struct vs_cm_id *id, const char *call)
 {
-	int ret;
+	int ret = vs__cm_qp_up(id, call);
 
-	if (!id->kind->rtu)
-		return 0; /* the answer is the ESTABLISHED event itself */
-	ret = need_qp(id, call);
-	if (!ret)
-		ret = vs__cm_qp_up(id, call);
 	if (!ret) {
 		errno = 0;
 		if (rdma_establish(id->id))
@@ -131,6 +127,17 @@ int vs__cm_complete(struct vs_cm_id *id, const char *call)
 	}
 	id->state = VS_CM_CONNECTED;
 	return 0;
+}
+
+/* the answer came later (vs_cm_next): the user may have closed the QP since */
+int vs__cm_complete(struct vs_cm_id *id, const char *call)
+{
+	int ret;
+
+	if (!id->kind->rtu)
+		return 0; /* the answer is the ESTABLISHED event itself */
+	ret = need_qp(id, call);
+	return ret ? ret : complete_checked(id, call);
 }
 
 /*
@@ -205,7 +212,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 			      "connecting to", call);
 	if (ret)
 		return ret;
-	return vs__cm_complete(id, call);
+	/* the QP was checked at the start (need_qp): the wait ran nothing of the user's */
+	return id->kind->rtu ? complete_checked(id, call) : 0;
 }
 
 int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
