@@ -166,16 +166,41 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 
 /*
  * Acks e; a request's raw id nobody took is rejected and destroyed after
- * the ack (rdma_destroy_id waits until the id's events are acked).
+ * the ack (rdma_destroy_id waits until the id's events are acked).  A
+ * destroy that fails is returned, recorded, and the raw id kept on *keep
+ * (lock held while it is added, if not NULL) for a close to destroy.
  */
-static void ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan)
+static int ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan,
+	       struct vs__cm_orphan **keep, pthread_mutex_t *lock,
+	       const char *call)
 {
 	/* acked now: no destroy ever waits for it */
 	rdma_ack_cm_event(e);
-	if (orphan) {
-		rdma_reject(orphan, NULL, 0);
-		rdma_destroy_id(orphan);
-	}
+	if (!orphan)
+		return 0;
+	rdma_reject(orphan, NULL, 0);
+	return vs__cm_orphan_destroy(orphan, keep, lock, call);
+}
+
+/*
+ * An event applied with ret (a request nobody took fails its read) and
+ * acked with aret: the first failure, the ack's said with it.
+ */
+static int applied(int ret, const struct vs_error *rec, int aret)
+{
+	const struct vs_error *a = vs_last_error();
+	char more[160];
+
+	if (!aret)
+		return ret;
+	if (!ret)
+		return aret;
+	snprintf(more, sizeof(more), "; and the request's CM id could not be "
+		 "destroyed (%s: %s), kept for the listener's close",
+		 a->verb ? a->verb : "?", strerror(a->err));
+	vs__error_restore(rec);
+	vs__error_append("%s", more);
+	return ret;
 }
 
 /*
@@ -210,6 +235,7 @@ int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 		struct vs__cm_ev *ev, const char *call)
 {
 	struct rdma_cm_event *e;
+	struct vs_error rec;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
@@ -222,8 +248,12 @@ int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 	ev->type = e->event;
 	ev->status = e->status;
 	ret = apply(id, e, ev, call);
-	ack(e, ev->orphan);
-	return ret;
+	if (!ev->orphan) {
+		ack(e, NULL, NULL, NULL, call);
+		return ret;
+	}
+	rec = *vs_last_error(); /* the request's failure, kept */
+	return applied(ret, &rec, ack(e, ev->orphan, &id->orphans, NULL, call));
 }
 
 /*
@@ -247,6 +277,7 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 	for (;;) {
 		struct rdma_cm_event *e;
 		struct vs_cm_id *id;
+		struct vs_error rec;
 		int ret;
 
 		memset(ev, 0, sizeof(*ev));
@@ -263,14 +294,23 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 			 * holds on: get_raw keeps the deadline it set.
 			 */
 			ack(e, e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
-			    e->id : NULL);
+			    e->id : NULL, &ch->orphans, &ch->lock, call);
+			/*
+			 * a destroy that failed is kept on the channel, whose
+			 * close destroys it or says so: not this read's failure
+			 */
 			continue;
 		}
 		ev->type = e->event;
 		ev->status = e->status;
 		ret = apply(id, e, ev, call);
-		ack(e, ev->orphan);
-		return ret;
+		if (!ev->orphan) {
+			ack(e, NULL, NULL, NULL, call);
+			return ret;
+		}
+		rec = *vs_last_error(); /* the request's failure, kept */
+		return applied(ret, &rec, ack(e, ev->orphan, &id->orphans,
+					      &ch->lock, call));
 	}
 }
 

@@ -31,11 +31,22 @@
  * last put destroys the rdma_event_channel.  lock guards the list only:
  * reading events is for one thread at a time, as for an id.
  */
+/*
+ * A connection request's raw id nobody took whose destroy failed: kept on
+ * its listener (or the shared channel, when the listener was closed) for
+ * their close to destroy, never dropped (lib/cm/cm_event.c ack).
+ */
+struct vs__cm_orphan {
+	struct rdma_cm_id *raw;
+	struct vs__cm_orphan *next;
+};
+
 struct vs_cm_channel {
 	struct vs_handle h;
 	struct rdma_event_channel *ech; /* fd non-blocking */
 	pthread_mutex_t lock;
 	struct vs_cm_id *ids;
+	struct vs__cm_orphan *orphans; /* under lock */
 };
 
 /*
@@ -144,6 +155,14 @@ struct vs_cm_id {
 	struct vs_pd *own_pd;    /* one-call setups: created and owned */
 	struct vs_cq *own_cq;
 	bool own_qp;             /* the user's reference of qp is the id's too */
+	/*
+	 * The close destroyed the raw id but stopped at what it holds (its
+	 * QP's destroy or bounce ring, a one-call CQ or PD): the id stays
+	 * closed, holding them, and its close again resumes (vs_cm_close).
+	 */
+	bool teardown_left;
+	/* requests' raw ids whose destroy failed (a listener's; vs_cm_close) */
+	struct vs__cm_orphan *orphans;
 	int reject_reason;
 	/* the request's offer (server side), bounding what accept grants */
 	uint8_t req_responder_resources, req_initiator_depth;
@@ -188,6 +207,17 @@ struct vs__cm_ev {
 	/* the peer's private data came with it (id->pdata now holds it) */
 	bool pdata;
 };
+
+/*
+ * lib/cm/cm_handle.c: destroys a request's raw id nobody took; when that
+ * fails, keeps it on *keep (lock, if not NULL, held while it is added)
+ * and returns the failure, recorded.  vs__cm_orphans_drop destroys the
+ * kept ones (lock held by the caller if shared): the first failure, the
+ * rest kept.
+ */
+int vs__cm_orphan_destroy(struct rdma_cm_id *raw, struct vs__cm_orphan **keep,
+			  pthread_mutex_t *lock, const char *call);
+int vs__cm_orphans_drop(struct vs__cm_orphan **keep, const char *call);
 
 /* lib/cm/cm_handle.c; chan: the shared channel, or NULL for one of its own */
 int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
