@@ -231,7 +231,7 @@ static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
 	}
 }
 
-int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 		struct vs__cm_ev *ev, const char *call)
 {
 	struct rdma_cm_event *e;
@@ -240,9 +240,9 @@ int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
 
 	memset(ev, 0, sizeof(*ev));
 	/* the shared channel's next event may be another id's */
-	ret = vs__cm_no_wait_only(id, call);
+	ret = id->chan ? vs__cm_shared_refused(call) : 0;
 	if (!ret)
-		ret = get_raw(id->ech, timeout_ms, &deadline, &e, "CM id's", call);
+		ret = get_raw(id->ech, timeout_ms, deadline, &e, "CM id's", call);
 	if (ret)
 		return ret;
 	ev->type = e->event;
@@ -474,10 +474,10 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
 		    const char *call)
 {
-	int64_t deadline = vs__deadline(timeout_ms);
+	int64_t deadline = 0; /* set at the first sleep, if one is needed */
 
 	for (;;) {
-		int ret = vs__cm_read(id, timeout_ms, deadline, ev, call);
+		int ret = vs__cm_read(id, timeout_ms, &deadline, ev, call);
 
 		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
 			id->state = VS_CM_FAILED;

@@ -248,30 +248,25 @@ static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
 	id->kind = vs__cm_kind_of(id->transport, ctx, id->kind->old_cm);
 }
 
-/* -EINVAL recorded: a step of call that waits, on a shared channel */
-int vs__cm_shared_refused(const char *call) VS_COLD;
 /*
- * -EINVAL recorded when id is on a shared channel (a step of call that
- * would wait for its events), else 0.
+ * -EINVAL recorded: a step of call that waits for an id's events, on a
+ * shared channel (id->chan: each such step tests the field itself)
  */
-static inline int vs__cm_no_wait_only(const struct vs_cm_id *id,
-				      const char *call)
-{
-	return id->chan ? vs__cm_shared_refused(call) : 0;
-}
+int vs__cm_shared_refused(const char *call) VS_COLD;
 
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
 /*
  * lib/cm/cm_event.c: reads one event of id (a listener: its requests too)
- * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
- * timeout: from the first wait on); acts on it (state,
+ * within the wait rules (0 never sleeps, -1 for ever; *deadline 0 with a
+ * timeout: set at the first wait, and kept for the caller's next read,
+ * so an event already there costs no clock read); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
  * it.  0, -EAGAIN / -ETIMEDOUT (not recorded: the caller says what it
  * waited for, vs__cm_timed_out), or -errno recorded.
  */
-int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 		struct vs__cm_ev *ev, const char *call);
 /*
  * lib/cm/cm_addr_errors.c: records the failure err of verb binding sa (what:
@@ -349,7 +344,12 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
 		     const char *call);
 
-/* lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno recorded */
+/*
+ * lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno
+ * recorded.  An RC QP the caller checked (cm_connect.c, need_qp: its
+ * handle open, no send batch); UD's up checks its QP itself when it has
+ * a step to make (a join may come on a QP in use).
+ */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
 /*
  * After librdmacm brought the id's QP up itself (old_cm): its state, send
