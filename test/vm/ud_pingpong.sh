@@ -7,4 +7,4 @@ set -euo pipefail
 need_vm
 skip_on_iwarp "the stock ibv_ud_pingpong exchanges addresses by TCP and brings its QPs up itself; iWARP QPs connect only through rdma_cm (test/vm/rping.sh runs there)"
 a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 200 -s 1024 -c)
-pair ibv_ud_pingpong "${a[@]}" -- ibv_ud_pingpong "${a[@]}" "$VS_RXE_IP"
+VS_PAIR_UD=1 pair ibv_ud_pingpong "${a[@]}" -- ibv_ud_pingpong "${a[@]}" "$VS_RXE_IP"
