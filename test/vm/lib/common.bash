@@ -31,7 +31,7 @@ ud_self_lost() {
 		text=$(sed -n 's/^#define VS_UD_SELF_LOST_TEXT "\(.*\)"$/\1/p' tools/verbshim-selftest/ud_self_lost.h)
 		[ -n "$text" ] || { echo "ud_self_lost: no VS_UD_SELF_LOST_TEXT in tools/verbshim-selftest/ud_self_lost.h" >&2; return 1; }
 		build/bin/verbshim-selftest -d "$VS_RXE_DEV" --timeout 5 --json "$f.json" >/dev/null 2>&1 || true
-		grep -o "[^\"]*$text[^\"]*" "$f.json" 2>/dev/null | head -n 1 >"$f.tmp" || true
+		grep -o "[^\"]*${text}[^\"]*" "$f.json" 2>/dev/null | head -n 1 >"$f.tmp" || true
 		mv -f "$f.tmp" "$f"
 	fi
 	cat "$f"
