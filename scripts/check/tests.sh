@@ -146,6 +146,16 @@ check() {
 				fi
 				continue
 			fi
+			if [ "$w" = ud-self-lost ]; then
+				# a permission, not a set: its one-guest rxe boot may
+				# skip naming datagrams to this machine lost
+				# (scripts/vm/guest.sh)
+				if [ "$sets" = ud-self-lost ] || [ "$guests" != 1 ] || [ "$prov" != rxe ]; then
+					echo "$boots: $label: ud-self-lost allows a skip in a one-guest rxe boot's sets: it is no set of its own"
+					bad=1
+				fi
+				continue
+			fi
 			if variant_of "$w" >/dev/null; then
 				# its own build (build/asan, build/arm64/asan, ...), its
 				# own runner options: a boot of its own, on today's build
