@@ -178,8 +178,9 @@ static void test_rc(struct rig *r)
 	 * An error inside a scope: 11 has a wrong rkey, 12 is flushed.  Two
 	 * QPs: on a self-connected one, kernel 6.12's rxe lets the responder's
 	 * error flush the requester before the NAK is seen (all flushed).
+	 * Not on kernel 5.10's rxe, which completes neither (vs_t_rxe510).
 	 */
-	{
+	if (!vs_t_rxe510(VS_T_RXE510_NAK)) {
 		struct vs_remote bad = vs_mr_remote(r->mr, 16384);
 		struct vs_wc first;
 		struct vs_rc_qp *peer;
@@ -202,15 +203,18 @@ static void test_rc(struct rig *r)
 		printf("  scope error: %s\n", vs_last_error()->message);
 		VS_ASSERT_PTR_EQ(s.p, NULL);
 		VS_OK(vs_rc_qp_close(peer));
+		VS_OK(vs_rc_qp_close(a));
 	}
-	VS_OK(vs_rc_qp_close(a));
 	/* nothing of the scope's is left: only the QPs' flushed receives */
 	for (int k; (k = vs_cq_poll(r->cq, other, 8)) > 0;)
 		for (int i = 0; i < k; i++)
 			VS_ASSERT(other[i].wr_id < 10 || other[i].wr_id > 12);
 
-	/* a timeout: b's send waits for a receive (RNR, retried for ever) */
-	{
+	/*
+	 * a timeout: b's send waits for a receive (RNR, retried for ever).
+	 * Not on kernel 5.10's rxe, which spins in that retry (vs_t_rxe510).
+	 */
+	if (!vs_t_rxe510(VS_T_RXE510_RNR)) {
 		memset(r->m + 60 * 1024, 0, 1024);
 		VS_OK(vs_scope_begin(&s, r->mode));
 		VS_OK(vs_scope_rc_batch_start(&s, b, &rb));
@@ -331,6 +335,14 @@ int main(void)
 		run(legacy, VS_WAIT_POLL);
 		run(legacy, VS_WAIT_SLEEP);
 	}
+	if (vs_t_rxe510(VS_T_RXE510_NAK))
+		printf("not run on %s: the error inside a scope: %s\n",
+		       vs_t_dev(), vs_t_rxe510(VS_T_RXE510_NAK));
 	vs_t_skip_if_ud_self_lost("the UC and UD scope (the RC scopes passed)");
+	if (vs_t_rxe510(VS_T_RXE510_RNR)) {
+		VS_SKIP("the error inside a scope and the RNR timeout not run "
+			"on %s (the other scopes passed): %s", vs_t_dev(),
+			vs_t_rxe510(VS_T_RXE510_RNR));
+	}
 	return 0;
 }
