@@ -20,8 +20,8 @@
  * the request's failure and the raw id kept: the listener's close
  * destroys it.  On the code before, the destroy's failure was dropped
  * and the raw id lost.
- * A QP without the ring (siw, the legacy verbs: every release before
- * rxe's extended QPs, and kernel 5.10's rxe with any) has no
+ * A QP without the ring (siw, the legacy verbs, as rxe of rdma-core
+ * 33.2 and older takes them) has no
  * deregistration there: the same close is stopped at the QP's destroy
  * instead (ibv_destroy_qp:EBUSY:1): -EBUSY naming ibv_destroy_qp, its CQ
  * held, the close again destroying the QP and the CQ.  Which one is
