@@ -291,7 +291,12 @@ static inline const char *vs_t_ud_self_lost(void)
  *    IBV_WC_REM_ACCESS_ERR, the next is flushed);
  *  - VS_T_RXE510_RNR: a send retried for ever on receiver-not-ready (RNR
  *    retry 7) spins in the kernel, a lone send too: "soft lockup - CPU#0
- *    stuck for 22s" every ~28 s, the process unkillable.
+ *    stuck for 22s" every ~28 s, the process unkillable;
+ *  - VS_T_RXE510_REMOVAL: a netdev deleted under an rxe device with
+ *    connected CM ids: a CM id's destroy can wait for ever
+ *    ("cm_destroy_id_wait_timeout: ... state 10 -> 0, refcnt=1",
+ *    "unregister_netdevice: waiting for vsrm0 to become free"), the
+ *    process unkillable (cm_teardown: 2 of 3 boots).
  * Why WHICH cannot be checked here, or NULL: the facts read exactly, the
  * running kernel's release (uname: "5.10." and on) and the device's
  * provider (rxe).  Other kernels are not guessed at: 5.10 is the one
@@ -300,7 +305,7 @@ static inline const char *vs_t_ud_self_lost(void)
 /* a substring of the reason, for a boot that allows this skip */
 #define VS_T_RXE510_TEXT "rxe of kernel 5.10"
 
-enum vs_t_rxe510_bug { VS_T_RXE510_NAK, VS_T_RXE510_RNR };
+enum vs_t_rxe510_bug { VS_T_RXE510_NAK, VS_T_RXE510_RNR, VS_T_RXE510_REMOVAL };
 
 static inline const char *vs_t_rxe510(enum vs_t_rxe510_bug which)
 {
@@ -317,9 +322,13 @@ static inline const char *vs_t_rxe510(enum vs_t_rxe510_bug which)
 		 "an RDMA write NAK'd for a wrong rkey never completes, nor "
 		 "does the WR behind it (6.1's rxe completes it "
 		 "IBV_WC_REM_ACCESS_ERR and flushes the next)" :
+		 which == VS_T_RXE510_RNR ?
 		 "a send retried for ever on receiver-not-ready spins in the "
 		 "kernel (soft lockup, the process unkillable; 6.1's rxe "
-		 "waits)");
+		 "waits)" :
+		 "deleting the netdev under connected CM ids can leave a CM "
+		 "id's destroy waiting for ever (cm_destroy_id_wait_timeout, "
+		 "refcnt=1), the process unkillable (not on 6.1)");
 	return why;
 }
 
