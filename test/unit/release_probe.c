@@ -193,7 +193,21 @@ static void check_calls(void)
 	if (list)
 		ibv_free_device_list(list);
 	VS_ASSERT(umad_size() > 0);
-	VS_ASSERT_EQ(umad_init(), 0);
+	/*
+	 * libibumad of 17.1 reads the ib_umad module's ABI version in
+	 * umad_init (-1 without it; 22.4's on return 0 always), and the VM
+	 * loads no ib_umad: -1 is its answer only where that file is absent.
+	 */
+	if (access("/sys/class/infiniband_mad/abi_version", F_OK)) {
+		int r = umad_init();
+
+		if (r)
+			printf("umad_init: %d: no ib_umad module here, which this "
+			       "libibumad needs (rdma-core 17.1's does)\n", r);
+		VS_ASSERT(r == 0 || r == -1);
+	} else {
+		VS_ASSERT_EQ(umad_init(), 0);
+	}
 	VS_ASSERT_STREQ(umad_method_str(UMAD_CLASS_SUBN_LID_ROUTED,
 					UMAD_METHOD_GET), "Get");
 	VS_ASSERT_EQ(umad_done(), 0);
