@@ -40,7 +40,8 @@ fi
 # scripts/check/tests.sh refuses it elsewhere): a skip naming that
 # kernel's rxe is allowed (test/common/vs_typed.h's vs_t_rxe510, which
 # reads the running kernel and the provider and words it: scope's NAK'd
-# write and RNR timeout, typed_queue_full); the other words are its sets.
+# write and RNR timeout, typed_queue_full, cm_teardown's device removal);
+# the other words are its sets.
 rxe510_text=
 if [[ ",$sets," == *,rxe-5.10-bugs,* ]]; then
 	rxe510_text=$(sed -n 's/^#define VS_T_RXE510_TEXT "\(.*\)"$/\1/p' test/common/vs_typed.h)
