@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
+# The drop-in = stock on a release built from its tag (issue 49, item 3):
+# that release's own example programs, linked stock and through verbshim
+# from the same objects (test/shell/release_examples.sh, the product
+# build/release-examples/VER/{stock,shim}), run on rxe with the same
+# arguments, each stock run then its shim-built twin.  Each run's verdict
+# is "pass", or "fail (client C, server S)" with the exit statuses (124:
+# timed out); a pingpong's -c that finds other bytes than were sent is a
+# failure whatever its exit.  The test fails when a program's two verdicts
+# differ, and when the stock ibv_rc_pingpong or rping does not pass (the
+# device itself would then be broken, and identical failures prove
+# nothing).  A program that fails both ways is listed with the last line
+# each printed and the cause where it is known (known_cause below).
+#
+#   test/vm/release_examples.sh                in a release boot (the root's
+#                                              own release, /.verbshim-root)
+#   test/vm/release_examples.sh --roots "VER..."  in any boot: each release
+#                                              chrooted into its root
+#                                              (release_chroot), one boot
+#                                              for all
+set -euo pipefail
+# shellcheck source=lib/common.bash
+. "$(dirname "$0")/lib/common.bash"
+need_vm
+cd "$(dirname "$0")/../.."
+repo=$PWD
+out=build/release-examples
+tmo=${VS_RELEASE_EXAMPLES_TIMEOUT:-90}
+skip_on_iwarp "the pingpongs exchange addresses by TCP and bring their QPs up themselves; iWARP QPs connect only through rdma_cm"
+
+# known_cause VER NAME: why a program fails stock on that release, as
+# measured (docs/testbed.md, "The drop-in = stock on the releases built
+# from tags"); empty when nothing is known.
+known_cause() {
+	case $2 in
+	ibv_ud_pingpong)
+		case $1 in 17.1 | 22.4) echo "UD to self is lost: this release's rxe provider sets no destination MAC in its address handles (ibv_create_ah: no dmac), so the first SEND never arrives and both sides wait (test/vm/ud_pingpong.sh)" ;; esac ;;
+	ibv_xsrq_pingpong | rdma_xserver | rdma_xclient)
+		echo "XRC: rxe has no XRC domains or XRC SRQs" ;;
+	esac
+}
+
+# One run: run WAY LOG ARGS... where ARGS may hold BIN:NAME words (the
+# program of that way) and a ::: between server and client.
+run() {
+	local way=$1 log=$2 w srv=() cli=() side=srv rc=0
+	shift 2
+	for w in "$@"; do
+		if [ "$w" = ::: ]; then side=cli; continue; fi
+		case $w in
+		BIN:*) w=${w#BIN:}
+			if [ -n "$root" ]; then
+				# (the program through the root's loader and libraries)
+				if [ $side = srv ]; then srv+=(release_chroot "$root" "$dir/$way" timeout "$tmo" "/tmp/bin/$w")
+				else cli+=(release_chroot "$root" "$dir/$way" timeout "$tmo" "/tmp/bin/$w"); fi
+				continue
+			fi
+			if [ $side = srv ]; then srv+=(timeout "$tmo" "$dir/$way/$w")
+			else cli+=(timeout "$tmo" "$dir/$way/$w"); fi
+			continue ;;
+		esac
+		if [ $side = srv ]; then srv+=("$w"); else cli+=("$w"); fi
+	done
+	if [ ${#cli[@]} -gt 0 ]; then
+		pair "${srv[@]}" -- "${cli[@]}" >"$log" 2>&1 || rc=$?
+		verdict=pass
+		[ $rc -eq 0 ] || verdict="fail ($(sed -n 's/^FAILED: //p' "$log" | tail -n 1))"
+		[ $rc -ne 77 ] || verdict="skip ($(sed -n 's/^skip: //p' "$log"))"
+	else
+		"${srv[@]}" >"$log" 2>&1 || rc=$?
+		verdict=pass
+		[ $rc -eq 0 ] || verdict="fail (exit $rc)"
+	fi
+	if grep -qE 'invalid data|data mismatch' "$log"; then
+		verdict="fail (other bytes than were sent)"
+	fi
+}
+
+# The programs and their arguments ($pp, $ip expanded here); ::: splits
+# server and client.  A program the release does not build is not run.
+programs() {
+	cat <<'EOF'
+ibv_devices|BIN:ibv_devices
+ibv_devinfo|BIN:ibv_devinfo -d $dev -v
+ibv_rc_pingpong|BIN:ibv_rc_pingpong "${pp[@]}" ::: BIN:ibv_rc_pingpong "${pp[@]}" $ip
+ibv_uc_pingpong|BIN:ibv_uc_pingpong "${pp[@]}" ::: BIN:ibv_uc_pingpong "${pp[@]}" $ip
+ibv_ud_pingpong|BIN:ibv_ud_pingpong "${pp[@]}" -s 1024 ::: BIN:ibv_ud_pingpong "${pp[@]}" -s 1024 $ip
+ibv_srq_pingpong|BIN:ibv_srq_pingpong "${pp[@]}" -q 4 ::: BIN:ibv_srq_pingpong "${pp[@]}" -q 4 $ip
+ibv_xsrq_pingpong|BIN:ibv_xsrq_pingpong -d $dev -g $gid -n 20 -c ::: BIN:ibv_xsrq_pingpong -d $dev -g $gid -n 20 -c $ip
+rping|BIN:rping -s -a $ip -C 20 -S 256 -V ::: BIN:rping -c -a $ip -C 20 -S 256 -V
+udaddy|BIN:udaddy -b $ip ::: BIN:udaddy -s $ip
+ucmatose|BIN:ucmatose -b $ip ::: BIN:ucmatose -s $ip
+cmtime|BIN:cmtime -b $ip -c 10 ::: BIN:cmtime -s $ip -c 10
+rdma_server|BIN:rdma_server -p 7471 ::: BIN:rdma_client -s $ip -p 7471
+rdma_xserver|BIN:rdma_xserver -p 7472 ::: BIN:rdma_xclient -s $ip -p 7472
+rstream|BIN:rstream -b $ip -S 4096 -C 100 ::: BIN:rstream -s $ip -S 4096 -C 100
+riostream|BIN:riostream -b $ip -S 4096 -C 100 ::: BIN:riostream -s $ip -S 4096 -C 100
+EOF
+}
+
+# release VER: every program both ways, the verdicts compared
+release() {
+	local v=$1 name line args prog stock shim t0 ts cause differ=0 same_fail=0 n=0
+	# shellcheck disable=SC2034 # (in the table's words, eval'd)
+	local dev=$VS_RXE_DEV gid=$VS_RXE_GID_INDEX ip=$VS_RXE_IP
+	# shellcheck disable=SC2034
+	local pp=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 100 -c)
+	dir=$repo/$out/$v
+	[ -d "$dir/shim" ] || { echo "FAIL: rdma-core $v: no $out/$v/shim (test/shell/release_examples.sh makes it)"; status=1; return; }
+	mkdir -p "$dir/logs"
+	echo "== rdma-core $v: its own examples, stock (its libibverbs and librdmacm) and through verbshim, on $VS_RXE_DEV"
+	while IFS='|' read -r name line; do
+		prog=$(sed -n 's/^BIN:\([^ ]*\).*/\1/p' <<<"$line")
+		if [ ! -x "$dir/stock/$prog" ]; then
+			echo "   $name: not in rdma-core $v"
+			continue
+		fi
+		eval "args=($line)"
+		t0=$SECONDS
+		run stock "$dir/logs/$name.stock" "${args[@]}"
+		stock=$verdict ts=$((SECONDS - t0)) t0=$SECONDS
+		run shim "$dir/logs/$name.shim" "${args[@]}"
+		shim=$verdict
+		n=$((n + 1))
+		if [ "$stock" != "$shim" ]; then
+			echo "FAIL: $name: stock $stock, through verbshim $shim"
+			sed 's/^/   stock| /' "$dir/logs/$name.stock"
+			sed 's/^/   shim| /' "$dir/logs/$name.shim"
+			differ=$((differ + 1))
+			status=1
+		elif [ "$stock" = pass ]; then
+			printf '   %-18s pass both ways (stock %d s, verbshim %d s)\n' "$name" "$ts" $((SECONDS - t0))
+		else
+			same_fail=$((same_fail + 1))
+			cause=$(known_cause "$v" "$name")
+			printf '   %-18s %s both ways (stock %d s, verbshim %d s): %s\n' "$name" "$stock" "$ts" $((SECONDS - t0)) \
+				"${cause:-cause not named here}"
+			echo "      stock's last line:    $(grep -vE '^ *$|^(server|client)( \(attempt [0-9]+\))?:|FAILED:' "$dir/logs/$name.stock" | tail -n 1)"
+			echo "      verbshim's last line: $(grep -vE '^ *$|^(server|client)( \(attempt [0-9]+\))?:|FAILED:' "$dir/logs/$name.shim" | tail -n 1)"
+			case $name in ibv_rc_pingpong | rping)
+				echo "FAIL: the stock $name must pass on rxe: the device or the harness is broken"
+				status=1 ;;
+			esac
+		fi
+	done < <(programs)
+	echo "rdma-core $v: $n programs, $((n - differ)) with the same verdict both ways ($same_fail of them failing both ways), $differ differ"
+}
+
+status=0 root=''
+if [ "${1:-}" = --roots ]; then
+	for v in $2; do
+		root=$(cat "$out/$v/root" 2>/dev/null) || { echo "FAIL: rdma-core $v: no $out/$v/root"; status=1; continue; }
+		release "$v"
+	done
+else
+	v=$(sed -n '1s/^rdma-core \([0-9.]*\) .*/\1/p' /.verbshim-root 2>/dev/null || true)
+	[ -n "$v" ] || { echo "FAIL: not in a release root (no /.verbshim-root): run with --roots"; exit 1; }
+	release "$v"
+fi
+exit $status
