@@ -26,7 +26,7 @@ need_vm
 cd "$(dirname "$0")/../.."
 repo=$PWD
 out=build/release-examples
-tmo=${VS_RELEASE_EXAMPLES_TIMEOUT:-90}
+tmo=${VS_RELEASE_EXAMPLES_TIMEOUT:-60}
 skip_on_iwarp "the pingpongs exchange addresses by TCP and bring their QPs up themselves; iWARP QPs connect only through rdma_cm"
 
 # known_cause VER NAME: why a program fails stock on that release, as
