@@ -89,8 +89,13 @@ run() {
 	fi
 }
 
-# The programs and their arguments ($pp, $ip expanded here); ::: splits
-# server and client.  A program the release does not build is not run.
+# The programs and their arguments ($pp, $ip, $port expanded here); :::
+# splits server and client.  A program the release does not build is not
+# run.  Each CM program listens on a port of its own, another for its
+# shim-built run ($port): a server stopped by the pair leaves its
+# accepted connections' ids to the kernel's CM time-wait, and its port
+# bound for a while ("bind address failed: Address already in use", seen
+# by the next run on that port).
 programs() {
 	cat <<'EOF'
 ibv_devices|BIN:ibv_devices
@@ -100,15 +105,15 @@ ibv_uc_pingpong|BIN:ibv_uc_pingpong "${pp[@]}" ::: BIN:ibv_uc_pingpong "${pp[@]}
 ibv_ud_pingpong|BIN:ibv_ud_pingpong "${pp[@]}" -s 512 ::: BIN:ibv_ud_pingpong "${pp[@]}" -s 512 $ip
 ibv_srq_pingpong|BIN:ibv_srq_pingpong "${pp[@]}" -q 4 ::: BIN:ibv_srq_pingpong "${pp[@]}" -q 4 $ip
 ibv_xsrq_pingpong|BIN:ibv_xsrq_pingpong -d $dev -g $gid -n 20 ::: BIN:ibv_xsrq_pingpong -d $dev -g $gid -n 20 $ip
-rping|BIN:rping -s -a $ip -C 20 -S 256 -V ::: BIN:rping -c -a $ip -C 20 -S 256 -V
-udaddy|BIN:udaddy -b $ip ::: BIN:udaddy -s $ip
-ucmatose|BIN:ucmatose -b $ip ::: BIN:ucmatose -s $ip
-mckey|BIN:mckey -m 239.77.0.9 -b $ip -C 10 ::: AFTER:3 BIN:mckey -m 239.77.0.9 -b $ip -s -C 10
-cmtime|RUNS BIN:cmtime -b $ip -c 10 ::: BIN:cmtime -s $ip -c 10
-rdma_server|BIN:rdma_server -p 7471 ::: BIN:rdma_client -s $ip -p 7471
-rdma_xserver|BIN:rdma_xserver -p 7472 ::: BIN:rdma_xclient -s $ip -p 7472
-rstream|BIN:rstream -b $ip -S 4096 -C 100 ::: BIN:rstream -s $ip -S 4096 -C 100
-riostream|BIN:riostream -b $ip -S 4096 -C 100 ::: BIN:riostream -s $ip -S 4096 -C 100
+rping|BIN:rping -s -a $ip -p $port -C 20 -S 256 -V ::: BIN:rping -c -a $ip -p $port -C 20 -S 256 -V
+udaddy|BIN:udaddy -b $ip -p $port ::: BIN:udaddy -s $ip -p $port
+ucmatose|BIN:ucmatose -b $ip -p $port ::: BIN:ucmatose -s $ip -p $port
+mckey|BIN:mckey -m 239.77.0.9 -b $ip -p $port -C 10 ::: AFTER:3 BIN:mckey -m 239.77.0.9 -b $ip -p $port -s -C 10
+cmtime|RUNS BIN:cmtime -b $ip -p $port -c 10 ::: BIN:cmtime -s $ip -p $port -c 10
+rdma_server|BIN:rdma_server -p $port ::: BIN:rdma_client -s $ip -p $port
+rdma_xserver|BIN:rdma_xserver -p $port ::: BIN:rdma_xclient -s $ip -p $port
+rstream|BIN:rstream -b $ip -p $port -S 4096 -C 100 ::: BIN:rstream -s $ip -p $port -S 4096 -C 100
+riostream|BIN:riostream -b $ip -p $port -S 4096 -C 100 ::: BIN:riostream -s $ip -p $port -S 4096 -C 100
 EOF
 }
 
@@ -116,7 +121,7 @@ EOF
 release() {
 	local v=$1 name line args prog stock shim t0 ts cause differ=0 same_fail=0 n=0
 	# shellcheck disable=SC2034 # (in the table's words, eval'd)
-	local dev=$VS_RXE_DEV gid=$VS_RXE_GID_INDEX ip=$VS_RXE_IP
+	local dev=$VS_RXE_DEV gid=$VS_RXE_GID_INDEX ip=$VS_RXE_IP port
 	# shellcheck disable=SC2034
 	# (--chk, not -c: 17.1's uc and srq pingpongs take -c with an
 	# argument, "c:" in their getopt string, though --chk takes none)
@@ -131,10 +136,15 @@ release() {
 			echo "   $name: not in rdma-core $v"
 			continue
 		fi
-		eval "args=($line)"
 		t0=$SECONDS
+		# shellcheck disable=SC2034 # (in the table's words, eval'd)
+		port=$((7600 + n))
+		eval "args=($line)"
 		run stock "$dir/logs/$name.stock" "${args[@]}"
 		stock=$verdict ts=$((SECONDS - t0)) t0=$SECONDS
+		# shellcheck disable=SC2034
+		port=$((7700 + n))
+		eval "args=($line)"
 		run shim "$dir/logs/$name.shim" "${args[@]}"
 		shim=$verdict
 		n=$((n + 1))
