@@ -204,40 +204,18 @@ if [ $# -eq 0 ]; then
 	exit 0
 fi
 
-[ "$(id -u)" -eq 0 ] || die "running in the $suite root needs root (chroot, mount namespace)"
 # The pinned rdma-core headers, fetched on the host (the root has no apt).
 hdrs=$("$repo/scripts/rdma-headers.sh" --dir) || die "no pinned rdma-core headers (see above)"
-command -v unshare >/dev/null || die "unshare not found (util-linux)"
-q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
-cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
+# shellcheck source=scripts/roots/run.bash
+. "$repo/scripts/roots/run.bash"
 # While CMD runs, a shared lock on ROOT.lock keeps the root from removal
 # (fd 8 stays open through the exec's).
 exec 8>"$root.lock"
 flock -s 8
-# In a private mount namespace: nothing stays mounted when it ends.
-# shellcheck disable=SC2016 # (expanded by that shell)
-cwd=${binds[0]:-$repo}
-exec unshare -m --propagation private -- /bin/sh -c '
-	set -e
-	root=$1 repo=$2 cmd=$3 ovl=$4 hdrs=$5 cwd=$6
-	shift 6
-	if [ -n "$ovl" ]; then
-		mkdir -p "$ovl/upper" "$ovl/work" "$ovl/merged"
-		mount -t overlay overlay -o "lowerdir=$root,upperdir=$ovl/upper,workdir=$ovl/work" "$ovl/merged"
-		root=$ovl/merged
-	fi
-	mkdir -p "$root$repo"
-	mount --bind "$repo" "$root$repo"
-	mkdir -p "$root$hdrs"
-	mount --bind "$hdrs" "$root$hdrs"
-	mount -o remount,bind,ro "$root$hdrs"
-	for d in "$@"; do
-		mkdir -p "$root$d"
-		mount --bind "$d" "$root$d"
-	done
-	mount --bind /dev "$root/dev"
-	mount -t tmpfs tmp "$root/tmp"
-	mount -t proc proc "$root/proc"
-	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM="${TERM:-dumb}" CC=gcc CXX=g++ \
-		RDMA_CORE_INCLUDE="$hdrs/include" /bin/sh -c "cd \"\$0\" && exec $cmd" "$cwd"
-' build-root "$root" "$repo" "$cmd" "$overlay" "$hdrs" "$cwd" "${binds[@]}"
+ovl=()
+[ -z "$overlay" ] || ovl=(--overlay "$overlay")
+bind_args=()
+for d in "${binds[@]}"; do bind_args+=(--bind "$d"); done
+root_run "${ovl[@]}" --bind "$repo" --bind-ro "$hdrs" "${bind_args[@]}" \
+	--env CC=gcc --env CXX=g++ --env RDMA_CORE_INCLUDE="$hdrs/include" \
+	--cwd "${binds[0]:-$repo}" "$root" -- "$@"

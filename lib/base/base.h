@@ -89,6 +89,17 @@ int vs__tstats_print(int fd);
 const char *vs__article(const char *w);
 /* Puts back a record saved earlier (a failure that stands after a look). */
 void vs__error_restore(const struct vs_error *e);
+/*
+ * A parent's destroy that failed in another handle's close (its close was
+ * deferred to its last child's: docs/API.md, Lifetimes, rules 4 and 6):
+ * appends what to retry to the record, when verb is not own (the parent's
+ * close, "vs_pd_close"); what: "PD".  The child's handle is gone with its
+ * object, so its close again is the double close of rule 3.
+ */
+void vs__deferred_note(const char *verb, const char *own, const char *what) VS_COLD;
+/* Appends to this thread's record's message (printf; cut like any). */
+void vs__error_append(const char *fmt, ...) VS_COLD
+	__attribute__((format(printf, 1, 2)));
 
 /* errno after a failed verb, never 0 (a provider may forget to set it). */
 static inline int vs__errno_or(int fallback)

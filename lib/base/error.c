@@ -99,6 +99,33 @@ void vs__error_restore(const struct vs_error *e)
 	last_error = *e;
 }
 
+void vs__error_append(const char *fmt, ...)
+{
+	char *m = last_error.message;
+	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
+	size_t len = strlen(m);
+	va_list ap;
+	int n;
+
+	if (len >= VS_ERROR_MSG_MAX - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m + len, VS_ERROR_MSG_MAX - len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n >= VS_ERROR_MSG_MAX - len) /* cut: say so */
+		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
+}
+
+void vs__deferred_note(const char *verb, const char *own, const char *what)
+{
+	if (!verb || !strcmp(verb, own))
+		return;
+	vs__error_append(" (the %s was closed before and its free deferred to "
+			 "this %s: retry with %s on the %s, whose handle is "
+			 "open again; what %s closed is gone, so a second %s "
+			 "is a double close)", what, verb, own, what, verb, verb);
+}
+
 const struct vs_error *vs_last_error(void)
 {
 	return &last_error;

@@ -82,13 +82,36 @@ static void fill_param(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg,
 	}
 }
 
-int vs__cm_complete(struct vs_cm_id *id, const char *call)
+/*
+ * The id's QP is there and may change its state: what the typed modify
+ * would check (its handle open, of its row's kind: the user may have
+ * closed it, the id's reference keeps it; no send batch open), checked
+ * once per call before anything leaves, so the bring-up's modifies ask
+ * no more (lib/cm/cm_qp.c).
+ */
+static int need_qp(struct vs_cm_id *id, const char *call)
 {
 	int ret;
 
-	if (!id->kind->rtu)
-		return 0; /* the answer is the ESTABLISHED event itself */
-	ret = vs__cm_qp_up(id, call);
+	if (!id->qp)
+		return vs__set_error(call, EINVAL,
+				     "the CM id has no QP: create it first "
+				     "(vs_cm_%s_qp_create)",
+				     id->kind->qp);
+	ret = vs__check_handle(id->qp, id->kind->qp_kind, call, "qp");
+	if (ret)
+		return ret;
+	if (vs__qp_batch_open(id->qp))
+		return vs__set_error(call, EBUSY, "a send batch is open on the "
+				     "id's QP: submit or abort it first");
+	return 0;
+}
+
+/* vs__cm_complete of a QP checked already (need_qp) */
+static int complete_checked(struct vs_cm_id *id, const char *call)
+{
+	int ret = vs__cm_qp_up(id, call);
+
 	if (!ret) {
 		errno = 0;
 		if (rdma_establish(id->id))
@@ -106,17 +129,15 @@ int vs__cm_complete(struct vs_cm_id *id, const char *call)
 	return 0;
 }
 
-static int need_qp(struct vs_cm_id *id, const char *call)
+/* the answer came later (vs_cm_next): the user may have closed the QP since */
+int vs__cm_complete(struct vs_cm_id *id, const char *call)
 {
-	if (!id->qp)
-		return vs__set_error(call, EINVAL,
-				     "the CM id has no QP: create it first "
-				     "(vs_cm_%s_qp_create)",
-				     id->kind->qp);
-	if (vs__qp_batch_open(id->qp))
-		return vs__set_error(call, EBUSY, "a send batch is open on the "
-				     "id's QP: submit or abort it first");
-	return 0;
+	int ret;
+
+	if (!id->kind->rtu)
+		return 0; /* the answer is the ESTABLISHED event itself */
+	ret = need_qp(id, call);
+	return ret ? ret : complete_checked(id, call);
 }
 
 /*
@@ -156,8 +177,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (ret)
 		return ret;
 	/* refused before the request leaves, not after */
-	if (wait_ms(cfg) && (ret = vs__cm_no_wait_only(id, call)))
-		return ret;
+	if (wait_ms(cfg) && id->chan)
+		return vs__cm_shared_refused(call);
 	/*
 	 * UD: ready before the request leaves (the answer needs no more);
 	 * iWARP: in INIT, for iw_cm to take to RTS
@@ -191,7 +212,8 @@ int vs_cm_connect(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 			      "connecting to", call);
 	if (ret)
 		return ret;
-	return vs__cm_complete(id, call);
+	/* the QP was checked at the start (need_qp): the wait ran nothing of the user's */
+	return id->kind->rtu ? complete_checked(id, call) : 0;
 }
 
 int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
@@ -211,7 +233,7 @@ int vs_cm_get_request(struct vs_cm_id *l, int timeout_ms, struct vs_cm_id **out)
 				     "the CM id is %s, not a listener (vs_cm_listen)",
 				     vs_cm_state_name(l->state));
 	for (;;) {
-		ret = vs__cm_read(l, timeout_ms, deadline, &ev, call);
+		ret = vs__cm_read(l, timeout_ms, &deadline, &ev, call);
 		if (ret == -ETIMEDOUT)
 			return vs__cm_timed_out(l, timeout_ms,
 						"connection request", call);
@@ -239,9 +261,10 @@ static int client_gone(struct vs_cm_id *id, int ret, const char *call)
 
 	for (int i = 0; i < 4; i++) {
 		struct vs__cm_ev ev;
+		int64_t none = 0;
 		const char *name;
 
-		if (vs__cm_read(id, 0, 0, &ev, call))
+		if (vs__cm_read(id, 0, &none, &ev, call))
 			break;
 		name = vs_cm_event_name(ev.type);
 		if (ev.type == RDMA_CM_EVENT_REJECTED ||
@@ -306,9 +329,8 @@ int vs_cm_accept(struct vs_cm_id *id, const struct vs_cm_conn_config *cfg)
 	if (ret)
 		return ret;
 	/* UD's accept never waits; RC's waits unless no_wait */
-	if (!id->kind->datagram && wait_ms(cfg) &&
-	    (ret = vs__cm_no_wait_only(id, call)))
-		return ret;
+	if (!id->kind->datagram && wait_ms(cfg) && id->chan)
+		return vs__cm_shared_refused(call);
 	/* ready before the accept leaves: the client may send at once */
 	ret = vs__cm_qp_up(id, call);
 	if (ret) {

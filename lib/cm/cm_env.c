@@ -123,6 +123,18 @@ static bool netdev_has_addr(const struct ifaddrs *all, const char *ndev)
 	return false;
 }
 
+/*
+ * A device's name for a message.  rdma-core's ibv_get_device_name never
+ * fails, but a drop-in cannot promise it (a missing symbol is NULL): no
+ * NULL goes into libc (issue 50, 4).
+ */
+static const char *dev_name(struct ibv_device *dev)
+{
+	const char *name = ibv_get_device_name(dev);
+
+	return name ? name : "(a device ibv_get_device_name gives no name)";
+}
+
 /* Appends "name (netdev X, what)" to buf's list. */
 static void list_add(char *buf, size_t len, size_t *used, int *n,
 		     const char *name, const char *ndev, const char *what)
@@ -173,7 +185,7 @@ const char *vs__cm_env_why(char *buf, size_t len)
 	if (getifaddrs(&ifs))
 		ifs = NULL;
 	for (int i = 0; i < n; i++) {
-		const char *name = ibv_get_device_name(list[i]);
+		const char *name = dev_name(list[i]);
 		const char *path = list[i]->ibdev_path;
 		char ndev[64];
 
@@ -272,7 +284,7 @@ const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
 		if (!port_active(path))
 			snprintf(buf, len, "the RDMA device %s on its netdev %s "
 				 "has no port up (%s)",
-				 ibv_get_device_name(list[i]), ndev,
+				 dev_name(list[i]), ndev,
 				 netdev_up(ndev) ? "its port is not ACTIVE yet" :
 				 "the netdev is down: ip link set IFACE up");
 	}
@@ -297,7 +309,7 @@ const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len)
 		return NULL;
 	netdev_of(dev->ibdev_path, ndev, sizeof(ndev));
 	snprintf(buf, len, "the RDMA device %s%s%s has no port up (%s)",
-		 ibv_get_device_name((struct ibv_device *)dev),
+		 dev_name((struct ibv_device *)dev),
 		 ndev[0] ? " on netdev " : "", ndev,
 		 ndev[0] && !netdev_up(ndev) ?
 		 "the netdev is down: ip link set IFACE up" :

@@ -166,16 +166,41 @@ static int apply(struct vs_cm_id *id, struct rdma_cm_event *e,
 
 /*
  * Acks e; a request's raw id nobody took is rejected and destroyed after
- * the ack (rdma_destroy_id waits until the id's events are acked).
+ * the ack (rdma_destroy_id waits until the id's events are acked).  A
+ * destroy that fails is returned, recorded, and the raw id kept on *keep
+ * (lock held while it is added, if not NULL) for a close to destroy.
  */
-static void ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan)
+static int ack(struct rdma_cm_event *e, struct rdma_cm_id *orphan,
+	       struct vs__cm_orphan **keep, pthread_mutex_t *lock,
+	       const char *call)
 {
 	/* acked now: no destroy ever waits for it */
 	rdma_ack_cm_event(e);
-	if (orphan) {
-		rdma_reject(orphan, NULL, 0);
-		rdma_destroy_id(orphan);
-	}
+	if (!orphan)
+		return 0;
+	rdma_reject(orphan, NULL, 0);
+	return vs__cm_orphan_destroy(orphan, keep, lock, call);
+}
+
+/*
+ * An event applied with ret (a request nobody took fails its read) and
+ * acked with aret: the first failure, the ack's said with it.
+ */
+static int applied(int ret, const struct vs_error *rec, int aret)
+{
+	const struct vs_error *a = vs_last_error();
+	char more[160];
+
+	if (!aret)
+		return ret;
+	if (!ret)
+		return aret;
+	snprintf(more, sizeof(more), "; and the request's CM id could not be "
+		 "destroyed (%s: %s), kept for the listener's close",
+		 a->verb ? a->verb : "?", strerror(a->err));
+	vs__error_restore(rec);
+	vs__error_append("%s", more);
+	return ret;
 }
 
 /*
@@ -206,24 +231,29 @@ static int get_raw(struct rdma_event_channel *ech, int timeout_ms,
 	}
 }
 
-int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 		struct vs__cm_ev *ev, const char *call)
 {
 	struct rdma_cm_event *e;
+	struct vs_error rec;
 	int ret;
 
 	memset(ev, 0, sizeof(*ev));
 	/* the shared channel's next event may be another id's */
-	ret = vs__cm_no_wait_only(id, call);
+	ret = id->chan ? vs__cm_shared_refused(call) : 0;
 	if (!ret)
-		ret = get_raw(id->ech, timeout_ms, &deadline, &e, "CM id's", call);
+		ret = get_raw(id->ech, timeout_ms, deadline, &e, "CM id's", call);
 	if (ret)
 		return ret;
 	ev->type = e->event;
 	ev->status = e->status;
 	ret = apply(id, e, ev, call);
-	ack(e, ev->orphan);
-	return ret;
+	if (!ev->orphan) {
+		ack(e, NULL, NULL, NULL, call);
+		return ret;
+	}
+	rec = *vs_last_error(); /* the request's failure, kept */
+	return applied(ret, &rec, ack(e, ev->orphan, &id->orphans, NULL, call));
 }
 
 /*
@@ -247,6 +277,7 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 	for (;;) {
 		struct rdma_cm_event *e;
 		struct vs_cm_id *id;
+		struct vs_error rec;
 		int ret;
 
 		memset(ev, 0, sizeof(*ev));
@@ -263,14 +294,23 @@ int vs__cm_channel_read(struct vs_cm_channel *ch, int timeout_ms,
 			 * holds on: get_raw keeps the deadline it set.
 			 */
 			ack(e, e->event == RDMA_CM_EVENT_CONNECT_REQUEST ?
-			    e->id : NULL);
+			    e->id : NULL, &ch->orphans, &ch->lock, call);
+			/*
+			 * a destroy that failed is kept on the channel, whose
+			 * close destroys it or says so: not this read's failure
+			 */
 			continue;
 		}
 		ev->type = e->event;
 		ev->status = e->status;
 		ret = apply(id, e, ev, call);
-		ack(e, ev->orphan);
-		return ret;
+		if (!ev->orphan) {
+			ack(e, NULL, NULL, NULL, call);
+			return ret;
+		}
+		rec = *vs_last_error(); /* the request's failure, kept */
+		return applied(ret, &rec, ack(e, ev->orphan, &id->orphans,
+					      &ch->lock, call));
 	}
 }
 
@@ -434,10 +474,10 @@ int vs__cm_wait_for(struct vs_cm_id *id, enum rdma_cm_event_type want,
 		    int timeout_ms, struct vs__cm_ev *ev, const char *step,
 		    const char *call)
 {
-	int64_t deadline = vs__deadline(timeout_ms);
+	int64_t deadline = 0; /* set at the first sleep, if one is needed */
 
 	for (;;) {
-		int ret = vs__cm_read(id, timeout_ms, deadline, ev, call);
+		int ret = vs__cm_read(id, timeout_ms, &deadline, ev, call);
 
 		if (ret == -ETIMEDOUT || ret == -EAGAIN) {
 			id->state = VS_CM_FAILED;

@@ -105,6 +105,12 @@ int vs_cm_channel_close(struct vs_cm_channel *ch)
 				     open > 1 ? "s are" : " is", names,
 				     open > 4 ? ", ..." : "");
 	}
+	/* requests of closed listeners whose destroy failed: now, or stay */
+	ret = vs__cm_orphans_drop(&ch->orphans, call);
+	if (ret) {
+		pthread_mutex_unlock(&ch->lock);
+		return ret;
+	}
 	/* under the lock: no id can join between the check and the mark */
 	ret = vs__user_close(ch, VS_KIND_CM_CHANNEL, call, "ch");
 	pthread_mutex_unlock(&ch->lock);
@@ -143,6 +149,57 @@ static int channel_join(struct vs_cm_channel *ch, struct vs_cm_id *id,
 	}
 	pthread_mutex_unlock(&ch->lock);
 	return ret;
+}
+
+int vs__cm_orphan_destroy(struct rdma_cm_id *raw, struct vs__cm_orphan **keep,
+			  pthread_mutex_t *lock, const char *call)
+{
+	struct vs__cm_orphan *o;
+	int err;
+
+	errno = 0;
+	if (!rdma_destroy_id(raw))
+		return 0;
+	err = vs__errno_or(EBUSY);
+	o = malloc(sizeof(*o));
+	if (o) {
+		o->raw = raw;
+		if (lock)
+			pthread_mutex_lock(lock);
+		o->next = *keep;
+		*keep = o;
+		if (lock)
+			pthread_mutex_unlock(lock);
+	}
+	return vs__verb_error(call, "rdma_destroy_id", err, "cannot destroy the "
+			      "CM id of a connection request nobody took (it "
+			      "was rejected)%s", o ? "; it is kept: the "
+			      "listener's close (or the shared channel's) "
+			      "destroys it" : ", and no memory to keep it: "
+			      "its id is lost");
+}
+
+int vs__cm_orphans_drop(struct vs__cm_orphan **keep, const char *call)
+{
+	struct vs__first first = { 0 };
+	struct vs__cm_orphan **p = keep;
+
+	while (*p) {
+		struct vs__cm_orphan *o = *p;
+
+		errno = 0;
+		if (rdma_destroy_id(o->raw)) {
+			vs__first_keep(&first, vs__verb_error(call, "rdma_destroy_id",
+				vs__errno_or(EBUSY), "cannot destroy the CM id of a "
+				"connection request nobody took (kept since its "
+				"destroy failed); it stays: close again to retry"));
+			p = &o->next;
+			continue;
+		}
+		*p = o->next;
+		free(o);
+	}
+	return vs__first_end(&first);
 }
 
 void vs__cm_channel_drop(struct vs_cm_id *id)

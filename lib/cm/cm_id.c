@@ -340,11 +340,102 @@ static int destroy_later(struct vs_cm_id *id)
 	return 0;
 }
 
+/* A QP whose destroy failed (open again) or stopped after it (its bounce
+ * ring): still there, its close again finishes it. */
+static bool qp_stays(struct vs_qp *qp, uint32_t kind)
+{
+	uint32_t m = __atomic_load_n(&qp->h.magic, __ATOMIC_ACQUIRE);
+
+	return m == kind || (m == (kind | VS__CLOSED) &&
+			     __atomic_load_n(&qp->teardown_left, __ATOMIC_ACQUIRE));
+}
+
+/* A CM id whose close stopped at what it holds (its close again resumes). */
+static bool cm_teardown_left(struct vs_cm_id *id)
+{
+	bool yes = true;
+
+	return id && vs__handle_in_arena(id, sizeof(*id)) &&
+	       __atomic_load_n(&id->h.magic, __ATOMIC_ACQUIRE) ==
+	       (VS_KIND_CM_ID | VS__CLOSED) &&
+	       __atomic_compare_exchange_n(&id->teardown_left, &yes, false,
+					   false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_RELAXED);
+}
+
+/*
+ * What the id holds once its raw id is gone: its QP (a one-call setup's
+ * also with the user's reference, and its CQ and PD) and its device.
+ * Each step goes on past a failure and the first failure is the one
+ * returned.  Something that stays (the QP's destroy or its bounce ring's
+ * deregistration failed, the CQ's or PD's destroy) keeps the id closed
+ * but not freed, holding it, and says so: the id's close again resumes
+ * here, so a program that retries the close once leaks nothing (issue
+ * 50, 3).
+ */
+static int cm_release(struct vs_cm_id *id, const char *call)
+{
+	struct vs__first first = { 0 };
+	struct vs_qp *qp = id->qp;
+	const char *left = NULL;
+
+	if (qp) {
+		uint32_t kind = vs__transport(qp->transport)->kind;
+
+		if (id->teardown_left) {
+			/* the retry: the QP's close, its reference the id's */
+			id->teardown_left = false;
+			if (qp_stays(qp, kind))
+				vs__first_keep(&first, vs__qp_close(qp, kind, call));
+		} else {
+			/* a one-call setup's: closed for the user unless it did */
+			if (id->own_qp && __atomic_load_n(&qp->h.magic, __ATOMIC_ACQUIRE) == kind)
+				vs__first_keep(&first, vs__qp_close(qp, kind, call));
+			vs__first_keep(&first, vs__qp_put(qp, call));
+		}
+		if (first.err && qp_stays(qp, kind))
+			left = "its QP";
+		else
+			id->qp = NULL;
+	}
+	/* a QP that stays holds them: their closes only drop the id's */
+	if (id->own_cq && id->own_cq->h.magic == VS_KIND_CQ)
+		vs__first_keep(&first, (vs_cq_close)(id->own_cq));
+	if (id->own_cq && id->own_cq->h.magic == VS_KIND_CQ)
+		left = left ? left : "its CQ"; /* its destroy failed: open again */
+	else
+		id->own_cq = NULL;
+	if (id->own_pd && id->own_pd->h.magic == VS_KIND_PD)
+		vs__first_keep(&first, (vs_pd_close)(id->own_pd));
+	if (id->own_pd && id->own_pd->h.magic == VS_KIND_PD)
+		left = left ? left : "its PD";
+	else
+		id->own_pd = NULL;
+	if (id->ctx)
+		vs__first_keep(&first, vs__context_put(id->ctx, call));
+	id->ctx = NULL;
+	if (left && first.err) {
+		int ret = vs__first_end(&first);
+
+		__atomic_store_n(&id->teardown_left, true, __ATOMIC_RELEASE);
+		vs__error_append("; the CM id is closed but holds %s%s: close the "
+				 "id again (vs_cm_close) to finish", left,
+				 id->own_qp ? " (a one-call setup's)" : "");
+		return ret;
+	}
+	id->own_qp = false;
+	vs__handle_free(id, sizeof(*id));
+	return vs__first_end(&first);
+}
+
 int vs_cm_close(struct vs_cm_id *id)
 {
 	const char *call = "vs_cm_close";
-	int ret = vs__user_close(id, VS_KIND_CM_ID, call, "id");
+	int ret;
 
+	if (cm_teardown_left(id))
+		return cm_release(id, call);
+	ret = vs__user_close(id, VS_KIND_CM_ID, call, "id");
 	if (ret)
 		return ret;
 	if (id->state == VS_CM_CONNECTED || id->state == VS_CM_ACCEPTING ||
@@ -357,6 +448,18 @@ int vs_cm_close(struct vs_cm_id *id)
 	if (id->wait_timed_out && !id->chan && id->kind->iwarp &&
 	    !destroy_later(id))
 		goto destroyed;
+	/* a listener's requests whose destroy failed: now, before the id */
+	if (id->chan)
+		pthread_mutex_lock(&id->chan->lock);
+	ret = vs__cm_orphans_drop(&id->orphans, call);
+	if (id->chan)
+		pthread_mutex_unlock(&id->chan->lock);
+	if (ret) {
+		vs__handle_reopen(&id->h, VS_KIND_CM_ID);
+		vs__error_append(" (the listener stays open: close it again to "
+				 "retry)");
+		return ret;
+	}
 	errno = 0;
 	if (rdma_destroy_id(id->id)) {
 		int err = vs__errno_or(EBUSY);
@@ -375,24 +478,7 @@ destroyed:
 	id->pdata = NULL;
 	id->pdata_len = 0;
 	id->joined = false;
-	/* what a one-call setup made: closed for the user unless it did */
-	if (id->qp && id->own_qp && id->qp->h.magic == vs__transport(id->qp->transport)->kind)
-		ret = vs__qp_close(id->qp, id->qp->h.magic, call);
-	if (id->qp)
-		ret = vs__first_err(ret, vs__qp_put(id->qp, call));
-	if (id->own_cq && id->own_cq->h.magic == VS_KIND_CQ)
-		ret = vs__first_err(ret, (vs_cq_close)(id->own_cq));
-	if (id->own_pd && id->own_pd->h.magic == VS_KIND_PD)
-		ret = vs__first_err(ret, (vs_pd_close)(id->own_pd));
-	if (id->ctx)
-		ret = vs__first_err(ret, vs__context_put(id->ctx, call));
-	id->qp = NULL;
-	id->own_cq = NULL;
-	id->own_pd = NULL;
-	id->own_qp = false;
-	id->ctx = NULL;
-	vs__handle_free(id, sizeof(*id));
-	return ret;
+	return cm_release(id, call);
 }
 
 static const struct vs_cm_id *open_id(const struct vs_cm_id *id)

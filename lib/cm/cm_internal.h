@@ -31,11 +31,22 @@
  * last put destroys the rdma_event_channel.  lock guards the list only:
  * reading events is for one thread at a time, as for an id.
  */
+/*
+ * A connection request's raw id nobody took whose destroy failed: kept on
+ * its listener (or the shared channel, when the listener was closed) for
+ * their close to destroy, never dropped (lib/cm/cm_event.c ack).
+ */
+struct vs__cm_orphan {
+	struct rdma_cm_id *raw;
+	struct vs__cm_orphan *next;
+};
+
 struct vs_cm_channel {
 	struct vs_handle h;
 	struct rdma_event_channel *ech; /* fd non-blocking */
 	pthread_mutex_t lock;
 	struct vs_cm_id *ids;
+	struct vs__cm_orphan *orphans; /* under lock */
 };
 
 /*
@@ -144,6 +155,14 @@ struct vs_cm_id {
 	struct vs_pd *own_pd;    /* one-call setups: created and owned */
 	struct vs_cq *own_cq;
 	bool own_qp;             /* the user's reference of qp is the id's too */
+	/*
+	 * The close destroyed the raw id but stopped at what it holds (its
+	 * QP's destroy or bounce ring, a one-call CQ or PD): the id stays
+	 * closed, holding them, and its close again resumes (vs_cm_close).
+	 */
+	bool teardown_left;
+	/* requests' raw ids whose destroy failed (a listener's; vs_cm_close) */
+	struct vs__cm_orphan *orphans;
 	int reject_reason;
 	/* the request's offer (server side), bounding what accept grants */
 	uint8_t req_responder_resources, req_initiator_depth;
@@ -189,6 +208,17 @@ struct vs__cm_ev {
 	bool pdata;
 };
 
+/*
+ * lib/cm/cm_handle.c: destroys a request's raw id nobody took; when that
+ * fails, keeps it on *keep (lock, if not NULL, held while it is added)
+ * and returns the failure, recorded.  vs__cm_orphans_drop destroys the
+ * kept ones (lock held by the caller if shared): the first failure, the
+ * rest kept.
+ */
+int vs__cm_orphan_destroy(struct rdma_cm_id *raw, struct vs__cm_orphan **keep,
+			  pthread_mutex_t *lock, const char *call);
+int vs__cm_orphans_drop(struct vs__cm_orphan **keep, const char *call);
+
 /* lib/cm/cm_handle.c; chan: the shared channel, or NULL for one of its own */
 int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	       struct vs_cm_id **out, const char *call);
@@ -216,30 +246,25 @@ static inline void vs__cm_bound(struct vs_cm_id *id, struct vs_context *ctx)
 	id->kind = vs__cm_kind_of(id->transport, ctx, id->kind->old_cm);
 }
 
-/* -EINVAL recorded: a step of call that waits, on a shared channel */
-int vs__cm_shared_refused(const char *call) VS_COLD;
 /*
- * -EINVAL recorded when id is on a shared channel (a step of call that
- * would wait for its events), else 0.
+ * -EINVAL recorded: a step of call that waits for an id's events, on a
+ * shared channel (id->chan: each such step tests the field itself)
  */
-static inline int vs__cm_no_wait_only(const struct vs_cm_id *id,
-				      const char *call)
-{
-	return id->chan ? vs__cm_shared_refused(call) : 0;
-}
+int vs__cm_shared_refused(const char *call) VS_COLD;
 
 /* "peer X" for messages */
 const char *vs__cm_peer_or(const struct vs_cm_id *id);
 
 /*
  * lib/cm/cm_event.c: reads one event of id (a listener: its requests too)
- * within the wait rules (0 never sleeps, -1 for ever; deadline 0 with a
- * timeout: from the first wait on); acts on it (state,
+ * within the wait rules (0 never sleeps, -1 for ever; *deadline 0 with a
+ * timeout: set at the first wait, and kept for the caller's next read,
+ * so an event already there costs no clock read); acts on it (state,
  * private data, reject reason, UD answer, a request's new id) and acks
  * it.  0, -EAGAIN / -ETIMEDOUT (not recorded: the caller says what it
  * waited for, vs__cm_timed_out), or -errno recorded.
  */
-int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t deadline,
+int vs__cm_read(struct vs_cm_id *id, int timeout_ms, int64_t *deadline,
 		struct vs__cm_ev *ev, const char *call);
 /*
  * lib/cm/cm_addr_errors.c: records the failure err of verb binding sa (what:
@@ -317,7 +342,12 @@ int vs__cm_listen_ai(const struct rdma_addrinfo *res, enum vs_transport t,
 		     const struct vs_cm_config *cfg, struct vs_cm_id **out,
 		     const char *call);
 
-/* lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno recorded */
+/*
+ * lib/cm/cm_qp.c: brings the id's QP up, its row's way (up); -errno
+ * recorded.  An RC QP the caller checked (cm_connect.c, need_qp: its
+ * handle open, no send batch); UD's up checks its QP itself when it has
+ * a step to make (a join may come on a QP in use).
+ */
 int vs__cm_qp_up(struct vs_cm_id *id, const char *call);
 /*
  * After librdmacm brought the id's QP up itself (old_cm): its state, send

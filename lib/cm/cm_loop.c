@@ -56,6 +56,7 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 {
 	const char *call = "vs_cm_next";
 	struct vs__cm_ev e;
+	int64_t deadline = 0;
 	int ret = vs__check_handle(id, VS_KIND_CM_ID, call, "id");
 
 	if (ret)
@@ -63,7 +64,7 @@ int vs_cm_next(struct vs_cm_id *id, int timeout_ms, struct vs_cm_event *ev)
 	if (!ev)
 		return vs__set_error(call, EINVAL, "ev is NULL");
 	memset(ev, 0, sizeof(*ev));
-	ret = vs__cm_read(id, timeout_ms, 0, &e, call);
+	ret = vs__cm_read(id, timeout_ms, &deadline, &e, call);
 	if (ret == -ETIMEDOUT)
 		return vs__cm_timed_out(id, timeout_ms, "CM event", call);
 	if (ret)

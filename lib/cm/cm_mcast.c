@@ -30,7 +30,7 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 		return vs__set_error(call, EINVAL, "timeout_ms %d: a join needs "
 				     "a limit (0 = %d ms)", timeout_ms,
 				     DEFAULT_JOIN_MS);
-	ret = vs__cm_no_wait_only(id, call); /* the join waits for its answer */
+	ret = id->chan ? vs__cm_shared_refused(call) : 0; /* the join waits */
 	if (ret)
 		return ret;
 	ret = vs__cm_qp_up(id, call);

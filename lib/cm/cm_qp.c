@@ -209,17 +209,37 @@ static bool gid_zero(const union ibv_gid *g)
 }
 
 /*
- * One step of an RC QP to `to` with the CM's attributes and mask, through
- * the typed modify.
+ * What the typed modify checks of the QP, once before UD's modifies
+ * (vs__qp_modify_held then asks no more), its kind the row's: the user
+ * may have closed it (the id's reference keeps it), a send batch may be
+ * open on it.  RC's are checked by the calls that bring it up
+ * (lib/cm/cm_connect.c, need_qp), before anything leaves.
  */
-static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
+static int held(struct vs_cm_id *id, const char *call)
 {
-	struct vs_qp *qp = id->qp;
-	struct ibv_qp_attr a = { .qp_state = to };
-	int mask = 0, ret;
+	int ret = vs__check_handle(id->qp, id->kind->qp_kind, call, "qp");
 
+	if (ret)
+		return ret;
+	if (vs__qp_batch_open(id->qp))
+		return vs__set_error(call, EBUSY,
+				     "a send batch is open on this QP: submit or "
+				     "abort it before changing the QP's state");
+	return 0;
+}
+
+/* The CM's attributes and mask of an RC QP's step to `to`; -errno recorded. */
+static int cm_attrs(struct vs_cm_id *id, enum ibv_qp_state to,
+		    struct vs__qp_step *st, const char *call)
+{
+	const struct vs_qp *qp = id->qp;
+	struct ibv_qp_attr *a = &st->attr;
+
+	memset(a, 0, sizeof(*a));
+	a->qp_state = to;
+	st->mask = 0;
 	errno = 0;
-	if (rdma_init_qp_attr(id->id, &a, &mask))
+	if (rdma_init_qp_attr(id->id, a, &st->mask))
 		return vs__verb_error(call, "rdma_init_qp_attr", vs__errno_or(EINVAL),
 				      "cannot get the CM's %s attributes for the "
 				      "QP toward %s", vs_qp_state_name(to),
@@ -231,24 +251,31 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 	 */
 	if (to == IBV_QPS_RTR) {
 		uint8_t offer = id->state == VS_CM_REQUEST ?
-				id->req_initiator_depth : a.max_dest_rd_atomic;
+				id->req_initiator_depth : a->max_dest_rd_atomic;
 
-		a.max_dest_rd_atomic = min3(a.max_dest_rd_atomic,
-					    qp->max_dest_rd_atomic, offer);
+		a->max_dest_rd_atomic = min3(a->max_dest_rd_atomic,
+					     qp->max_dest_rd_atomic, offer);
 	}
 	if (to == IBV_QPS_RTS) {
 		uint8_t offer = id->state == VS_CM_REQUEST ?
-				id->req_responder_resources : a.max_rd_atomic;
+				id->req_responder_resources : a->max_rd_atomic;
 
-		a.max_rd_atomic = min3(a.max_rd_atomic, qp->max_rd_atomic, offer);
+		a->max_rd_atomic = min3(a->max_rd_atomic, qp->max_rd_atomic, offer);
 	}
-	ret = vs__qp_modify(qp, id->kind->qp_kind, call, &a, mask);
-	if (ret)
-		return ret;
+	return 0;
+}
+
+/* What a step the QP made sets in the typed QP. */
+static void cm_took(struct vs_qp *qp, const struct vs__qp_step *st)
+{
+	const struct ibv_qp_attr *a = &st->attr;
+	enum ibv_qp_state to = a->qp_state;
+	int mask = st->mask;
+
 	if (to == IBV_QPS_RTS && (mask & IBV_QP_SQ_PSN))
-		qp->psn = a.sq_psn;
-	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a.ah_attr.is_global &&
-	    (a.ah_attr.grh.sgid_index != qp->gid_index || gid_zero(&qp->gid))) {
+		qp->psn = a->sq_psn;
+	if (to == IBV_QPS_RTR && (mask & IBV_QP_AV) && a->ah_attr.is_global &&
+	    (a->ah_attr.grh.sgid_index != qp->gid_index || gid_zero(&qp->gid))) {
 		union ibv_gid gid;
 
 		/*
@@ -258,16 +285,47 @@ static int step(struct vs_cm_id *id, enum ibv_qp_state to, const char *call)
 		 * new index.  The connection itself does not need it.
 		 */
 		if (ibv_query_gid(qp->pd->ctx->ctx, qp->port,
-				  a.ah_attr.grh.sgid_index, &gid))
+				  a->ah_attr.grh.sgid_index, &gid))
 			memset(&gid, 0, sizeof(gid));
 		qp->gid = gid;
-		qp->gid_index = a.ah_attr.grh.sgid_index;
+		qp->gid_index = a->ah_attr.grh.sgid_index;
 	}
 	if (to == IBV_QPS_RTR && (mask & IBV_QP_MAX_DEST_RD_ATOMIC))
-		qp->max_dest_rd_atomic = a.max_dest_rd_atomic;
+		qp->max_dest_rd_atomic = a->max_dest_rd_atomic;
 	if (to == IBV_QPS_RTS && (mask & IBV_QP_MAX_QP_RD_ATOMIC))
-		qp->max_rd_atomic = a.max_rd_atomic;
-	return 0;
+		qp->max_rd_atomic = a->max_rd_atomic;
+}
+
+/*
+ * The steps of an RC QP from its state through `last` with the CM's
+ * attributes: all asked of the CM first (the attributes depend on the
+ * CM id, not on the QP's state), then made in one pass of the typed
+ * modify (lib/core/qp_modify.c), then recorded.  A step whose attributes
+ * cannot be had ends the run there: the steps before it are made, as
+ * one at a time would have made them, and the first failure in that
+ * order is the one returned (and recorded).
+ */
+static int cm_steps(struct vs_cm_id *id, enum ibv_qp_state last,
+		    const char *call)
+{
+	static const enum ibv_qp_state order[] = {
+		IBV_QPS_INIT, IBV_QPS_RTR, IBV_QPS_RTS
+	};
+	struct vs__qp_step st[3];
+	struct vs_qp *qp = id->qp;
+	int n = 0, done = 0, ret = 0, mret;
+
+	for (int i = qp->state == IBV_QPS_RESET ? 0 : 1; i < 3 && !ret; i++) {
+		ret = cm_attrs(id, order[i], &st[n], call);
+		if (!ret)
+			n++;
+		if (order[i] == last)
+			break;
+	}
+	mret = vs__qp_modify_run(qp, call, st, n, &done);
+	for (int i = 0; i < done; i++)
+		cm_took(qp, &st[i]);
+	return mret ? mret : ret;
 }
 
 /*
@@ -281,13 +339,16 @@ static int up_ud(struct vs_cm_id *id, const char *call)
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
 	int ret = 0;
 
-	if (qp->state == IBV_QPS_INIT)
-		ret = vs__qp_modify(qp, VS_KIND_UD_QP, call, &a, IBV_QP_STATE);
+	if (qp->state != IBV_QPS_INIT && qp->state != IBV_QPS_RTR)
+		return 0;
+	ret = held(id, call);
+	if (!ret && qp->state == IBV_QPS_INIT)
+		ret = vs__qp_modify_held(qp, call, &a, IBV_QP_STATE);
 	if (!ret && qp->state == IBV_QPS_RTR) {
 		a.qp_state = IBV_QPS_RTS;
 		a.sq_psn = qp->psn;
-		ret = vs__qp_modify(qp, VS_KIND_UD_QP, call, &a,
-				    IBV_QP_STATE | IBV_QP_SQ_PSN);
+		ret = vs__qp_modify_held(qp, call, &a,
+					 IBV_QP_STATE | IBV_QP_SQ_PSN);
 	}
 	return ret;
 }
@@ -295,16 +356,14 @@ static int up_ud(struct vs_cm_id *id, const char *call)
 /* RC on iWARP: INIT only; iw_cm moves it on when the connection is up */
 static int up_iwarp(struct vs_cm_id *id, const char *call)
 {
-	return id->qp->state == IBV_QPS_RESET ? step(id, IBV_QPS_INIT, call) : 0;
+	return id->qp->state == IBV_QPS_RESET ?
+	       cm_steps(id, IBV_QPS_INIT, call) : 0;
 }
 
+/* RC: to RTS (from RESET or INIT), the caller having checked the QP */
 static int up_rc(struct vs_cm_id *id, const char *call)
 {
-	int ret = up_iwarp(id, call);
-
-	if (!ret)
-		ret = step(id, IBV_QPS_RTR, call);
-	return ret ? ret : step(id, IBV_QPS_RTS, call);
+	return cm_steps(id, IBV_QPS_RTS, call);
 }
 
 /* RC on librdmacm before 23: in INIT since its create; librdmacm takes it on (vs__cm_qp_synced) */

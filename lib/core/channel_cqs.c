@@ -106,12 +106,16 @@ int vs__channel_put(struct vs_channel *ch, const char *verb)
 		return 0;
 	err = ibv_destroy_comp_channel(ch->ch);
 	if (err) {
+		int ret;
+
 		vs__handle_reopen(&ch->h, VS_KIND_CHANNEL);
-		return vs__verb_error(verb, "ibv_destroy_comp_channel", err,
-				      "cannot destroy the completion channel "
-				      "(a CQ created through a raw handle still "
-				      "uses it?); it stays open: close it again "
-				      "to retry");
+		ret = vs__verb_error(verb, "ibv_destroy_comp_channel", err,
+				     "cannot destroy the completion channel "
+				     "(a CQ created through a raw handle still "
+				     "uses it?); it stays open: close it again "
+				     "to retry");
+		vs__deferred_note(verb, "vs_channel_close", "completion channel");
+		return ret;
 	}
 	pthread_cond_destroy(&ch->cqs->turn);
 	pthread_mutex_destroy(&ch->cqs->lock);

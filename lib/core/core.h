@@ -73,22 +73,32 @@ int vs__ah_put(struct vs_ah *ah, const char *verb);
 int vs__qp_put(struct vs_qp *qp, const char *verb);
 
 /*
- * rxe's bounce ring still to be made (lib/bounce.c): the send gate stays
- * shut, so the first batch start goes the slow way and makes it.
+ * lib/core/qp_modify.c, the QP's state changes.  ring_missing: rxe's
+ * bounce ring still to be made (lib/bounce.c): the send gate stays shut,
+ * so the first batch start goes the slow way and makes it.  set_state
+ * records a state change and opens or shuts the send gate with it.
  */
-static inline bool vs__qp_ring_missing(const struct vs_qp *qp)
-{
-	return qp->bounce_slot_size && !qp->bounce_mr;
-}
-
-/* Records a QP state change and opens or shuts the send gate with it. */
-static inline void vs__qp_set_state(struct vs_qp *qp, enum ibv_qp_state s)
-{
-	qp->state = s;
-	if (qp->h.gate != VS__GATE_BATCH) /* state changes wait for the batch */
-		qp->h.gate = s == IBV_QPS_RTS && !vs__qp_ring_missing(qp) ?
-			     qp->h.magic : 0;
-}
+bool vs__qp_ring_missing(const struct vs_qp *qp);
+void vs__qp_set_state(struct vs_qp *qp, enum ibv_qp_state s);
+/*
+ * The typed modify of a QP whose caller checked it already (an open
+ * handle of its kind, no send batch open: what vs__qp_modify checks
+ * first): ibv_modify_qp, the state recorded, a failure explained
+ * (vs__modify_failed) for verb.  The connection manager's bring-up.
+ */
+int vs__qp_modify_held(struct vs_qp *qp, const char *verb,
+		       struct ibv_qp_attr *attr, int mask);
+/*
+ * One step of a bring-up; vs__qp_modify_run makes steps[0..n) in order
+ * with vs__qp_modify_held until one fails: 0 or that failure, *done
+ * the steps made.
+ */
+struct vs__qp_step {
+	struct ibv_qp_attr attr;
+	int mask;
+};
+int vs__qp_modify_run(struct vs_qp *qp, const char *verb,
+		      struct vs__qp_step *steps, int n, int *done);
 
 /* The RESET->INIT attributes of qp (port, pkey 0, qkey or access); the mask. */
 int vs__qp_init_attr(const struct vs_qp *qp, struct ibv_qp_attr *a);
@@ -177,6 +187,12 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 		      struct ibv_ah_attr *ah);
 
+/*
+ * Whether ibv_modify_qp's RTR or ibv_create_ah failing with err may be its
+ * route's or address's fault (EINVAL, ENETUNREACH, ETIMEDOUT, ...): only
+ * then is the route described; ENOMEM, EIO, ... are not the route.
+ */
+bool vs__route_errno(int err);
 /* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
 void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 			char *buf, size_t len);

@@ -158,11 +158,15 @@ int vs__cq_destroy(struct vs_cq *cq, const char *verb)
 	/* on a channel: its outstanding events are acked first, never a hang */
 	err = cq->channel ? vs__channel_cq_destroy(cq) : ibv_destroy_cq(cq->cq);
 	if (err) {
+		int ret;
+
 		vs__handle_reopen(&cq->h, VS_KIND_CQ);
-		return vs__verb_error(verb, "ibv_destroy_cq", err,
+		ret = vs__verb_error(verb, "ibv_destroy_cq", err,
 				     "cannot destroy the CQ (a QP created "
 				     "through the raw handle still uses it?); the "
 				     "CQ stays open: close it again to retry");
+		vs__deferred_note(verb, "vs_cq_close", "CQ");
+		return ret;
 	}
 	vs__legacy_cq_free(cq->legacy);
 	cq->legacy = NULL;

@@ -193,12 +193,16 @@ int vs__context_put(struct vs_context *c, const char *verb)
 		return 0;
 	}
 	if (ibv_close_device(c->ctx)) {
-		int err = vs__errno_or(EIO);
+		int err = vs__errno_or(EIO), ret;
 
 		vs__handle_reopen(&c->h, VS_KIND_CONTEXT);
-		return vs__verb_error(verb, "ibv_close_device", err,
+		ret = vs__verb_error(verb, "ibv_close_device", err,
 				     "cannot close %s; the device context "
 				     "stays open: close it again to retry", c->name);
+		if (strcmp(verb, "vs_context_close")) /* its other name */
+			vs__deferred_note(verb, "vs_device_close",
+					  "device context");
+		return ret;
 	}
 	vs__handle_free(c, sizeof(*c));
 	return 0;

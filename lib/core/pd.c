@@ -42,11 +42,15 @@ int vs__pd_put(struct vs_pd *pd, const char *verb)
 		return 0;
 	err = ibv_dealloc_pd(pd->pd);
 	if (err) {
+		int ret;
+
 		vs__handle_reopen(&pd->h, VS_KIND_PD);
-		return vs__verb_error(verb, "ibv_dealloc_pd", err,
+		ret = vs__verb_error(verb, "ibv_dealloc_pd", err,
 				     "cannot free the PD (objects created on "
 				     "it through the raw handle still exist?); "
 				     "the PD stays open: close it again to retry");
+		vs__deferred_note(verb, "vs_pd_close", "PD");
+		return ret;
 	}
 	vs__handle_free(pd, sizeof(*pd));
 	return vs__context_put(ctx, verb);

@@ -2,8 +2,10 @@
 /*
  * The one explanation of a failed ibv_modify_qp, used by the manual modify
  * path and by the handshakes: a wrong mask names the missing and the extra
- * bits, a complete one says a value is out of range, a RoCE RTR names the
- * route (sgid index, dgid, netdev, GID type, link-local).
+ * bits, a complete one says a value is out of range, a RoCE RTR that
+ * failed for its route or address names the route (sgid index, dgid,
+ * netdev, GID type, link-local); any other errno (ENOMEM, EIO, ...) is
+ * the call and its errno, plainly: the route is not its cause.
  */
 #include <net/if.h>
 
@@ -34,6 +36,29 @@ void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 		      "or the same netdev)" : "");
 }
 
+/*
+ * The errnos of a RoCE RTR that mean its route or address: the kernel's
+ * resolve of the dgid's MAC (ib_resolve_eth_dmac: no route, no neighbour
+ * answer, the netdev gone, no such source) and its sgid entry (missing or
+ * invalid).  EINVAL is one too, said with the out-of-range values.
+ */
+bool vs__route_errno(int err)
+{
+	switch (err) {
+	case EINVAL:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case EADDRNOTAVAIL:
+	case ENODEV:
+	case ENODATA:
+	case ENOENT:
+	case ETIMEDOUT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 		      enum ibv_qp_state from, enum ibv_qp_state to, int mask,
 		      const union ibv_gid *dgid, uint32_t dest_qpn)
@@ -45,7 +70,8 @@ int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 	    vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
 		return vs__verb_error(call, "ibv_modify_qp", EINVAL,
 				     "the attribute mask is wrong %s", why);
-	if (to == IBV_QPS_RTR && dgid && vs__link(qp->link_row)->ethernet)
+	if (to == IBV_QPS_RTR && dgid && vs__link(qp->link_row)->ethernet &&
+	    vs__route_errno(err))
 		vs__describe_route(qp, dgid, route, sizeof(route));
 	if (dest_qpn)
 		snprintf(toward, sizeof(toward), " toward qpn 0x%06x", dest_qpn);

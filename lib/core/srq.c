@@ -101,10 +101,14 @@ int vs__srq_put(struct vs_srq *srq, const char *verb)
 		return 0;
 	err = ibv_destroy_srq(srq->srq);
 	if (err) {
+		int ret;
+
 		vs__handle_reopen(&srq->h, VS_KIND_SRQ);
-		return vs__verb_error(verb, "ibv_destroy_srq", err,
+		ret = vs__verb_error(verb, "ibv_destroy_srq", err,
 				     "cannot destroy the SRQ; it stays open: "
 				     "close it again to retry");
+		vs__deferred_note(verb, "vs_srq_close", "SRQ");
+		return ret;
 	}
 	vs__recv_store_free(&srq->recv);
 	pd = srq->pd;

@@ -121,7 +121,9 @@ build_root() {
 	echo "$me: $(head -n 1 "$root/.verbshim-root")" >&2
 }
 
-recipe=$(cat "$0" "$repo/scripts/roots/root.bash" "$repo/scripts/roots/dpkg-status.bash" |
+# The recipe: what makes the root (this script up to the RUN line below,
+# and the libraries it uses), not how commands run in it.
+recipe=$(sed '/^# ---- RUN/q' "$0" | cat - "$repo/scripts/roots/root.bash" "$repo/scripts/roots/dpkg-status.bash" |
 	sha256sum | cut -c1-16)
 root=$cache/roots/$set-$suite$([ $arch = amd64 ] || echo -$arch)-$recipe
 (
@@ -131,27 +133,14 @@ root=$cache/roots/$set-$suite$([ $arch = amd64 ] || echo -$arch)-$recipe
 		build_root
 	fi
 )
+# ---- RUN: how commands run in the root (not part of the recipe)
 if [ $# -eq 0 ]; then
 	echo "$root"
 	exit 0
 fi
 
-[ "$(id -u)" -eq 0 ] || die "running in the $suite root needs root (chroot, mount namespace)"
-q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
-cmd=$(for a in "$@"; do printf ' %s' "$(q "$a")"; done)
-# In a private mount namespace: nothing stays mounted when it ends.
-# shellcheck disable=SC2016 # (expanded by that shell)
-exec unshare -m --propagation private -- /bin/sh -c '
-	set -e
-	root=$1 cmd=$2 cwd=$3
-	shift 3
-	mount --bind /dev "$root/dev"
-	mount -t tmpfs tmp "$root/tmp"
-	mount -t proc proc "$root/proc"
-	for d in "$@"; do	# after the tmpfs: a DIR under /tmp stays seen
-		mkdir -p "$root$d"
-		mount --bind "$d" "$root$d"
-	done
-	exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
-		TERM="${TERM:-dumb}" LC_ALL=C.UTF-8 /bin/sh -c "cd \"\$0\" && exec $cmd" "$cwd"
-' packaging-root "$root" "$cmd" "${binds[0]:-/tmp}" "${binds[@]}"
+# shellcheck source=scripts/roots/run.bash
+. "$repo/scripts/roots/run.bash"
+bind_args=()
+for d in "${binds[@]}"; do bind_args+=(--bind "$d"); done
+root_run "${bind_args[@]}" --env LC_ALL=C.UTF-8 --cwd "${binds[0]:-/tmp}" "$root" -- "$@"

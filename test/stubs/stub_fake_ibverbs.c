@@ -15,6 +15,8 @@
  * one (node, transport and link layer unspecified, no LID;
  * stub_fake_efa.c is the libefa); VS_FAKE_VENDOR
  * sets the vendor_id (0xffffff: rxe, so the library applies its quirks);
+ * VS_FAKE_IBDEV_PATH its ibdev_path (a directory dressed as its sysfs;
+ * default /nonexistent);
  * VS_FAKE_GID_SLOTS the GID table's size (fake_gid).  VS_FAKE_LINK=ib
  * makes the port an InfiniBand one (fake_ib_port: LID, SM LID, IB GIDs;
  * VS_FAKE_LID its LID, 0: no subnet manager yet).  vs_stub_fail
@@ -134,7 +136,12 @@ static bool fake_efa_port(void)
 
 VS_STUB_EXPORT struct ibv_device **ibv_get_device_list(int *num_devices)
 {
+	const char *sysfs = getenv("VS_FAKE_IBDEV_PATH");
+
 	vs_stub_record("ibv_get_device_list");
+	/* VS_FAKE_IBDEV_PATH: a directory dressed as the device's sysfs */
+	snprintf(fake_device.ibdev_path, sizeof(fake_device.ibdev_path), "%s",
+		 sysfs ? sysfs : "/nonexistent");
 	/* as efa's: node and transport unspecified (the kind is EFA) */
 	fake_device.node_type = fake_efa_port() ? IBV_NODE_UNSPECIFIED : IBV_NODE_CA;
 	fake_device.transport_type = fake_efa_port() ? IBV_TRANSPORT_UNSPECIFIED :
