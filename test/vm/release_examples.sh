@@ -15,6 +15,7 @@
 #
 #   test/vm/release_examples.sh                in a release boot (the root's
 #                                              own release, /.verbshim-root)
+#   VS_RELEASE_EXAMPLES="NAME..." runs only those programs (by hand)
 #   test/vm/release_examples.sh --roots "VER..."  in any boot: each release
 #                                              chrooted into its root
 #                                              (release_chroot), one boot
@@ -132,6 +133,10 @@ release() {
 	echo "== rdma-core $v: its own examples, stock (its libibverbs and librdmacm) and through verbshim, on $VS_RXE_DEV"
 	while IFS='|' read -r name line; do
 		prog=$(sed -n 's/^\(RUNS \)\{0,1\}BIN:\([^ ]*\).*/\2/p' <<<"$line")
+		# VS_RELEASE_EXAMPLES="NAME...": only those (a rerun by hand)
+		if [ -n "${VS_RELEASE_EXAMPLES:-}" ] && [[ " $VS_RELEASE_EXAMPLES " != *" $name "* ]]; then
+			continue
+		fi
 		if [ ! -x "$dir/stock/$prog" ]; then
 			echo "   $name: not in rdma-core $v"
 			continue
