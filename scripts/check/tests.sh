@@ -27,7 +27,7 @@ registry=test/tests.list
 boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
-VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
+VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke release-smoke"
 # The checked runs a boot may name as its one set, WHERE=VARIANT: the
 # entries of WHERE, run in the guest the way scripts/check/check.sh runs its
 # stage VARIANT on the host (asan: the ASan+UBSan build; valgrind: under
