@@ -373,7 +373,7 @@ static bool cm_teardown_left(struct vs_cm_id *id)
  * here, so a program that retries the close once leaks nothing (issue
  * 50, 3).
  */
-static int cm_release(struct vs_cm_id *id, const char *call)
+static int cm_release(struct vs_cm_id *id, bool retry, const char *call)
 {
 	struct vs__first first = { 0 };
 	struct vs_qp *qp = id->qp;
@@ -382,9 +382,9 @@ static int cm_release(struct vs_cm_id *id, const char *call)
 	if (qp) {
 		uint32_t kind = vs__transport(qp->transport)->kind;
 
-		if (id->teardown_left) {
-			/* the retry: the QP's close, its reference the id's */
-			id->teardown_left = false;
+		if (retry) {
+			/* the id's reference went at the first close: the
+			 * QP's own close again finishes it */
 			if (qp_stays(qp, kind))
 				vs__first_keep(&first, vs__qp_close(qp, kind, call));
 		} else {
@@ -434,17 +434,32 @@ int vs_cm_close(struct vs_cm_id *id)
 	int ret;
 
 	if (cm_teardown_left(id))
-		return cm_release(id, call);
+		return cm_release(id, true, call);
 	ret = vs__user_close(id, VS_KIND_CM_ID, call, "id");
 	if (ret)
 		return ret;
 	if (id->state == VS_CM_CONNECTED || id->state == VS_CM_ACCEPTING ||
 	    id->state == VS_CM_CONNECTING) {
 		vs__cm_qp_to_error(id);
-		rdma_disconnect(id->id); /* the peer learns it now, not at timeout */
+		/*
+		 * A connection's peer learns it now, not at its timeout; its
+		 * failure is no failure of the close: the destroy below ends
+		 * the connection all the same (the kernel's destroy of a
+		 * connected id sends the disconnect itself).  A UD id (SIDR)
+		 * has no connection to end: no call that could only fail.
+		 */
+		if (!id->kind->datagram)
+			rdma_disconnect(id->id);
 	}
-	if (id->joined)
-		vs__cm_mcast_drop(id);
+	if (id->joined && vs__cm_mcast_drop(id)) {
+		int err = vs__errno_or(EINVAL);
+
+		vs__handle_reopen(&id->h, VS_KIND_CM_ID);
+		return vs__verb_error(call, "rdma_leave_multicast", err,
+				      "cannot leave the group %s; the CM id "
+				      "stays open, a member: close it again to "
+				      "retry", vs__cm_peer(id));
+	}
 	if (id->wait_timed_out && !id->chan && id->kind->iwarp &&
 	    !destroy_later(id))
 		goto destroyed;
@@ -478,7 +493,7 @@ destroyed:
 	id->pdata = NULL;
 	id->pdata_len = 0;
 	id->joined = false;
-	return cm_release(id, call);
+	return cm_release(id, false, call);
 }
 
 static const struct vs_cm_id *open_id(const struct vs_cm_id *id)

@@ -170,7 +170,9 @@ struct vs_cm_id {
 	bool have_ud;
 	struct ibv_ah_attr ud_ah;
 	uint32_t ud_qpn, ud_qkey;
-	bool joined;
+	/* a group member (its leave not yet done: vs_cm_leave, vs_cm_close
+	 * retry it); its QP attached to the group */
+	bool joined, mc_attached;
 	/* a wait for the connect's or accept's answer timed out (vs_cm_close) */
 	bool wait_timed_out;
 	/* a request (server side): when it was read, for "the client gave up" */

@@ -67,22 +67,34 @@ int vs_cm_join(struct vs_cm_id *id, const char *group, int timeout_ms)
 				     vs__cm_peer(id));
 	}
 	if (ret) {
-		rdma_leave_multicast(id->id, &id->peer_sa.sa);
+		/* a leave that fails keeps the membership for a retry */
+		if (rdma_leave_multicast(id->id, &id->peer_sa.sa))
+			id->joined = true;
 		id->have_ud = false;
 		return ret;
 	}
 	id->joined = true;
+	id->mc_attached = true;
 	return 0;
 }
 
 /* Detaches the QP (an attached QP cannot be destroyed), then leaves. */
 int vs__cm_mcast_drop(struct vs_cm_id *id)
 {
-	ibv_detach_mcast(id->qp->qp, &id->ud_ah.grh.dgid, id->ud_ah.dlid);
-	id->joined = false;
+	if (id->mc_attached)
+		ibv_detach_mcast(id->qp->qp, &id->ud_ah.grh.dgid, id->ud_ah.dlid);
+	id->mc_attached = false;
 	id->have_ud = false;
 	errno = 0;
-	return rdma_leave_multicast(id->id, &id->peer_sa.sa);
+	/*
+	 * librdmacm frees its record of the membership only in a leave that
+	 * succeeds (its destroy of the id does not): one that fails keeps
+	 * the id a member, for the leave or the close again
+	 */
+	if (rdma_leave_multicast(id->id, &id->peer_sa.sa))
+		return -1;
+	id->joined = false;
+	return 0;
 }
 
 int vs_cm_leave(struct vs_cm_id *id)
@@ -97,6 +109,8 @@ int vs_cm_leave(struct vs_cm_id *id)
 	if (vs__cm_mcast_drop(id))
 		return vs__verb_error(call, "rdma_leave_multicast",
 				      vs__errno_or(EINVAL),
-				      "cannot leave the group %s", vs__cm_peer(id));
+				      "cannot leave the group %s; the CM id is "
+				      "still a member: leave again (or close the "
+				      "id) to retry", vs__cm_peer(id));
 	return 0;
 }

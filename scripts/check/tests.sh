@@ -27,7 +27,7 @@ registry=test/tests.list
 boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
-VM_WHERE="vm vm-host-root vm-rxe-host-root vm-source-release two-vm vm-paths arm64-smoke"
+VM_WHERE="vm vm-host-root vm-rxe-host-root vm-source-release two-vm vm-paths arm64-smoke release-smoke"
 # The checked runs a boot may name as its one set, WHERE=VARIANT: the
 # entries of WHERE, run in the guest the way scripts/check/check.sh runs its
 # stage VARIANT on the host (asan: the ASan+UBSan build; valgrind: under
@@ -142,6 +142,16 @@ check() {
 				# (scripts/vm/trace-wrap.sh), one guest, besides a set
 				if [ "$sets" = trace ] || [ "$guests" != 1 ] || variant_of "${sets%%,*}" >/dev/null; then
 					echo "$boots: $label: trace traces a one-guest boot's sets: it is no set of its own, nor with a checked set"
+					bad=1
+				fi
+				continue
+			fi
+			if [ "$w" = ud-self-lost ]; then
+				# a permission, not a set: its one-guest rxe boot may
+				# skip naming datagrams to this machine lost
+				# (scripts/vm/guest.sh)
+				if [ "$sets" = ud-self-lost ] || [ "$guests" != 1 ] || [ "$prov" != rxe ]; then
+					echo "$boots: $label: ud-self-lost allows a skip in a one-guest rxe boot's sets: it is no set of its own"
 					bad=1
 				fi
 				continue

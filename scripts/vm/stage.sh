@@ -205,6 +205,9 @@ while read -r id name mode args; do
 		echo "cd '$repo' || exit 1"
 		echo '. test/vm/lib/common.bash'
 		echo 'need_vm'
+		# MODE+ud: its datagrams go to this same machine
+		# (test/vm/lib/common.bash: pair, VS_PAIR_UD)
+		[[ $mode == *+ud ]] && { echo 'export VS_PAIR_UD=1'; mode=${mode%+ud}; }
 		case $mode in
 		single) echo "exec build/bin/$name $args" ;;
 		pair) echo "pair build/bin/$name $args -- build/bin/$name $args \"\$VS_RXE_IP\"" ;;

@@ -9,9 +9,11 @@
 #include <dirent.h>
 #include <sched.h>
 #include <time.h>
+#include <unistd.h>
 #include <verbshim.h>
 
 #include "vs_test.h"
+#include "../../tools/verbshim-selftest/ud_self_lost.h"
 
 static inline const char *vs_t_err(void)
 {
@@ -237,6 +239,42 @@ static inline void vs_t_skip_on_iwarp(const char *why)
 {
 	if (vs_t_iwarp())
 		VS_SKIP("%s (iWARP): %s", vs_t_dev() ? vs_t_dev() : "the device", why);
+}
+
+/*
+ * Why a datagram to this machine is lost on the device under test (rxe
+ * of rdma-core 17.1 and 22.4: tools/verbshim-selftest/ud_self_lost.h,
+ * the self-test's rule and words), or NULL.  Its provider as the
+ * self-test finds it: the device's driver in sysfs, else its name's
+ * letters.
+ */
+static inline const char *vs_t_ud_self_lost(void)
+{
+	const char *dev = vs_t_dev();
+	char path[256], link[256], prov[64];
+	const char *base;
+	ssize_t n;
+
+	if (!dev)
+		return NULL;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/driver", dev);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		return vs_ud_self_lost(base ? base + 1 : link);
+	}
+	snprintf(prov, sizeof(prov), "%.*s", (int)strcspn(dev, "0123456789"), dev);
+	return vs_ud_self_lost(prov);
+}
+
+/* Skips, after what ran: WHAT (the UD part) was not run, and why. */
+static inline void vs_t_skip_if_ud_self_lost(const char *what)
+{
+	const char *why = vs_t_ud_self_lost();
+
+	if (why)
+		VS_SKIP("%s not run on %s: %s", what, vs_t_dev(), why);
 }
 
 /*

@@ -34,7 +34,8 @@
 #define SLAVE2 "vsac2"
 #define MAC1 "02:56:53:ac:00:01"
 #define MAC2 "02:56:53:ac:00:02"
-#define AC_DEV "vsrxe_ac"
+/* "rxe" first: rxe of 17.1 and 22.4 knows its devices by name (cm_truth) */
+#define AC_DEV "rxe_vsac"
 #define AC_IP "192.168.79.1"
 #define NET "/sys/class/net/"
 

@@ -255,8 +255,9 @@ int main(void)
 			   "link_kind check the refusal)");
 	test_rc_refusals();
 	test_ud_no_listener();
+	test_multicast();	/* a group's datagrams arrive there too */
+	vs_t_skip_if_ud_self_lost("UD over the CM (the refusals and multicast passed)");
 	test_ud_connect();
-	test_multicast();
 	printf("ok\n");
 	return 0;
 }

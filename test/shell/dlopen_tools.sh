@@ -53,7 +53,9 @@ for f in "$tmp"/bin/*; do
 	analyze dlopen-metadata "$f" >"$tmp/$n.sa" 2>&1 ||
 		{ fail "systemd-analyze dlopen-metadata $n: $(head -n 3 "$tmp/$n.sa")"; continue; }
 	got=$(grep -oE 'lib[a-z0-9_]+\.so\.[0-9]+' "$tmp/$n.sa" | sort -u | tr '\n' ' ')
-	if [ "$n" = verbshim-info ]; then
+	# The two tools report every library (the self-test's JSON lists each
+	# one's state), so they load, and their notes name, all of them.
+	if [ "$n" = verbshim-info ] || [ "$n" = verbshim-selftest ]; then
 		want=$(awk '{ print $3 }' "$tmp/rows" | sort | tr '\n' ' ')
 	else
 		want="libefa.so.1 libibverbs.so.1 librdmacm.so.1 "

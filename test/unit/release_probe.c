@@ -101,6 +101,14 @@ static int newer_than_33(int lib)
 	return vs__nodes[descs[lib]->first_node].release > 33;
 }
 
+/* Newer than the loaded libibverbs's release (libefa, 24, beside 17.1's
+ * or 22.4's: absent there); libibverbs is checked first. */
+static int newer_than_here(int lib)
+{
+	return lib != VS_LIB_IBVERBS && min_release[VS_LIB_IBVERBS] > 0 &&
+	       vs__nodes[descs[lib]->first_node].release > min_release[VS_LIB_IBVERBS];
+}
+
 static void check_libraries(const struct expect *e, const char *root)
 {
 	int lib;
@@ -110,7 +118,7 @@ static void check_libraries(const struct expect *e, const char *root)
 
 		VS_ASSERT_EQ(vs_library_query(lib, &info), 0);
 		if (!info.loaded && info.load_errno == ENOENT &&
-		    (e ? e->absent[lib] : newer_than_33(lib))) {
+		    (e ? e->absent[lib] : newer_than_33(lib) || newer_than_here(lib))) {
 			/* Not supported here: every row answers its
 			 * convention (check_symbols, vs_rows_check_...). */
 			printf("%-10s not supported: not found in this release\n",

@@ -19,6 +19,11 @@ if [ "${VS_PROVIDER:-rxe}" = siw ]; then
 	echo "ok: $VS_RXE_DEV active, iWARP"
 	exit 0
 fi
-echo "$out" | grep -q "GID\[ *$VS_RXE_GID_INDEX\]:.*$VS_RXE_IP" ||
-	{ echo "GID $VS_RXE_GID_INDEX does not carry $VS_RXE_IP"; exit 1; }
+# The address as newer releases print it (::ffff:192.168.77.1), or as
+# 17.1's and 22.4's print the raw GID, in hex only
+# (0000:0000:0000:0000:0000:ffff:c0a8:4d01)
+IFS=. read -r b1 b2 b3 b4 <<<"$VS_RXE_IP"
+hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$b1" "$b2" "$b3" "$b4")
+echo "$out" | grep -qE "GID\[ *$VS_RXE_GID_INDEX\]:.*($VS_RXE_IP|$hex)" ||
+	{ echo "GID $VS_RXE_GID_INDEX does not carry $VS_RXE_IP ($hex)"; exit 1; }
 echo "ok: $VS_RXE_DEV active, GID $VS_RXE_GID_INDEX = $VS_RXE_IP"

@@ -6,5 +6,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.bash"
 need_vm
 skip_on_iwarp "the stock ibv_ud_pingpong exchanges addresses by TCP and brings its QPs up itself; iWARP QPs connect only through rdma_cm (test/vm/rping.sh runs there)"
-a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 200 -s 1024 -c)
-pair ibv_ud_pingpong "${a[@]}" -- ibv_ud_pingpong "${a[@]}" "$VS_RXE_IP"
+# --chk, not -c: 17.1's ibv_ud_pingpong has "c:" in its short options (a bug fixed
+# by 22.4; its long option --chk takes no argument on every release), so
+# -c before the server's address ate it and the client waited as a second
+# server.
+a=(-d "$VS_RXE_DEV" -g "$VS_RXE_GID_INDEX" -n 200 -s 1024 --chk)
+VS_PAIR_UD=1 pair ibv_ud_pingpong "${a[@]}" -- ibv_ud_pingpong "${a[@]}" "$VS_RXE_IP"

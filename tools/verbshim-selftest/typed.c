@@ -16,6 +16,7 @@
 #include <linux/udmabuf.h>
 
 #include "selftest.h"
+#include "ud_self_lost.h"
 
 /* What the typed RC suite posts on. */
 struct typed_rc {
@@ -305,26 +306,10 @@ static void srq_loopback(struct run *r, const struct port_under_test *p, struct 
 	TEARDOWN(r, p, vs_srq_close, srq);
 }
 
-/*
- * rxe's provider before rdma-core 23 (17.1, 22.4: rdma_user_rxe.h's
- * rxe_av has no dmac) never sets an address vector's destination MAC,
- * and the kernel's rxe (4.19 on: rxe_prepare) tells a datagram to this
- * machine by that MAC: it goes out by the netdev and comes back on lo,
- * where no rxe takes it.  rdma-core's own ibv_ud_pingpong is lost there
- * the same way; datagrams between two machines are not.
- */
+/* rxe of 17.1 and 22.4 loses datagrams to this machine (ud_self_lost.h) */
 static const char *ud_self_lost(const struct port_under_test *p)
 {
-	struct vs_library_info li;
-
-	if (strcmp(p->provider, "rxe") ||
-	    vs_library_query(VS_LIB_IBVERBS, &li) || li.min_release <= 0 ||
-	    li.min_release > 22)
-		return NULL;
-	return "rxe of rdma-core 22 or older loses datagrams to this machine "
-	       "(its address vectors carry no destination MAC, by which the "
-	       "kernel tells loopback); rdma-core's ibv_ud_pingpong is lost "
-	       "the same way, and UD between two machines is not affected";
+	return vs_ud_self_lost(p->provider);
 }
 
 /* Two UD QPs, a datagram from one to the other (its GRH ahead of the bytes). */
