@@ -509,12 +509,16 @@ check-siw:
 # built from their tags, each release's own examples stock and through
 # verbshim (test/vm/release_examples.sh); then rdma-core's own test suite
 # of each chosen release that has one (28.0 on), stock and through verbshim
-# (scripts/conformance.sh: 17.1 and 22.4 skip, having none).
+# (scripts/conformance.sh: 17.1 and 22.4 skip, having none); and the host
+# tests make check runs on six releases (cross_version, verbshim_info_binary,
+# build_root: scripts/rdma-core-releases.sh check) on the chosen ones.
 # RELEASES="17.1 22.4" runs only those releases (the groups release-V);
 # not part of make check.
 RELEASES ?=
 check-releases: lib
 	$(Q)s=0; $(CHECK_ENV) VS_VM_CONFIGS='$(if $(strip $(RELEASES)),$(addprefix release-,$(RELEASES)),releases)' scripts/check/check.sh rxe || s=1; \
+	VS_RELEASES="$(if $(strip $(RELEASES)),$(strip $(RELEASES)),$$(scripts/rdma-core-releases.sh))" test/run.sh --stage releases-host \
+		--timeout 3600 test/shell/cross_version.sh test/shell/verbshim_info_binary.sh test/shell/build_root.sh || s=1; \
 	c=0; scripts/conformance.sh --release "$(if $(strip $(RELEASES)),$(strip $(RELEASES)),$$(scripts/rdma-core-releases.sh))" || c=$$?; \
 	[ $$c -eq 0 ] || [ $$c -eq 77 ] || s=1; exit $$s
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# One test binary, built once, run against the real libraries of the nine
-# rdma-core releases (scripts/rdma-core-releases.sh: 17.1 .. 65.0, Debian's
-# four and the five built from their tags), each on its own distribution's
+# One test binary, built once, run against the real libraries of the
+# rdma-core releases of scripts/rdma-core-releases.sh check (make check's
+# six: 17.1, 22.4 and Debian's four; make check-releases' nine), each on its own distribution's
 # glibc (roots from scripts/rdma-core-root.sh, run through each root's own
 # ld-linux).  What each must report (highest node, provider ABI, which
 # name@node exist) is read from that release's libraries with objdump, not
@@ -19,7 +19,7 @@ oldest=$PWD/build/oldest/test/unit/release_probe
 host=$PWD/build/test/unit/release_probe
 [ -x "$host" ] || { echo "no $host: run make tests"; exit 1; }
 [ -x "$oldest" ] || { echo "no $oldest: run make oldest"; exit 1; }
-releases=${VS_RELEASES:-$(scripts/rdma-core-releases.sh)}
+releases=$(scripts/rdma-core-releases.sh check)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
