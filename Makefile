@@ -7,7 +7,9 @@
 #   make check-rxe       the VM stage only
 #   make check-siw       the VM stage on soft-iWARP only, kernels 6.1 and 6.12
 #   make check-releases  the shipped binaries (make oldest) on all nine
-#                        rdma-core releases 17.1 .. 65.0 (RELEASES="17.1 22.4")
+#                        rdma-core releases 17.1 .. 65.0 (RELEASES="17.1 22.4"),
+#                        each release's own examples and test suite stock
+#                        and through verbshim
 #   make check-trace     the host root's VM tests on rxe with the trace on
 #                        (make check runs it on 6.1)
 #   make soak            the long soak of a CM server on rxe (SOAK_ROUNDS=1000;
@@ -503,11 +505,22 @@ check-siw:
 
 # Every rdma-core release in service (test/boots.list's group releases):
 # the build/oldest binaries on each release root, on rxe (and siw from 28.0
-# on; 17.1, 22.4 and 33.2 on kernel 5.10 too).  RELEASES="17.1 22.4" runs
-# only those releases' boots (the groups release-V); not part of make check.
+# on; 17.1, 22.4 and 33.2 on kernel 5.10 too); in the boots of the releases
+# built from their tags, each release's own examples stock and through
+# verbshim (test/vm/release_examples.sh); then rdma-core's own test suite
+# of each chosen release that has one (28.0 on), stock and through verbshim
+# (scripts/conformance.sh: 17.1 and 22.4 skip, having none); and the host
+# tests make check runs on six releases (cross_version, verbshim_info_binary,
+# build_root: scripts/rdma-core-releases.sh check) on the chosen ones.
+# RELEASES="17.1 22.4" runs only those releases (the groups release-V);
+# not part of make check.
 RELEASES ?=
-check-releases:
-	$(Q)$(CHECK_ENV) VS_VM_CONFIGS='$(if $(strip $(RELEASES)),$(addprefix release-,$(RELEASES)),releases)' scripts/check/check.sh rxe
+check-releases: lib
+	$(Q)s=0; $(CHECK_ENV) VS_VM_CONFIGS='$(if $(strip $(RELEASES)),$(addprefix release-,$(RELEASES)),releases)' scripts/check/check.sh rxe || s=1; \
+	VS_RELEASES="$(if $(strip $(RELEASES)),$(strip $(RELEASES)),$$(scripts/rdma-core-releases.sh))" test/run.sh --stage releases-host \
+		--timeout 3600 test/shell/cross_version.sh test/shell/verbshim_info_binary.sh test/shell/build_root.sh || s=1; \
+	c=0; scripts/conformance.sh --release "$(if $(strip $(RELEASES)),$(strip $(RELEASES)),$$(scripts/rdma-core-releases.sh))" || c=$$?; \
+	[ $$c -eq 0 ] || [ $$c -eq 77 ] || s=1; exit $$s
 
 # rdma-core's own test suite, stock and through verbshim, compared
 # (scripts/conformance.sh, docs/conformance.md); not part of make check.

@@ -9,7 +9,8 @@
 # table fill alone (callgrind collecting inside vs__LIB_fill); "absent"
 # where the release does not ship the library.
 #
-#   bench/first_use_roots.sh [VERSION...]       (33.2 44.0; 56.1, 65.0 too)
+#   bench/first_use_roots.sh [VERSION...]       (33.2 44.0; any of the nine:
+#                                               scripts/rdma-core-releases.sh)
 #   FIRST_USE=path/to/first_use bench/first_use_roots.sh
 #                       another build of the bench (to compare two trees)
 #
@@ -56,6 +57,13 @@ echo "|---|---|---:|---:|---:|---:|---:|"
 for v in "$@"; do
 	root=$(scripts/rdma-core-root.sh "$v")
 	for lib in $libs; do
+		# A library the release lacks is absent: the raw dlopen, no
+		# chroot, would find the host's copy on the default path (39.0
+		# loaded the host's libmana, whose IBVERBS_PRIVATE_34 it has).
+		if [ ! -e "$root/usr/lib/x86_64-linux-gnu/lib$lib.so.1" ] && [ ! -e "$root/usr/lib/x86_64-linux-gnu/lib$lib.so.3" ]; then
+			echo "| lib$lib | $v | absent | | | | |"
+			continue
+		fi
 		raw=$(count "$root" vs_bench_timed_step raw "$lib")
 		if [ "$raw" = absent ]; then
 			echo "| lib$lib | $v | absent | | | | |"

@@ -28,14 +28,19 @@
 # (verbshim's build: build/arm64), CMAKE_TOOLCHAIN_FILE (cmake reads it),
 # NM, and VS_CONFORMANCE_TESTS (run_tests.py's test names: a subset).
 #
-# VER: 33.2 44.0 56.1 65.0 (default: each).  The sources are the release
+# VER: 28.0 32.0 33.2 39.0 44.0 56.1 65.0 (default: each; 17.1 and 22.4
+# have no tests/ suite: skipped, saying so).  The sources are the release
 # archives beside the checkout (../shared/sources/rdma-core-VER.tar.gz;
 # 64.0's for 65.0, the nearest at hand); a release without its archive is
 # skipped, saying so (77 when nothing ran).  A release's pyverbs is built
 # with the Python of that release's distribution: today only 44.0, whose
 # distribution (Debian 12) is the host's and whose packages the VM's
-# host root has (checked: libibverbs1 44.0); the other releases are skipped,
-# saying why (docs/conformance.md).
+# host root has (checked: libibverbs1 44.0); 33.2 in the Debian 11 build
+# root; 56.1 and 65.0 in their distributions' roots; the releases built
+# from their tags (28.0, 32.0, 39.0: scripts/rdma-core-releases.sh source)
+# in the Debian 11 build root they were built in, the stock modules linked
+# with the release's own libraries (its root's build tree), run chrooted
+# into the release root with bullseye's Python beside (docs/conformance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -48,6 +53,9 @@ vslib=$repo/$vsbuild
 rdma_core='lib(ibverbs|rdmacm|mlx5|mlx4|ibumad|efa)\.so'
 # shellcheck source=conformance/common.bash
 . scripts/conformance/common.bash
+
+# from_source VER: a release built from its upstream tag
+from_source() { [[ " $(scripts/rdma-core-releases.sh source) " == *" $1 "* ]]; }
 
 # sysfs_device DEV: give DEV the sysfs `device` link that a NIC-backed
 # RDMA device has, pointing at its netdev's own device (virtio0, which has
@@ -79,7 +87,10 @@ guest() {
 	local ver=$1 dir=$out/$1 root=${3:-}
 	[ -z "${VERBSHIM_IN_VM:-}" ] || sysfs_device "$2"
 	if [ -n "$root" ]; then	# the release's own root, with its Python
-		run_in_root "$root" "$dir/rt/bin:$dir/rt/sbin" "$dir/rt" -- \
+		# (a release built from its tag: its root has no Python, bullseye's
+		# python3.9 comes in rt, as newest.sh's does)
+		run_in_root "$root" "$dir/rt/usr/bin:$dir/rt/bin:$dir/rt/sbin" "$dir/rt" \
+			VS_CONFORMANCE_PYTHON="$(if from_source "$ver"; then echo python3.9; else echo /usr/bin/python3; fi)" -- \
 			scripts/conformance.sh --guest "$ver" "$2"
 	fi
 	both "$dir" "$2"
@@ -153,7 +164,7 @@ case ${1:-} in
 --suite) shift; suite "$@"; exit ;;
 esac
 
-releases="33.2 44.0 56.1 65.0" provider=rxe onhost='' buildonly=0 here=''
+releases="$(scripts/rdma-core-releases.sh source | sed 's/^17.1 22.4 //') $(scripts/rdma-core-releases.sh debian)" provider=rxe onhost='' buildonly=0 here=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--release) releases=$2; shift 2 ;;
@@ -207,6 +218,31 @@ build() {
 		for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
 		scripts/build-root.sh --overlay "$dir/overlay" -- bash -c \
 			'for d in "$1"/debs/*.deb; do dpkg-deb -x "$d" /; done; exec scripts/conformance.sh --build-here "$2"' - "$dir" "$ver" ;;
+	17.1 | 22.4 | 28.0 | 32.0 | 39.0)
+		# Built from its tag in the Debian 11 build root (its objects
+		# there, ROOT.build/b, its libraries there in lib/): pyverbs too,
+		# with bullseye's Cython and python3.9-dev in an overlay; the stock
+		# modules link the release's libraries (VS_CONFORMANCE_STOCK_LIBDIR,
+		# the build tree's lib/: -libverbs there is the release's), and the
+		# guest runs the suite chrooted into the release root, bullseye's
+		# python3.9 and ip(8) beside in rt (py_run, as newest.sh's).
+		local root debs d
+		if [ ! -f "$dir/src/tests/run_tests.py" ]; then
+			echo "skip $ver: rdma-core $ver has no tests/run_tests.py (pyverbs' suite: 28.0 and later here)"
+			return 77
+		fi
+		root=$(scripts/rdma-core-root.sh "$ver") || return 1
+		[ -d "$root.build/b/lib" ] || { echo "$me: no $root.build/b/lib: the $ver root's build tree is gone (scripts/rdma-core-root.sh --rebuild $ver)" >&2; return 1; }
+		mapfile -t debs < <(scripts/roots/apt-fetch.sh bullseye "${py_bullseye[@]}" "${py_run[@]}")
+		[ ${#debs[@]} -eq $((${#py_bullseye[@]} + ${#py_run[@]})) ] || { echo "$me: fetching bullseye packages failed" >&2; return 1; }
+		rm -rf "$dir/debs" "$dir/rt" && mkdir -p "$dir/debs" "$dir/rt"
+		# libpython3.9 too (newest.sh: else CMake links libpython3.9.a)
+		cp "${debs[@]:0:${#py_bullseye[@]}}" "$(printf '%s\n' "${debs[@]}" | grep /libpython3.9_)" "$dir/debs/"
+		for d in "${debs[@]:${#py_bullseye[@]}}"; do dpkg-deb -x "$d" "$dir/rt"; done
+		scripts/build-root.sh --overlay "$dir/overlay" --bind "$root.build" -- bash -c \
+			'cd "$3" && for d in "$1"/debs/*.deb; do dpkg-deb -x "$d" /; done
+			exec env VS_CONFORMANCE_STOCK_LIBDIR="$4" scripts/conformance.sh --build-here "$2"' \
+			- "$dir" "$ver" "$repo" "$root.build/b/lib" ;;
 	56.1 | 65.0)
 		# Their distributions' own roots (trixie: 56.1-1; sid: 65.0-1.1),
 		# with gcc, CMake, Python, Cython and rdma-core's -dev packages.
@@ -215,7 +251,7 @@ build() {
 		scripts/roots/packaging-root.sh --for pyverbs --suite "$(suite_of "$ver")" --bind "$repo" -- \
 			scripts/conformance.sh --build-here "$ver" ;;
 	*)
-		echo "$me: --release $ver: 33.2, 44.0, 56.1 or 65.0" >&2
+		echo "$me: --release $ver: one of $(scripts/rdma-core-releases.sh)" >&2
 		return 1 ;;
 	esac
 }
@@ -272,6 +308,9 @@ build_here() {
 		for way in $ways; do
 			lp=
 			[ $way = shim ] && lp="-L$dir/compat"
+			# a release built from its tag: its own libraries, not the
+			# build root's (33.2's)
+			[ $way = stock ] && [ -n "${VS_CONFORMANCE_STOCK_LIBDIR:-}" ] && lp="-L$VS_CONFORMANCE_STOCK_LIBDIR"
 			(cd "$dir/b" && eval "${link/@OUT@/$dir/$way/$m}" "$lp" -libverbs -lrdmacm -lmlx5 -lefa) ||
 				{ echo "$me: linking $m $way failed" >&2; return 1; }
 		done
@@ -312,6 +351,7 @@ for ver in $releases; do
 	case $ver in
 	33.2) root=$(scripts/build-root.sh) ;;
 	56.1 | 65.0) root=$(pyverbs_root "$ver") ;;
+	*) ! from_source "$ver" || root=$(scripts/rdma-core-root.sh "$ver") ;;
 	esac
 	[ -z "$root" ] || mkdir -p "$root$repo"	# the mount point, as the roots' own runners make it
 	scripts/vm-run.sh --provider "$provider" --netdev-socket "udp:$port:$((port + 1))" \

@@ -27,7 +27,7 @@ registry=test/tests.list
 boots=test/boots.list
 
 HOST_WHERE="host beside asan valgrind tsan"
-VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
+VM_WHERE="vm vm-host-root vm-rxe-host-root vm-source-release two-vm vm-paths arm64-smoke release-smoke"
 # The checked runs a boot may name as its one set, WHERE=VARIANT: the
 # entries of WHERE, run in the guest the way scripts/check/check.sh runs its
 # stage VARIANT on the host (asan: the ASan+UBSan build; valgrind: under
@@ -35,7 +35,7 @@ VM_WHERE="vm vm-host-root vm-rxe-host-root two-vm vm-paths arm64-smoke"
 # subsets of the asan and valgrind entries that the arm64 guest runs
 # (TCG is tens of times slower: test/tests.list says why each).
 CHECKED_WHERE="asan=asan valgrind=valgrind tsan=tsan arm64-asan=asan arm64-valgrind=valgrind"
-SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible check-dlopen"
+SLOW_WHERE="soak check-deb check-arm64 check-rpm check-reproducible check-dlopen check-releases"
 MAKE_NEEDS="all tests oldest man pc faults-asan"
 
 files=() wheres=() needs=() lines=()

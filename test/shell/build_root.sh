@@ -22,8 +22,8 @@
 #     the installed rdma-core headers under include/verbshim/rdma-core,
 #     with the OpenIB.org BSD licence, the root's /usr/include untouched.
 # Every binary: no rdma-core NEEDED.  Then one VM boot runs the loopback
-# example and cxx_loopback on rxe in each release root (33.2, 44.0, 56.1,
-# 65.0), each on its own distribution's glibc, bytes checked, and
+# example and cxx_loopback on rxe in each release root
+# (scripts/rdma-core-releases.sh check: make check's six, make check-releases' nine), each on its own distribution's glibc, bytes checked, and
 # autotools-decls' program, whose calls a release predates must answer
 # "Operation not supported".  As root.
 #
@@ -33,7 +33,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 out=build/build-root-users
-RELEASES="33.2 44.0 56.1 65.0"
+RELEASES=$(scripts/rdma-core-releases.sh check)
 rdma_needed='lib(ibverbs|rdmacm|efa|mlx5|mlx4|ibumad|hns|mana|ionic)\.so'
 
 if [ "${1:-}" = --runs ]; then

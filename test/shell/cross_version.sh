@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# One test binary, built once, run against the real rdma-core 33.2, 44.0,
-# 56.1 and 65.0 libraries of Debian, each on its own distribution's glibc
-# (roots from scripts/rdma-core-root.sh, run through each root's own
+# One test binary, built once, run against the real libraries of the
+# rdma-core releases of scripts/rdma-core-releases.sh check (make check's
+# six: 17.1, 22.4 and Debian's four; make check-releases' nine), each on its own distribution's
+# glibc (roots from scripts/rdma-core-root.sh, run through each root's own
 # ld-linux).  What each must report (highest node, provider ABI, which
 # name@node exist) is read from that release's libraries with objdump, not
 # written down here; a library a release does not ship yet (libhns,
@@ -18,22 +19,27 @@ oldest=$PWD/build/oldest/test/unit/release_probe
 host=$PWD/build/test/unit/release_probe
 [ -x "$host" ] || { echo "no $host: run make tests"; exit 1; }
 [ -x "$oldest" ] || { echo "no $oldest: run make oldest"; exit 1; }
-releases=${VS_RELEASES:-33.2 44.0 56.1 65.0}
+releases=$(scripts/rdma-core-releases.sh check)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # "lib NAME NODE ABI" and "sym NAME NODE" lines for one root.
 expectations() {
 	local root=$1 lib prefix path
-	# lib:FAMILY:whether every supported release ships it (libmana came
-	# with rdma-core 41, libhns 51, libionic 59: absent from older roots).
-	for lib in libibverbs.so.1:IBVERBS:1 libefa.so.1:EFA:1 librdmacm.so.1:RDMACM:1 \
-		libmlx5.so.1:MLX5:1 libmlx4.so.1:MLX4:1 libibumad.so.3:IBUMAD:1 \
-		libhns.so.1:HNS:0 libmana.so.1:MANA:0 libionic.so.1:IONIC:0; do
-		IFS=: read -r lib prefix always <<<"$lib"
+	# lib:FAMILY:the rdma-core release that first shipped it (libefa came
+	# with rdma-core 24, libmana 41, libhns 51, libionic 59: absent from
+	# older roots; the rest are in 17.1 already).  The root's release:
+	# its .verbshim-root's first line.
+	local ver first
+	ver=$(sed -n '1s/^rdma-core \([0-9]*\)[. ].*/\1/p' "$root/.verbshim-root")
+	[ -n "$ver" ] || { echo "$root/.verbshim-root names no release" >&2; return 1; }
+	for lib in libibverbs.so.1:IBVERBS:0 libefa.so.1:EFA:24 librdmacm.so.1:RDMACM:0 \
+		libmlx5.so.1:MLX5:0 libmlx4.so.1:MLX4:0 libibumad.so.3:IBUMAD:0 \
+		libhns.so.1:HNS:51 libmana.so.1:MANA:41 libionic.so.1:IONIC:59; do
+		IFS=: read -r lib prefix first <<<"$lib"
 		path=$root/usr/lib/x86_64-linux-gnu/$lib
 		if [ ! -e "$path" ]; then
-			[ "$always" = 0 ] || { echo "missing $path" >&2; return 1; }
+			[ "$ver" -lt "$first" ] || { echo "missing $path (rdma-core $ver, which ships it since $first)" >&2; return 1; }
 			echo "nolib ${lib%%.so.*}"
 			continue
 		fi

@@ -22,7 +22,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 out=build/deb-test
-RELEASES="33.2 44.0 56.1 65.0"
+# Debian's four releases (scripts/rdma-core-releases.sh debian): the roots
+# made from a distribution's packages; the five built from tags have no
+# package database (no var/lib/dpkg) for an install to go through
+RELEASES=$(scripts/rdma-core-releases.sh debian)
 
 if [ "${1:-}" = --runs ]; then
 	# shellcheck source=../vm/lib/common.bash

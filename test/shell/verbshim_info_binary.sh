@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # verbshim-info --binary on programs built in the Debian 11 root (make
-# oldest), read against the four release roots (VERBSHIM_INFO_ROOT): the
+# oldest), read against the release roots of scripts/rdma-core-releases.sh check (make check's six, check-releases' nine) (VERBSHIM_INFO_ROOT): the
 # libraries each lists, and, per library, exactly the version nodes the
 # root's library lacks (objdump -p, not the tool's own reader) with
 # exactly the functions of each (the rows of shim/loader/syms_*.h); the exit
@@ -96,7 +96,7 @@ check() {	# VER ROOT PROGRAM SONAMES...
 }
 
 all_sonames=$(awk '{ print $3 }' "$tmp/rows")
-for ver in 33.2 44.0 56.1 65.0; do
+for ver in $(scripts/rdma-core-releases.sh check); do
 	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
 		tail -n 5 "$tmp/fetch.log"
 		fail "rdma-core $ver: could not build its root"
