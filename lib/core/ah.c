@@ -42,9 +42,7 @@ int vs__ah_create_for(struct vs_pd *pd, const struct vs_qp *qp,
 		char route[400] = "";
 		int err = vs__errno_or(EINVAL);
 
-		/* the route only when the errno says it is the cause */
-		if (vs__link(qp->link_row)->ethernet && vs__route_errno(err))
-			vs__describe_route(qp, &remote->gid, route, sizeof(route));
+		vs__describe_route(qp, err, &remote->gid, route, sizeof(route));
 		ret = vs__verb_error(verb, "ibv_create_ah", err,
 				    "cannot create an address handle toward "
 				    "qpn 0x%06x%s%s", remote->qpn,

@@ -188,14 +188,13 @@ void vs__fill_ah_attr(const struct vs_qp *qp, const struct vs_endpoint *remote,
 		      struct ibv_ah_attr *ah);
 
 /*
- * Whether ibv_modify_qp's RTR or ibv_create_ah failing with err may be its
- * route's or address's fault (EINVAL, ENETUNREACH, ETIMEDOUT, ...): only
- * then is the route described; ENOMEM, EIO, ... are not the route.
+ * Explains a failed RoCE RTR or address handle by its route (sgid index,
+ * dgid, netdev, type, link-local) into buf, when err may be the route's or
+ * address's fault (EINVAL, ENETUNREACH, ETIMEDOUT, ...) and the QP's link
+ * is Ethernet; else buf is "" (ENOMEM, EIO, ... are not the route).
  */
-bool vs__route_errno(int err);
-/* Explains a failed RTR on RoCE: sgid index, dgid, netdev, type, link-local. */
-void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-			char *buf, size_t len);
+void vs__describe_route(const struct vs_qp *qp, int err,
+			const union ibv_gid *dgid, char *buf, size_t len);
 
 /*
  * Records the error of a failed ibv_modify_qp(from -> to, mask) that call

@@ -11,14 +11,41 @@
 
 #include "core.h"
 
-void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
-			char *buf, size_t len)
+/*
+ * The errnos of a RoCE RTR that mean its route or address: the kernel's
+ * resolve of the dgid's MAC (ib_resolve_eth_dmac: no route, no neighbour
+ * answer, the netdev gone, no such source) and its sgid entry (missing or
+ * invalid).  EINVAL is one too, said with the out-of-range values.
+ */
+static bool route_errno(int err)
+{
+	switch (err) {
+	case EINVAL:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case EADDRNOTAVAIL:
+	case ENODEV:
+	case ENODATA:
+	case ENOENT:
+	case ETIMEDOUT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void vs__describe_route(const struct vs_qp *qp, int err,
+			const union ibv_gid *dgid, char *buf, size_t len)
 {
 	struct ibv_gid_entry e;
 	char d[64], s[64], ndev[IF_NAMESIZE + 1] = "?";
 	const char *type = "unknown type";
 	bool ll = dgid->raw[0] == 0xfe && (dgid->raw[1] & 0xc0) == 0x80;
 
+	if (len)
+		buf[0] = '\0';
+	if (!vs__link(qp->link_row)->ethernet || !route_errno(err))
+		return;	/* the route is not the cause */
 	memset(&e, 0, sizeof(e));
 	if (!ibv_query_gid_ex(qp->pd->ctx->ctx, qp->port, qp->gid_index, &e, 0)) {
 		type = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
@@ -36,29 +63,6 @@ void vs__describe_route(const struct vs_qp *qp, const union ibv_gid *dgid,
 		      "or the same netdev)" : "");
 }
 
-/*
- * The errnos of a RoCE RTR that mean its route or address: the kernel's
- * resolve of the dgid's MAC (ib_resolve_eth_dmac: no route, no neighbour
- * answer, the netdev gone, no such source) and its sgid entry (missing or
- * invalid).  EINVAL is one too, said with the out-of-range values.
- */
-bool vs__route_errno(int err)
-{
-	switch (err) {
-	case EINVAL:
-	case ENETUNREACH:
-	case EHOSTUNREACH:
-	case EADDRNOTAVAIL:
-	case ENODEV:
-	case ENODATA:
-	case ENOENT:
-	case ETIMEDOUT:
-		return true;
-	default:
-		return false;
-	}
-}
-
 int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 		      enum ibv_qp_state from, enum ibv_qp_state to, int mask,
 		      const union ibv_gid *dgid, uint32_t dest_qpn)
@@ -70,9 +74,8 @@ int vs__modify_failed(const struct vs_qp *qp, const char *call, int err,
 	    vs_qp_check_mask(qp->transport, from, to, mask, why, sizeof(why)))
 		return vs__verb_error(call, "ibv_modify_qp", EINVAL,
 				     "the attribute mask is wrong %s", why);
-	if (to == IBV_QPS_RTR && dgid && vs__link(qp->link_row)->ethernet &&
-	    vs__route_errno(err))
-		vs__describe_route(qp, dgid, route, sizeof(route));
+	if (to == IBV_QPS_RTR && dgid)
+		vs__describe_route(qp, err, dgid, route, sizeof(route));
 	if (dest_qpn)
 		snprintf(toward, sizeof(toward), " toward qpn 0x%06x", dest_qpn);
 	if (err == EINVAL)
