@@ -26,12 +26,21 @@ static void vs_note_injected(char *m, const char *verb)
 			 " [injected: VERBSHIM_FAULT made %s fail]", f);
 }
 
+/* Formats into the record's message from off on; a cut message says so. */
+static void message_put(size_t off, const char *fmt, va_list ap)
+{
+	char *m = last_error.message;
+	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
+	int n = vsnprintf(m + off, VS_ERROR_MSG_MAX - off, fmt, ap);
+
+	if (n >= 0 && (size_t)n >= VS_ERROR_MSG_MAX - off)
+		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
+}
+
 int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
 	       va_list ap)
 {
 	char *m = last_error.message;
-	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
-	int n;
 
 	if (err <= 0)
 		err = EINVAL;
@@ -39,9 +48,7 @@ int vs__errorv(const char *call, const char *verb, int err, const char *fmt,
 	last_error.verb = verb;
 	last_error.err = err;
 	last_error.batch_posted = 0;
-	n = vsnprintf(m, VS_ERROR_MSG_MAX, fmt, ap);
-	if (n >= VS_ERROR_MSG_MAX) /* cut: say so */
-		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
+	message_put(0, fmt, ap);
 	if (!m[0])
 		snprintf(m, VS_ERROR_MSG_MAX, "%s", strerror(err));
 	vs_note_injected(m, verb);
@@ -101,19 +108,14 @@ void vs__error_restore(const struct vs_error *e)
 
 void vs__error_append(const char *fmt, ...)
 {
-	char *m = last_error.message;
-	const size_t cut = sizeof(VS_ERROR_CUT) - 1;
-	size_t len = strlen(m);
+	size_t len = strlen(last_error.message);
 	va_list ap;
-	int n;
 
 	if (len >= VS_ERROR_MSG_MAX - 1)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(m + len, VS_ERROR_MSG_MAX - len, fmt, ap);
+	message_put(len, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n >= VS_ERROR_MSG_MAX - len) /* cut: say so */
-		memcpy(m + VS_ERROR_MSG_MAX - 1 - cut, VS_ERROR_CUT, cut + 1);
 }
 
 void vs__deferred_note(const char *verb, const char *own, const char *what)
