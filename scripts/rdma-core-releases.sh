@@ -26,7 +26,15 @@ case ${1:-} in
 '') printf '%s\n' $debian $source | sort -V | paste -sd' ' ;;
 source) echo "$source" ;;
 debian) echo "$debian" ;;
-check) [ -n "${VS_RELEASES:-}" ] && echo "$VS_RELEASES" ||
-	printf '%s\n' 17.1 22.4 $debian | sort -V | paste -sd' ' ;;
+check)
+	if [ -z "${VS_RELEASES:-}" ]; then
+		printf '%s\n' 17.1 22.4 $debian | sort -V | paste -sd' '
+		exit 0
+	fi
+	for v in $VS_RELEASES; do
+		[[ " $debian $source " == *" $v "* ]] ||
+			{ echo "rdma-core-releases.sh: VS_RELEASES: no release '$v': the nine are $("$0")" >&2; exit 2; }
+	done
+	echo "$VS_RELEASES" ;;
 *) echo "usage: rdma-core-releases.sh [source|debian|check]" >&2; exit 2 ;;
 esac

@@ -96,7 +96,8 @@ check() {	# VER ROOT PROGRAM SONAMES...
 }
 
 all_sonames=$(awk '{ print $3 }' "$tmp/rows")
-for ver in $(scripts/rdma-core-releases.sh check); do
+releases=$(scripts/rdma-core-releases.sh check) || exit 1	# an unknown VS_RELEASES, named
+for ver in $releases; do
 	if ! root=$(scripts/rdma-core-root.sh "$ver" 2>"$tmp/fetch.log"); then
 		tail -n 5 "$tmp/fetch.log"
 		fail "rdma-core $ver: could not build its root"

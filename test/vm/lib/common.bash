@@ -59,6 +59,8 @@ pair() {
 	# 2026-12-02) ends here with 124, its output and the server's printed,
 	# rather than the whole test killed at its limit with nothing said.
 	local limit=${VS_PAIR_CLIENT_LIMIT:-$([ "$(uname -m)" = aarch64 ] && echo 800 || echo 300)}
+	[[ $limit =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "FAILED: VS_PAIR_CLIENT_LIMIT=$limit: give whole seconds, 1 or more"; return 1; }
 	cli=(timeout -k 5 "$limit" "${cli[@]}" "$@")
 	out=$(mktemp -d)
 	echo "server: ${srv[*]}"
