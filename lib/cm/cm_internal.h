@@ -16,6 +16,7 @@
 #define VS_CM_INTERNAL_H
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "../events/events.h"
 #include "verbshim/cm.h"
@@ -140,6 +141,8 @@ bool vs__cm_old_here(void);
 /* why an id took an old_cm row, in words */
 const char *vs__cm_old_why(void);
 
+enum { VS__CM_NONE, VS__CM_LEFT, VS__CM_FINISHING };
+
 struct vs_cm_id {
 	struct vs_handle h;
 	const struct vs__cm_kind *kind; /* its row: at create, again at bind */
@@ -156,11 +159,15 @@ struct vs_cm_id {
 	struct vs_cq *own_cq;
 	bool own_qp;             /* the user's reference of qp is the id's too */
 	/*
-	 * The close destroyed the raw id but stopped at what it holds (its
-	 * QP's destroy or bounce ring, a one-call CQ or PD): the id stays
-	 * closed, holding them, and its close again resumes (vs_cm_close).
+	 * VS__CM_LEFT: the close destroyed the raw id but stopped at what it
+	 * holds (its QP's destroy or bounce ring, a one-call CQ or PD): the
+	 * id stays closed, holding them, and its close again resumes
+	 * (vs_cm_close).  VS__CM_FINISHING: a close again has taken that
+	 * resumption (one of racing closes), until it returns.
 	 */
-	bool teardown_left;
+	int teardown;
+	/* the process that made the id: a fork()'s child does not close it */
+	pid_t pid;
 	/* requests' raw ids whose destroy failed (a listener's; vs_cm_close) */
 	struct vs__cm_orphan *orphans;
 	int reject_reason;
