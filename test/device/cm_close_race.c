@@ -12,10 +12,19 @@
  *  - THREADS threads close the id at once (a barrier): exactly one
  *    returns 0 and finishes it, each other one returns -EBUSY "another
  *    vs_cm_close of this CM id is finishing its close now" (while the
- *    winner is at it) or -EINVAL "already closed" (after); the rest
+ *    winner is at it) or -EINVAL "id is a CM id the caller already
+ *    closed" (after: not a handle the id held); the rest
  *    destroyed exactly once (VERBSHIM_STATS: the ring's MR deregistered
  *    or the QP destroyed, the CQ destroyed, one each), no use after free
- *    or double free (run under ASan and TSan too).
+ *    or double free (run under ASan and TSan too).  ROUNDS rounds, each
+ *    in a process of its own (the fault is read at the first load).
+ * On the code before: a fork()'s child's close went through, and through
+ * the /dev/infiniband files it shares with its parent deregistered the
+ * parent's MR (the QP, without the ring): the parent's close again then
+ * failed, "ibv_dereg_mr: No such file or directory".  A resumption
+ * checked but not taken by one close (claimed) let two threads finish
+ * it: in 3 of 4 runs, two closes returned 0, or one "qp is an RC QP the
+ * caller already closed".
  * docs/API.md claims no more: a close racing an event read or any other
  * step of the same id is not raced here (an id is for one thread at a
  * time).
@@ -26,7 +35,7 @@
 
 #include "../common/vs_cm_rig.h"
 
-enum { MSG = 64, THREADS = 8 };
+enum { MSG = 64, THREADS = 8, ROUNDS = 4 };
 
 static const char *ip;
 static char port[16];
@@ -196,7 +205,7 @@ static int close_races(bool ring)
 				     "finishing its close now"))
 			busy++;
 		else if (c[i].ret == -EINVAL && c[i].err == EINVAL &&
-			 strstr(c[i].msg, "already closed"))
+			 strstr(c[i].msg, "id is a CM id the caller already closed"))
 			done++;
 		else
 			VS_FAIL("close %d of %d racing returned %d: %s", i,
@@ -227,27 +236,51 @@ static int close_races(bool ring)
 	return 0;
 }
 
-int main(void)
+/*
+ * One round in a child process of its own: VERBSHIM_FAULT is read at the
+ * library's first load, and each round needs its close stopped once.
+ */
+static int round_in_child(bool ring)
 {
 	pid_t pid;
 	int st;
+
+	fflush(stdout);
+	pid = fork();
+	VS_ASSERT(pid >= 0);
+	if (!pid) {
+		setenv("VERBSHIM_FAULT", ring ? "ibv_dereg_mr:EBUSY:1" :
+		       "ibv_destroy_qp:EBUSY:1", 1);
+		exit(close_races(ring));
+	}
+	VS_ASSERT_EQ(waitpid(pid, &st, 0), pid);
+	VS_ASSERT(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+int main(void)
+{
+	bool ring = true;
 
 	ip = getenv("VS_RXE_IP");
 	if (!getenv("VERBSHIM_IN_VM") || !ip)
 		VS_SKIP("needs the SoftRoCE VM (VS_RXE_IP): run it with scripts/vm-run.sh");
 	setenv("VERBSHIM_STATS", "1", 1);
-	/* read at the first load: set before any verbshim call */
-	fflush(stdout);
-	pid = fork();
-	VS_ASSERT(pid >= 0);
-	if (!pid) {
-		setenv("VERBSHIM_FAULT", "ibv_dereg_mr:EBUSY:1", 1);
-		exit(close_races(true));
+	/*
+	 * ROUNDS rounds: which thread's close comes first, and whether the
+	 * others meet it at work, is the scheduler's (2 vCPUs in the VM)
+	 */
+	for (int r = 0; r < ROUNDS; r++) {
+		int st = round_in_child(ring);
+
+		if (st == NO_RING && ring) {
+			ring = false;
+			r--;
+			continue;
+		}
+		if (st)
+			return st;
 	}
-	VS_ASSERT_EQ(waitpid(pid, &st, 0), pid);
-	VS_ASSERT(WIFEXITED(st));
-	if (WEXITSTATUS(st) != NO_RING)
-		return WEXITSTATUS(st);
-	setenv("VERBSHIM_FAULT", "ibv_destroy_qp:EBUSY:1", 1);
-	return close_races(false);
+	printf("ok: %d rounds\n", ROUNDS);
+	return 0;
 }
