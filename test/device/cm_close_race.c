@@ -21,10 +21,12 @@
  * On the code before: a fork()'s child's close went through, and through
  * the /dev/infiniband files it shares with its parent deregistered the
  * parent's MR (the QP, without the ring): the parent's close again then
- * failed, "ibv_dereg_mr: No such file or directory".  A resumption
- * checked but not taken by one close (claimed) let two threads finish
- * it: in 3 of 4 runs, two closes returned 0, or one "qp is an RC QP the
- * caller already closed".
+ * failed, "ibv_dereg_mr: No such file or directory" (ibv_destroy_qp's
+ * likewise).  A deliberately broken variant, the resumption's flag read
+ * but not taken (cleared when done), let several closes finish it: two to
+ * five returning 0 in a round of each of 5 runs (rxe, plain and ASan), or
+ * one "qp is an RC QP the caller already closed" (a single round missed
+ * it once in 3 runs: hence the rounds).
  * docs/API.md claims no more: a close racing an event read or any other
  * step of the same id is not raced here (an id is for one thread at a
  * time).
