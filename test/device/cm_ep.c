@@ -114,10 +114,14 @@ static void test_rc(const char *name)
 		struct timespec ts;
 
 		/*
-		 * A server whose accept failed rejects the client: its own
-		 * failure (in its thread) names the call, so it speaks first
+		 * Said now, then the server thread is given 5 s to say its
+		 * own: a server whose accept failed rejects the client, and
+		 * only its failure names the call (a client that failed
+		 * rejects the server likewise, which then fails too)
 		 */
 		snprintf(why, sizeof(why), "%s", vs_t_err());
+		printf("vs_cm_connect = %d: %s\n", ret, why);
+		fflush(stdout);
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += 5;
 		pthread_timedjoin_np(t, NULL, &ts);
