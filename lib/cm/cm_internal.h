@@ -304,6 +304,13 @@ int vs__cm_env_error(const char *call, const char *verb, int err,
  * has sa.
  */
 const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
+/*
+ * An ENODEV from librdmacm older than rdma-core 32 for sa whose netdev has
+ * an RDMA device with its port up: its device list, read once per process
+ * (sync_devices_list came in 32), predates the device.  In words; else NULL.
+ */
+const char *vs__cm_stale_list_why(const struct sockaddr *sa, char *buf,
+				  size_t len);
 /* The device id is bound to has no port up (its netdev down), in words; else NULL. */
 const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len);
 /* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */
