@@ -48,11 +48,39 @@ struct size_class {
 };
 
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t arena_fork_once = PTHREAD_ONCE_INIT;
 static struct arena_chunk *arena_head;
 static uint8_t *arena_next, *arena_end;
 static struct size_class classes[NCLASS];
 static size_t arena_bytes; /* the chunks' total, for the tests */
 static size_t quarantine = VS__QUARANTINE; /* the tests may shorten it */
+
+/*
+ * fork() while another thread holds the arena's lock would leave the child
+ * a lock nobody will release: its first create or close would wait for
+ * ever.  The lock is taken across fork(), so both sides start with the
+ * arena consistent and unlocked (test/unit/fork_arena.c).
+ */
+static void arena_lock_fork(void)
+{
+	pthread_mutex_lock(&arena_lock);
+}
+
+static void arena_unlock_fork(void)
+{
+	pthread_mutex_unlock(&arena_lock);
+}
+
+static void arena_fork_register(void)
+{
+	pthread_atfork(arena_lock_fork, arena_unlock_fork, arena_unlock_fork);
+}
+
+static void arena_lock_take(void)
+{
+	pthread_once(&arena_fork_once, arena_fork_register);
+	pthread_mutex_lock(&arena_lock);
+}
 
 /*
  * A slot: the handle, then at least 8 bytes for its link, rounded up to
@@ -108,7 +136,7 @@ void *vs__handle_alloc(size_t size)
 	struct size_class *k = class_of(slot);
 	void *p = NULL;
 
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	if (k && k->spare) {
 		p = k->spare;
 		k->spare = *slot_link(p, size);
@@ -135,7 +163,7 @@ void vs__handle_unpublish(void *h, size_t size)
 	if (!k)
 		return;
 	/* never handed out: no stale pointer to it exists, reuse it first */
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	*slot_link(h, size) = k->spare;
 	k->spare = h;
 	pthread_mutex_unlock(&arena_lock);
@@ -152,7 +180,7 @@ void vs__handle_free(void *handle, size_t size)
 	__atomic_store_n(&h->magic, magic | VS__CLOSED, __ATOMIC_RELEASE);
 	if (!k)
 		return;
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	*slot_link(h, size) = NULL;
 	if (k->tail)
 		*slot_link(k->tail, size) = h;
@@ -167,7 +195,7 @@ size_t vs__handle_arena_bytes(void)
 {
 	size_t n;
 
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	n = arena_bytes;
 	pthread_mutex_unlock(&arena_lock);
 	return n;
@@ -175,14 +203,14 @@ size_t vs__handle_arena_bytes(void)
 
 void vs__handle_quarantine_set(size_t closes)
 {
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	quarantine = closes;
 	pthread_mutex_unlock(&arena_lock);
 }
 
 void vs__handle_arena_seal(void)
 {
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	arena_end = arena_next;
 	for (int i = 0; i < NCLASS; i++)
 		classes[i].spare = NULL; /* left too */
@@ -194,7 +222,7 @@ bool vs__handle_in_arena(const void *p, size_t size)
 	const uint8_t *b = p;
 	bool found = false;
 
-	pthread_mutex_lock(&arena_lock);
+	arena_lock_take();
 	for (struct arena_chunk *c = arena_head; c && !found; c = c->prev) {
 		const uint8_t *lo = (const uint8_t *)c + ARENA_ALIGN;
 		/* the current chunk's handles end at arena_next */
