@@ -100,6 +100,9 @@ pair() {
 		# until the pair stopped it; the stock run's first client had
 		# failed too, with a message retried here.
 		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client" || break
+		# What was retried stays in the log (only the last attempt's
+		# output is printed in full below).
+		echo "client (attempt $try): exit $rc, retried: $(grep -v '^[[:space:]]*$' "$out/client" | tail -n 1)"
 	done
 	echo "client (attempt $try): ${cli[*]}"
 	sed 's/^/  client| /' "$out/client"
