@@ -53,8 +53,25 @@ pair() {
 		lost=$(ud_self_lost) || return 1
 		[ -z "$lost" ] || { srv=(timeout 60); cli=(timeout 60); }
 	fi
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do srv+=("$1"); shift; done
+	local s=() c=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do s+=("$1"); shift; done
 	shift
+	c=("$@")
+	# A side that is a shell function (release_examples.sh --roots:
+	# release_chroot) runs in a bash of its own, the function exported to
+	# it: timeout(1), around the client always and around both sides of a
+	# lost UD pair, runs programs only ("failed to run command
+	# 'release_chroot'", exit 127, both ways alike).
+	if declare -F "${s[0]:-}" >/dev/null; then
+		export -f "${s[0]}"
+		s=(bash -c '"$@"' pair "${s[@]}")
+	fi
+	if declare -F "${c[0]:-}" >/dev/null; then
+		export -f "${c[0]}"
+		c=(bash -c '"$@"' pair "${c[@]}")
+	fi
+	srv+=("${s[@]}")
+	set -- "${c[@]}"
 	# A client that hangs (seen once: stock rping on siw0, make check,
 	# 2026-12-02) ends here with 124, its output and the server's printed,
 	# rather than the whole test killed at its limit with nothing said.
@@ -92,13 +109,15 @@ pair() {
 		# client's SIDR request that no listener answered).  "rpoll: ":
 		# rdma-core's rstream and riostream connect without blocking, and
 		# a connect refused after rconnect returned is reported by the
-		# poll that waits for it ("rpoll: Success", exit 8: POLLERR), not
-		# as "rconnect: Connection refused"; that is the one rpoll their
-		# client prints.  Which of the two a client sees is timing: on
-		# 32.0's root a shim-built rstream client, 0.5 s after its server
-		# started, printed it and the server then waited for a client
-		# until the pair stopped it; the stock run's first client had
-		# failed too, with a message retried here.
+		# rpoll that waits for it (exit 8, POLLERR), the one rpoll their
+		# client prints; from 32.0 on, rsocket's own thread (connect_svc)
+		# may drive that connect, and the refusal's errno is then that
+		# thread's: "rpoll: Success".  Measured on 32.0's root, rstream's
+		# client with no server: "rconnect: Connection refused" (exit 255)
+		# 6 times in 10, "rpoll: Connection refused" (exit 8) 4, stock and
+		# shim-built alike; a shim-built one 0.5 s after its server
+		# started printed "rpoll: Success", and the server then waited for
+		# a client until the pair stopped it.
 		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client" || break
 		# What was retried stays in the log (only the last attempt's
 		# output is printed in full below).
