@@ -110,14 +110,16 @@ pair() {
 		# rdma-core's rstream and riostream connect without blocking, and
 		# a connect refused after rconnect returned is reported by the
 		# rpoll that waits for it (exit 8, POLLERR), the one rpoll their
-		# client prints; from 32.0 on, rsocket's own thread (connect_svc)
-		# may drive that connect, and the refusal's errno is then that
-		# thread's: "rpoll: Success".  Measured on 32.0's root, rstream's
-		# client with no server: "rconnect: Connection refused" (exit 255)
-		# 6 times in 10, "rpoll: Connection refused" (exit 8) 4, stock and
-		# shim-built alike; a shim-built one 0.5 s after its server
-		# started printed "rpoll: Success", and the server then waited for
-		# a client until the pair stopped it.
+		# client prints; from 28.0 on (not 22.4), rsocket's own thread
+		# (connect_svc) may drive that connect: the refusal's errno is
+		# then that thread's, and rpoll says whatever errno was left
+		# ("Success"; ENOTCONN when rpoll's own connect step came after).  rstream's client
+		# with no server on 32.0's root, 20 tries in two boots, stock and
+		# shim-built alike: "rconnect: Connection refused" (exit 255) 6,
+		# "rpoll: Connection refused" 10, "rpoll: Transport endpoint is
+		# not connected" 4 (exit 8); a shim-built one 0.5 s after its
+		# server started printed "rpoll: Success", and the server then
+		# waited for a client until the pair stopped it.
 		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client" || break
 		# What was retried stays in the log (only the last attempt's
 		# output is printed in full below).
