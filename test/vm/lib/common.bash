@@ -48,7 +48,7 @@ ud_self_lost() {
 # are known lost (ud_self_lost) both run 60 s at most and a failure is a
 # skip naming the cause (a pass stays a pass).
 pair() {
-	local srv=() cli=() deadline spid rc src try=0 out lost=
+	local srv=() cli=() deadline spid rc src try=0 out lost='' refused
 	if [ "${VS_PAIR_UD:-0}" = 1 ]; then
 		lost=$(ud_self_lost) || return 1
 		[ -z "$lost" ] || { srv=(timeout 60); cli=(timeout 60); }
@@ -120,10 +120,10 @@ pair() {
 		# not connected" 4 (exit 8); a shim-built one 0.5 s after its
 		# server started printed "rpoll: Success", and the server then
 		# waited for a client until the pair stopped it.
-		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client" || break
+		refused=$(grep -m 1 -iE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client") || break
 		# What was retried stays in the log (only the last attempt's
-		# output is printed in full below).
-		echo "client (attempt $try): exit $rc, retried: $(grep -v '^[[:space:]]*$' "$out/client" | tail -n 1)"
+		# output is printed in full below): the line that said refused.
+		echo "client (attempt $try): exit $rc, retried: $refused"
 	done
 	echo "client (attempt $try): ${cli[*]}"
 	sed 's/^/  client| /' "$out/client"
