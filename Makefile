@@ -218,7 +218,7 @@ STUB_RELEASES_ionic := 65
 stub_releases = $(or $(STUB_RELEASES_$(1)),$(STUB_RELEASES))
 STUBS := $(foreach l,$(STUB_LIBS),$(foreach r,$(call stub_releases,$(l)),$(BUILD)/stubs/v$(r)/$(call stub_soname,$(l)))) \
 	 $(addprefix $(BUILD)/stubs/unversioned/,$(STUB_SONAMES)) \
-	 $(foreach l,$(STUB_LIBS),$(if $(filter 44,$(call stub_releases,$(l))),$(BUILD)/stubs/highbase/$(call stub_soname,$(l)))) \
+	 $(foreach d,highbase sysvhash,$(foreach l,$(STUB_LIBS),$(if $(filter 44,$(call stub_releases,$(l))),$(BUILD)/stubs/$(d)/$(call stub_soname,$(l))))) \
 	 $(BUILD)/stubs/reenter/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake/libibverbs.so.1 \
 	 $(BUILD)/stubs/fake33/libibverbs.so.1 \
@@ -229,8 +229,11 @@ STUBS := $(foreach l,$(STUB_LIBS),$(foreach r,$(call stub_releases,$(l)),$(BUILD
 SHIM_PLUGINS := $(BUILD)/stubs/plugins/libplugin_a.so $(BUILD)/stubs/plugins/libplugin_b.so
 # highbase: rdma-core 44's nodes, linked above the user address space, so
 # the dynamic loader maps it lower (a load bias that wraps, as dlopen
-# allows).  reenter: a libibverbs whose constructor calls back into ibv_*.
-STUB_HIGHBASE := -Wl,-Ttext-segment=0xffffffff80000000
+# allows).  sysvhash: rdma-core 44's nodes with no GNU hash table, so that
+# the loader's lookup asks dlvsym() for every slot.  reenter: a libibverbs
+# whose constructor calls back into ibv_*.
+STUB_LDFLAGS_highbase := -Wl,-Ttext-segment=0xffffffff80000000
+STUB_LDFLAGS_sysvhash := -Wl,--hash-style=sysv
 
 # stubs: what the unit tests load besides themselves (a sanitizer variant
 # builds the tests it runs and these, not the whole of tests).
@@ -323,11 +326,11 @@ $(BUILD)/stubs/unversioned/$(call stub_soname,$(1)): $(call stub_objs,$(1))
 	@mkdir -p $$(@D)
 	$$(call say,STUB,$$@)
 	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -o $$@ $(call stub_objs,$(1))
-$(BUILD)/stubs/highbase/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
+$(BUILD)/stubs/%/$(call stub_soname,$(1)): $(call stub_objs,$(1)) $(BUILD)/stubs/gen_map
 	@mkdir -p $$(@D)
 	$$(call say,STUB,$$@)
 	$$(Q)$(BUILD)/stubs/gen_map $(1) 44 $$(if $$(filter ibverbs,$(1)),$$(STUB_ABI_44)) > $$@.map
-	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -Wl,--version-script=$$@.map $$(STUB_HIGHBASE) -o $$@ $(call stub_objs,$(1))
+	$$(Q)$$(CC) -shared -Wl,-soname,$(call stub_soname,$(1)) -Wl,--version-script=$$@.map $$(STUB_LDFLAGS_$$*) -o $$@ $(call stub_objs,$(1))
 endef
 $(foreach lib,$(STUB_LIBS),$(eval $(call stub_rules,$(lib))))
 $(BUILD)/stubs/reenter/libibverbs.so.1: $(call stub_objs,ibverbs) $(STUB_OBJ)/stub_ctor.o $(BUILD)/stubs/gen_map

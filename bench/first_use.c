@@ -2,9 +2,9 @@
 /*
  * First-use cost of each rdma-core library: a raw dlopen() of it, against
  * verbshim's whole first-use path (vs_library_load(): join-or-dlopen, the
- * version-node walk, and resolving every slot of the table through
- * dlvsym()), each in fresh processes, since both are once-per-process
- * costs that a warm process would not show.
+ * version-node walk, and resolving every slot of the table from the
+ * library's own GNU hash table), each in fresh processes, since both are
+ * once-per-process costs that a warm process would not show.
  *
  *   first_use [RUNS]          for each library and mode, RUNS fresh
  *                             processes (default 20), and print
@@ -16,14 +16,14 @@
  * MODE is one of
  *   raw   dlopen(soname, RTLD_NOW | RTLD_LOCAL)
  *   shim  vs_library_load(LIB)
- *   fill  the resolve step alone, on the handle of a library the shim
- *         loaded (untimed): one dlvsym() per row of the library's symbol
- *         list whose node the library defines (the node set the loader
- *         read), pinned to that node, as the loader's fill does, without
- *         the noise of subtracting two dlopen times.  Done here from the
- *         list rather than through the loader's fill function, so that
- *         this bench does not follow every change of that internal
- *         interface; the shim column measures the real thing as a whole
+ *   dlvsym the resolve step as dlvsym() would do it, on the handle of a
+ *         library the shim loaded (untimed): one dlvsym() per row of the
+ *         library's symbol list whose node the library defines, pinned to
+ *         that node: what the loader's fill cost before it read the GNU
+ *         hash table itself (shim/loader/elf_image.c), kept to compare.
+ *         The loader's own fill is counted by callgrind inside
+ *         vs__LIB_fill (bench/first_use_roots.sh); the shim column
+ *         measures the real thing as a whole
  *   probe the loader's "join an already-loaded copy" step as it runs
  *         when there is none: dlopen(RTLD_NOLOAD) of the soname, then of
  *         the dev name, both failing.  Not free: for a name that matches
@@ -55,13 +55,13 @@
 enum vs_bench_mode {
 	VS_BENCH_RAW,
 	VS_BENCH_SHIM,
-	VS_BENCH_FILL,
+	VS_BENCH_DLVSYM,
 	VS_BENCH_PROBE,
 	VS_BENCH_NMODES
 };
 
 static const char *const vs_bench_modes[VS_BENCH_NMODES] = { "raw", "shim",
-							     "fill", "probe" };
+							     "dlvsym", "probe" };
 /* every library of the loader, from its row: none can lack a name */
 #define VS_BENCH_NAME(lib, ...) #lib,
 static const char *const vs_bench_libs[VS_LIB_COUNT] = {
@@ -91,7 +91,7 @@ static void *vs_bench_raw_open(enum vs_library lib)
 
 static void *vs_bench_slots[256];
 
-static int vs_bench_fill(const struct vs_lib_desc *desc, void *handle)
+static int vs_bench_dlvsym(const struct vs_lib_desc *desc, void *handle)
 {
 	unsigned int i;
 	int n = 0;
@@ -132,8 +132,8 @@ __attribute__((noinline)) int vs_bench_timed_step(enum vs_bench_mode mode,
 		    vs_library_query(lib, &info))
 			return -1;
 		return (int)info.symbols_resolved;
-	case VS_BENCH_FILL:
-		return vs_bench_fill(vs_bench_descs[lib], handle);
+	case VS_BENCH_DLVSYM:
+		return vs_bench_dlvsym(vs_bench_descs[lib], handle);
 	case VS_BENCH_PROBE:
 		if (dlopen(vs_bench_descs[lib]->soname,
 			   RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD) ||
@@ -169,7 +169,7 @@ static int vs_bench_child(enum vs_bench_mode mode, enum vs_library lib)
 					    !vs_bench_raw_open(VS_LIB_IBVERBS))
 			return 1;
 	}
-	if (mode == VS_BENCH_FILL) {
+	if (mode == VS_BENCH_DLVSYM) {
 		if (vs_library_load(lib))
 			return vs_bench_absent(lib);
 		handle = vs_bench_descs[lib]->state->handle;

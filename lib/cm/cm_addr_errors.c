@@ -111,6 +111,9 @@ int vs__cm_bind_error(const struct sockaddr *sa, const char *what,
 			return vs__verb_error(call, verb, err, "cannot bind %s to "
 					      "%s: the address is this machine's, "
 					      "but %s", what, at, why);
+		if (vs__cm_stale_list_why(sa, why, sizeof(why)))
+			return vs__verb_error(call, verb, err, "cannot bind %s "
+					      "to %s: %s", what, at, why);
 		return vs__verb_error(call, verb, err, "cannot bind %s to %s: "
 				      "the address is this machine's, but no RDMA "
 				      "device is on its netdev (rxe: rdma link add "

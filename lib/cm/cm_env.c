@@ -260,39 +260,73 @@ static void netdev_with(const struct sockaddr *sa, char *buf, size_t len)
 	freeifaddrs(all);
 }
 
-const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
+/*
+ * The RDMA device on netdev ndev (its name into name): 0 none, 1 its port
+ * is up, -1 its port is not, -2 no device list.
+ */
+static int device_on(const char *ndev, char *name, size_t len)
 {
 	struct ibv_device **list;
-	char ndev[64], dev_ndev[64];
-	bool found = false;
-	int n = 0;
+	char dev_ndev[64];
+	int n = 0, ret = 0;
 
-	buf[0] = 0;
-	netdev_with(sa, ndev, sizeof(ndev));
-	if (!ndev[0])
-		return NULL;
 	list = ibv_get_device_list(&n);
 	if (!list)
-		return NULL;
-	for (int i = 0; i < n && !found; i++) {
+		return -2;
+	for (int i = 0; i < n && !ret; i++) {
 		const char *path = list[i]->ibdev_path;
 
 		netdev_of(path, dev_ndev, sizeof(dev_ndev));
 		if (strcmp(dev_ndev, ndev))
 			continue;
-		found = true;
-		if (!port_active(path))
-			snprintf(buf, len, "the RDMA device %s on its netdev %s "
-				 "has no port up (%s)",
-				 dev_name(list[i]), ndev,
-				 netdev_up(ndev) ? "its port is not ACTIVE yet" :
-				 "the netdev is down: ip link set IFACE up");
+		ret = port_active(path) ? 1 : -1;
+		snprintf(name, len, "%s", dev_name(list[i]));
 	}
 	ibv_free_device_list(list);
-	if (found) /* its device's port is up: not the cause */
-		return buf[0] ? buf : NULL;
-	snprintf(buf, len, "no RDMA device is on its netdev %s (rxe: rdma link "
-		 "add NAME type rxe netdev %s)", ndev, ndev);
+	return ret;
+}
+
+const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char ndev[64], dev[64];
+
+	buf[0] = 0;
+	netdev_with(sa, ndev, sizeof(ndev));
+	if (!ndev[0])
+		return NULL;
+	switch (device_on(ndev, dev, sizeof(dev))) {
+	case 0:
+		snprintf(buf, len, "no RDMA device is on its netdev %s (rxe: "
+			 "rdma link add NAME type rxe netdev %s)", ndev, ndev);
+		return buf;
+	case -1:
+		snprintf(buf, len, "the RDMA device %s on its netdev %s has no "
+			 "port up (%s)", dev, ndev,
+			 netdev_up(ndev) ? "its port is not ACTIVE yet" :
+			 "the netdev is down: ip link set IFACE up");
+		return buf;
+	default: /* its device's port is up (not the cause), or no list */
+		return NULL;
+	}
+}
+
+const char *vs__cm_stale_list_why(const struct sockaddr *sa, char *buf,
+				  size_t len)
+{
+	struct vs_library_info li;
+	char ndev[64], dev[64];
+
+	if (vs__library_query_linked(VS_LIB_IBVERBS, &li) || li.min_release <= 0 ||
+	    li.min_release >= 32)
+		return NULL;
+	netdev_with(sa, ndev, sizeof(ndev));
+	if (!ndev[0] || device_on(ndev, dev, sizeof(dev)) != 1)
+		return NULL;
+	snprintf(buf, len, "the RDMA device %s is on its netdev %s with its "
+		 "port up, but this librdmacm (of rdma-core %d-31) lists the "
+		 "devices once, at the process's first CM call: a device added "
+		 "since is unknown to it until the program restarts", dev, ndev,
+		 li.min_release);
 	return buf;
 }
 

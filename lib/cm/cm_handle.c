@@ -246,6 +246,7 @@ int vs__cm_new(enum vs_transport t, struct vs_cm_channel *chan,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = t;
+	id->pid = getpid();
 	id->kind = vs__cm_kind_of(t, NULL, vs__cm_old_here());
 	if (chan)
 		ret = channel_join(chan, id, call);
@@ -284,6 +285,7 @@ int vs__cm_wrap(struct rdma_cm_id *raw, struct vs_cm_id *listener,
 	if (!id)
 		return vs__set_error(call, ENOMEM, "out of memory");
 	id->transport = listener->transport;
+	id->pid = getpid();
 	id->kind = vs__cm_kind_of(id->transport, NULL, listener->kind->old_cm);
 	if (listener->chan) {
 		/* librdmacm put it on the listener's channel: it stays there */

@@ -350,17 +350,48 @@ static bool qp_stays(struct vs_qp *qp, uint32_t kind)
 			     __atomic_load_n(&qp->teardown_left, __ATOMIC_ACQUIRE));
 }
 
-/* A CM id whose close stopped at what it holds (its close again resumes). */
-static bool cm_teardown_left(struct vs_cm_id *id)
+/*
+ * A CM id whose close stopped at what it holds: 1 when this call takes
+ * the resumption (of racing closes, one does), -1 when another call has
+ * taken it and is finishing it now, 0 when neither.  id is in the arena.
+ */
+static int cm_teardown_take(struct vs_cm_id *id)
 {
-	bool yes = true;
+	int left = VS__CM_LEFT;
 
-	return id && vs__handle_in_arena(id, sizeof(*id)) &&
-	       __atomic_load_n(&id->h.magic, __ATOMIC_ACQUIRE) ==
-	       (VS_KIND_CM_ID | VS__CLOSED) &&
-	       __atomic_compare_exchange_n(&id->teardown_left, &yes, false,
-					   false, __ATOMIC_ACQ_REL,
-					   __ATOMIC_RELAXED);
+	if (__atomic_load_n(&id->h.magic, __ATOMIC_ACQUIRE) !=
+	    (VS_KIND_CM_ID | VS__CLOSED))
+		return 0;
+	if (__atomic_compare_exchange_n(&id->teardown, &left, VS__CM_FINISHING,
+					false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return 1;
+	return left == VS__CM_FINISHING ? -1 : 0;
+}
+
+/*
+ * A CM id made by another process: this is a fork()'s child, which shares
+ * its parent's /dev/infiniband files, so a destroy here would be the
+ * parent's.  Refused when the close would do anything (the id open, or
+ * its close stopped and not finished); id is in the arena.
+ */
+static int cm_not_ours(struct vs_cm_id *id, const char *call)
+{
+	uint32_t m = __atomic_load_n(&id->h.magic, __ATOMIC_ACQUIRE);
+	pid_t me;
+
+	if (m != VS_KIND_CM_ID && (m != (VS_KIND_CM_ID | VS__CLOSED) ||
+	    __atomic_load_n(&id->teardown, __ATOMIC_ACQUIRE) == VS__CM_NONE))
+		return 0;
+	me = getpid();
+	if (id->pid == me)
+		return 0;
+	return vs__set_error(call, EPERM, "the CM id was made by process %d, "
+			     "not by this one (%d), a child made by fork(): "
+			     "the child shares its parent's /dev/infiniband "
+			     "files, so a close here would destroy the "
+			     "parent's objects; nothing was done, the process "
+			     "that made the id closes it", (int)id->pid, (int)me);
 }
 
 /*
@@ -417,13 +448,14 @@ static int cm_release(struct vs_cm_id *id, bool retry, const char *call)
 	if (left && first.err) {
 		int ret = vs__first_end(&first);
 
-		__atomic_store_n(&id->teardown_left, true, __ATOMIC_RELEASE);
+		__atomic_store_n(&id->teardown, VS__CM_LEFT, __ATOMIC_RELEASE);
 		vs__error_append("; the CM id is closed but holds %s%s: close the "
 				 "id again (vs_cm_close) to finish", left,
 				 id->own_qp ? " (a one-call setup's)" : "");
 		return ret;
 	}
 	id->own_qp = false;
+	__atomic_store_n(&id->teardown, VS__CM_NONE, __ATOMIC_RELEASE);
 	vs__handle_free(id, sizeof(*id));
 	return vs__first_end(&first);
 }
@@ -433,8 +465,22 @@ int vs_cm_close(struct vs_cm_id *id)
 	const char *call = "vs_cm_close";
 	int ret;
 
-	if (cm_teardown_left(id))
-		return cm_release(id, true, call);
+	if (id && vs__handle_in_arena(id, sizeof(*id))) {
+		ret = cm_not_ours(id, call);
+		if (ret)
+			return ret;
+		switch (cm_teardown_take(id)) {
+		case 1:
+			return cm_release(id, true, call);
+		case -1:
+			return vs__set_error(call, EBUSY, "another vs_cm_close "
+					     "of this CM id is finishing its "
+					     "close now (the first close "
+					     "stopped, holding what it held): "
+					     "that call's return says how it "
+					     "went");
+		}
+	}
 	ret = vs__user_close(id, VS_KIND_CM_ID, call, "id");
 	if (ret)
 		return ret;

@@ -16,6 +16,7 @@
 #define VS_CM_INTERNAL_H
 
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "../events/events.h"
 #include "verbshim/cm.h"
@@ -140,6 +141,8 @@ bool vs__cm_old_here(void);
 /* why an id took an old_cm row, in words */
 const char *vs__cm_old_why(void);
 
+enum { VS__CM_NONE, VS__CM_LEFT, VS__CM_FINISHING };
+
 struct vs_cm_id {
 	struct vs_handle h;
 	const struct vs__cm_kind *kind; /* its row: at create, again at bind */
@@ -156,11 +159,15 @@ struct vs_cm_id {
 	struct vs_cq *own_cq;
 	bool own_qp;             /* the user's reference of qp is the id's too */
 	/*
-	 * The close destroyed the raw id but stopped at what it holds (its
-	 * QP's destroy or bounce ring, a one-call CQ or PD): the id stays
-	 * closed, holding them, and its close again resumes (vs_cm_close).
+	 * VS__CM_LEFT: the close destroyed the raw id but stopped at what it
+	 * holds (its QP's destroy or bounce ring, a one-call CQ or PD): the
+	 * id stays closed, holding them, and its close again resumes
+	 * (vs_cm_close).  VS__CM_FINISHING: a close again has taken that
+	 * resumption (one of racing closes), until it returns.
 	 */
-	bool teardown_left;
+	int teardown;
+	/* the process that made the id: a fork()'s child does not close it */
+	pid_t pid;
 	/* requests' raw ids whose destroy failed (a listener's; vs_cm_close) */
 	struct vs__cm_orphan *orphans;
 	int reject_reason;
@@ -297,6 +304,13 @@ int vs__cm_env_error(const char *call, const char *verb, int err,
  * has sa.
  */
 const char *vs__cm_netdev_why(const struct sockaddr *sa, char *buf, size_t len);
+/*
+ * An ENODEV from librdmacm older than rdma-core 32 for sa whose netdev has
+ * an RDMA device with its port up: its device list, read once per process
+ * (sync_devices_list came in 32), predates the device.  In words; else NULL.
+ */
+const char *vs__cm_stale_list_why(const struct sockaddr *sa, char *buf,
+				  size_t len);
 /* The device id is bound to has no port up (its netdev down), in words; else NULL. */
 const char *vs__cm_id_dev_why(const struct vs_cm_id *id, char *buf, size_t len);
 /* Why an RDMA_CM_EVENT_ADDR_ERROR of status -err happened, in words. */

@@ -19,12 +19,18 @@ const struct vs_node vs__nodes[VS_NODE_COUNT] = {
 	VS_LIBRARIES(VS_LIB_NODE_ROWS)
 };
 
-void *vs__lookup(void *handle, int versioned, const char *name,
+void *vs__lookup(void *handle, const struct vs_elf *elf,
+		 const struct vs_lib_desc *desc, const char *name,
 		 enum vs_node_id node)
 {
-	if (!versioned)
+	unsigned int n = (unsigned int)node - desc->first_node;
+	void *p;
+
+	if (!elf)
 		return dlsym(handle, name);
-	return dlvsym(handle, name, vs__nodes[node].name);
+	p = n < VS_ELF_MAX_NODES ? vs__elf_symbol(elf, name, elf->node_ndx[n]) :
+				   VS_ELF_ASK;
+	return p != VS_ELF_ASK ? p : dlvsym(handle, name, vs__nodes[node].name);
 }
 
 /* Whether the calling thread is inside this library's once routine. */
@@ -174,91 +180,6 @@ static void *vs_open(const struct vs_lib_desc *desc, struct vs_lib_state *st)
 	return NULL;
 }
 
-/*
- * The mapped segments of a loaded object, to read its dynamic section the
- * way the dynamic loader does.  glibc relocates some d_ptr entries in
- * place and not others (DT_VERDEF stays a link-time address), and which
- * ones differs between versions and architectures; the load bias (l_addr)
- * is added modulo 2^64, so that an object linked above the user address
- * space and mapped lower has a "negative" one.  Every address read is
- * checked against the segments before it is dereferenced.
- */
-#define VS_MAX_SEGMENTS 16
-
-struct vs_image {
-	ElfW(Addr) bias;
-	const void *dynamic;
-	unsigned int nseg;
-	struct {
-		uintptr_t start, end;
-	} seg[VS_MAX_SEGMENTS];
-};
-
-static int vs_find_image(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	struct vs_image *im = arg;
-	unsigned int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++)
-		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC &&
-		    (const void *)(uintptr_t)(info->dlpi_addr +
-					      info->dlpi_phdr[i].p_vaddr) ==
-			    im->dynamic)
-			break;
-	if (i == info->dlpi_phnum)
-		return 0;
-	for (i = 0; i < info->dlpi_phnum && im->nseg < VS_MAX_SEGMENTS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type != PT_LOAD)
-			continue;
-		im->seg[im->nseg].start = info->dlpi_addr + ph->p_vaddr;
-		im->seg[im->nseg].end = im->seg[im->nseg].start + ph->p_memsz;
-		im->nseg++;
-	}
-	return 1;
-}
-
-/* The object's mapped memory holds [addr, addr + len). */
-static const void *vs_image_ptr(const struct vs_image *im, uintptr_t addr,
-				size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < im->nseg; i++)
-		if (addr >= im->seg[i].start && addr <= im->seg[i].end &&
-		    len <= im->seg[i].end - addr)
-			return (const void *)addr;
-	return NULL;
-}
-
-/* A NUL-terminated string at addr, inside the mapped memory. */
-static const char *vs_image_str(const struct vs_image *im, uintptr_t addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < im->nseg; i++)
-		if (addr >= im->seg[i].start && addr < im->seg[i].end &&
-		    memchr((const void *)addr, '\0', im->seg[i].end - addr))
-			return (const char *)addr;
-	return NULL;
-}
-
-/* A d_ptr value, relocated in place or not: the reading that lands inside
- * the object, trying first the one glibc uses for this tag on x86. */
-static uintptr_t vs_dyn_addr(const struct vs_image *im, ElfW(Addr) value,
-			     int relocated_first)
-{
-	uintptr_t as_is = value, biased = value + im->bias;
-
-	if (relocated_first && vs_image_ptr(im, as_is, 1))
-		return as_is;
-	if (vs_image_ptr(im, biased, 1))
-		return biased;
-	return vs_image_ptr(im, as_is, 1) ? as_is : 0;
-}
-
 /* "IBVERBS_1.14" -> 1014000, "MLX5_1.25.1" -> 1025001, anything else -> -1.
  * By hand: sscanf() was most of the cost of reading the version nodes. */
 static int vs_node_rank(const char *name, const char *prefix)
@@ -312,42 +233,31 @@ static int vs_known_node(const struct vs_lib_desc *desc, const char *name,
  * Returns 1 when the library defines a node of its family.
  */
 static int vs_read_versions(const struct vs_lib_desc *desc,
-			    struct vs_lib_state *st, const struct link_map *lm)
+			    struct vs_lib_state *st, struct vs_elf *e,
+			    const struct link_map *lm)
 {
-	struct vs_image im = { .bias = lm->l_addr, .dynamic = lm->l_ld };
-	uintptr_t strtab = 0, verdef = 0;
-	size_t verdefnum = 0, i, plen;
-	const ElfW(Dyn) *d;
+	uintptr_t verdef;
+	size_t i, plen;
 	char private_prefix[64];
 	unsigned int next = 0;
 	int best = -1;
 
-	if (!dl_iterate_phdr(vs_find_image, &im))
+	if (vs__elf_open(e, lm) || !e->verdef)
 		return 0;
-	for (d = lm->l_ld; d->d_tag != DT_NULL; d++) {
-		if (d->d_tag == DT_STRTAB)
-			strtab = vs_dyn_addr(&im, d->d_un.d_ptr, 1);
-		else if (d->d_tag == DT_VERDEF)
-			verdef = vs_dyn_addr(&im, d->d_un.d_ptr, 0);
-		else if (d->d_tag == DT_VERDEFNUM)
-			verdefnum = d->d_un.d_val;
-	}
-	if (!strtab || !verdef)
-		return 0;
-
+	verdef = e->verdef;
 	snprintf(private_prefix, sizeof(private_prefix), "%sPRIVATE_",
 		 desc->node_prefix);
 	plen = strlen(private_prefix);
-	for (i = 0; i < verdefnum; i++) {
-		const ElfW(Verdef) *vd = vs_image_ptr(&im, verdef, sizeof(*vd));
+	for (i = 0; i < e->verdefnum; i++) {
+		const ElfW(Verdef) *vd = vs__elf_ptr(e, verdef, sizeof(*vd));
 		const ElfW(Verdaux) *aux;
 		const char *name;
 		int rank;
 
 		if (!vd)
 			break;
-		aux = vs_image_ptr(&im, verdef + vd->vd_aux, sizeof(*aux));
-		name = aux ? vs_image_str(&im, strtab + aux->vda_name) : NULL;
+		aux = vs__elf_ptr(e, verdef + vd->vd_aux, sizeof(*aux));
+		name = aux ? vs__elf_str(e, e->strtab + aux->vda_name) : NULL;
 		if (!name)
 			break;
 		rank = vs_node_rank(name, desc->node_prefix);
@@ -355,8 +265,10 @@ static int vs_read_versions(const struct vs_lib_desc *desc,
 			int n = rank < 0 ? -1 : vs_known_node(desc, name, next);
 
 			if (n >= 0) {
-				if (n < 64)
+				if (n < VS_ELF_MAX_NODES) {
 					st->nodes_found |= 1ull << n;
+					e->node_ndx[n] = vd->vd_ndx;
+				}
 				next = (unsigned int)n + 1;
 			}
 			if (rank > best) {
@@ -477,6 +389,7 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 {
 	struct vs_lib_state *st = desc->state;
 	struct link_map *lm = NULL;
+	struct vs_elf elf;
 	int versioned;
 	void *h;
 
@@ -495,7 +408,7 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 		return;
 	}
 	snprintf(st->path, sizeof(st->path), "%s", lm->l_name);
-	versioned = vs_read_versions(desc, st, lm);
+	versioned = vs_read_versions(desc, st, &elf, lm);
 	if (!versioned && !vs_defines_probe(h, desc->probe, lm->l_name)) {
 		snprintf(st->error, sizeof(st->error),
 			 "%s is not %s: it defines no %s1.x version node and "
@@ -518,7 +431,7 @@ static void vs_lib_load_locked(const struct vs_lib_desc *desc)
 	    (!vs_release_after(desc, st->min_release) ||
 	     st->provider_abi < vs_release_after(desc, st->min_release)))
 		st->min_release = st->provider_abi;
-	st->resolved = desc->fill(h, versioned);
+	st->resolved = desc->fill(h, versioned ? &elf : NULL);
 	st->handle = h;
 }
 

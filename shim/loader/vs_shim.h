@@ -25,6 +25,7 @@
 #include "syms_ionic.h"
 #include "verbshim/loader.h"
 #include "vs_knobs.h"
+#include "vs_elf.h"
 
 /*
  * Every library the shim loads, one row each:
@@ -109,8 +110,9 @@ struct vs_lib_desc {
 	void (*load)(void);	/* the once routine */
 	/* libibverbs, when this library needs it loaded first */
 	const struct vs_lib_desc *depends;
-	/* resolve every slot */
-	unsigned int (*fill)(void *handle, int versioned);
+	/* resolve every slot; elf: the library's tables, NULL for a library
+	 * that defines no version node */
+	unsigned int (*fill)(void *handle, const struct vs_elf *elf);
 };
 
 /* What loading found; filled once, under the library's once-flag, then
@@ -191,9 +193,11 @@ void vs__lib_load(const struct vs_lib_desc *desc);
 /* 1, with st's error set, in a statically linked program (static_guard.c) */
 int vs__static_refused(const struct vs_lib_desc *desc, struct vs_lib_state *st);
 
-/* dlvsym() pinned to a node of vs__nodes; dlsym() for a library that
- * defines no version node at all (there is nothing to pin to). */
-void *vs__lookup(void *handle, int versioned, const char *name,
+/* name pinned to a node of desc's, from the library's own symbol table
+ * (vs_elf.h), else dlvsym(); dlsym() for a library that defines no version
+ * node at all (elf NULL: there is nothing to pin to). */
+void *vs__lookup(void *handle, const struct vs_elf *elf,
+		 const struct vs_lib_desc *desc, const char *name,
 		 enum vs_node_id node);
 
 /* Whether the loaded library defines its node i (vs_lib_state.nodes_found);

@@ -30,14 +30,14 @@ typedef void *vs_slot_t __attribute__((may_alias));
 
 /*
  * Resolve every slot of a library: a loop over its rows (name, node, slot
- * offset).  A slot of a node the library does not define (vs_read_versions()
- * read them all) is NULL without a lookup: a failing dlvsym() costs ~2k
- * instructions and a dlerror string.  With VERBSHIM_TRACE/STATS/FAULT on,
+ * offset), each looked up in the library's own GNU hash table (vs_elf.h).
+ * A slot of a node the library does not define (vs_read_versions() read
+ * them all) is NULL without a lookup.  With VERBSHIM_TRACE/STATS/FAULT on,
  * a slot may get the row's wrapper instead of the function.
  */
 static unsigned int vs_fill(const struct vs_lib_desc *d,
 			    const struct vs_twraps *tw, void *handle,
-			    int versioned)
+			    const struct vs_elf *elf)
 {
 	const struct vs_lib_state *st = d->state;
 	int knobs = vs__trace_knobs_on();
@@ -45,9 +45,9 @@ static unsigned int vs_fill(const struct vs_lib_desc *d,
 
 	for (i = 0; i < d->nsyms; i++) {
 		const struct vs_sym *s = &d->syms[i];
-		void *p = !versioned ||
+		void *p = !elf ||
 				  vs__node_defined(st, s->node - d->first_node) ?
-			vs__lookup(handle, versioned, vs__sym_name(d, s),
+			vs__lookup(handle, elf, d, vs__sym_name(d, s),
 				   (enum vs_node_id)s->node) : NULL;
 
 		if (__builtin_expect(knobs, 0) && p)
@@ -75,10 +75,11 @@ static unsigned int vs_fill(const struct vs_lib_desc *d,
 	static const struct vs_sym vs__##lib##_syms[] = {                      \
 		VS_##LIB##_SYMBOLS(VS_##LIB##_SYM)                             \
 	};                                                                     \
-	static unsigned int vs__##lib##_fill(void *handle, int versioned)      \
+	static unsigned int vs__##lib##_fill(void *handle,                    \
+					     const struct vs_elf *elf)         \
 	{                                                                      \
 		return vs_fill(&vs__##lib##_desc, &vs__##lib##_twraps, handle, \
-			       versioned);                                     \
+			       elf);                                           \
 	}                                                                      \
 	const struct vs_lib_desc vs__##lib##_desc = {                          \
 		.name = "lib" #lib,                                            \

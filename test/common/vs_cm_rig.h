@@ -2,8 +2,8 @@
 /*
  * Helpers of the rxe CM tests that make a netdev and an rxe device of
  * their own and connect through it (cm_teardown, cm_addr_change): a shell
- * command that must succeed, an rxe device added over RDMA netlink (the
- * release roots have no `rdma` tool), the wait for its IPv4 GID, and a
+ * command that must succeed, an rxe device added or deleted over RDMA
+ * netlink (the release roots have no `rdma` tool), the wait for its IPv4 GID, and a
  * listener, client and accepted peer connected in one thread.
  */
 #ifndef VS_CM_RIG_H
@@ -13,6 +13,7 @@
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vs_typed.h"
@@ -74,6 +75,118 @@ static inline void vs_t_rdma_link_add(const char *name, const char *type,
 		VS_FAIL("RDMA netlink NEWLINK %s (%s on %s): %s", name, type, ndev,
 			strerror(-ans.e.error));
 	close(fd);
+}
+
+/* The kernel's index of RDMA device name (an RDMA_NLDEV_CMD_GET dump, as
+ * `rdma dev` reads it), or -1 when no device has that name. */
+static inline int vs_t_rdma_dev_index(const char *name)
+{
+	struct nlmsghdr req = {
+		.nlmsg_len = NLMSG_LENGTH(0),
+		.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
+		.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		.nlmsg_seq = 1,
+	};
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+	static char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
+	int index = -1;
+	bool done = false;
+
+	VS_ASSERT(fd >= 0);
+	VS_ASSERT_EQ(sendto(fd, &req, req.nlmsg_len, 0, (struct sockaddr *)&to,
+			    sizeof(to)), (ssize_t)req.nlmsg_len);
+	while (!done) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+		VS_ASSERT(n > 0);
+		for (; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			struct nlattr *a = (struct nlattr *)NLMSG_DATA(h);
+			size_t left = h->nlmsg_len - NLMSG_HDRLEN;
+			int idx = -1;
+			bool named = false;
+
+			if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+				done = true;
+				break;
+			}
+			/* RDMA netlink has no family header: attributes follow */
+			while (left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+			       a->nla_len <= left) {
+				const char *v = (const char *)a + NLA_HDRLEN;
+
+				if (a->nla_type == RDMA_NLDEV_ATTR_DEV_INDEX)
+					memcpy(&idx, v, sizeof(idx));
+				else if (a->nla_type == RDMA_NLDEV_ATTR_DEV_NAME)
+					named = !strncmp(v, name, a->nla_len - NLA_HDRLEN);
+				if ((size_t)NLA_ALIGN(a->nla_len) >= left)
+					break;
+				left -= (size_t)NLA_ALIGN(a->nla_len);
+				a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+			}
+			if (named)
+				index = idx;
+		}
+	}
+	close(fd);
+	return index;
+}
+
+/*
+ * Delete RDMA device name (RDMA_NLDEV_CMD_DELLINK, as `rdma link delete`,
+ * which no release root has), 20 s at most: the kernel waits for every
+ * user of the device to close it (librdmacm keeps its contexts), so the
+ * request runs in a child that an alarm ends.  True when it was deleted.
+ */
+static inline bool vs_t_rdma_link_del(const char *name)
+{
+	int index = vs_t_rdma_dev_index(name), status;
+	pid_t pid;
+
+	if (index < 0)
+		VS_FAIL("no RDMA device %s to delete", name);
+	pid = fork();
+	VS_ASSERT(pid >= 0);
+	if (!pid) {
+		struct {
+			struct nlmsghdr h;
+			struct nlattr a;
+			uint32_t index;
+		} req = {
+			.h = {
+				.nlmsg_len = sizeof(req),
+				.nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+							       RDMA_NLDEV_CMD_DELLINK),
+				.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+				.nlmsg_seq = 1,
+			},
+			.a = { .nla_len = NLA_HDRLEN + sizeof(uint32_t),
+			       .nla_type = RDMA_NLDEV_ATTR_DEV_INDEX },
+			.index = (uint32_t)index,
+		};
+		struct {
+			struct nlmsghdr h;
+			struct nlmsgerr e;
+		} ans;
+		struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+		int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+
+		alarm(20);
+		if (fd < 0 || sendto(fd, &req, sizeof(req), 0,
+				     (struct sockaddr *)&to, sizeof(to)) != sizeof(req) ||
+		    recv(fd, &ans, sizeof(ans), 0) < (ssize_t)sizeof(ans) ||
+		    ans.h.nlmsg_type != NLMSG_ERROR)
+			_exit(2);
+		if (ans.e.error) {
+			fprintf(stderr, "RDMA netlink DELLINK %s: %s\n", name,
+				strerror(-ans.e.error));
+			_exit(1);
+		}
+		_exit(0);
+	}
+	VS_ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static inline void vs_t_rxe_add(const char *name, const char *ndev)

@@ -7,6 +7,7 @@
 #ifndef VS_ROWS_H
 #define VS_ROWS_H
 
+#include <dlfcn.h>
 #include <stdio.h>
 
 #include "loader/vs_shim.h"
@@ -93,6 +94,53 @@ static inline void (*vs_rows_wrapper(enum vs_tsym sym))(void)
 			return w->wrapper[sym - w->rows->first];
 	}
 	return NULL;
+}
+
+/*
+ * Each slot of every loaded library holds what the dynamic loader itself
+ * answers for name@node: the loader reads the library's own GNU hash
+ * table instead of asking dlvsym() (shim/loader/elf_image.c) and must
+ * land on the same address, NULL included.  With the trace's knobs on a
+ * slot holds its wrapper: nothing is compared (-1).  Prints each slot that
+ * differs and a summary line; returns how many differed.
+ */
+static inline int vs_rows_check_addresses(const char *label)
+{
+#define VS_ROWS_DESC(lib, ...) &vs__##lib##_desc,
+	static const struct vs_lib_desc *const descs[] = {
+		VS_LIBRARIES(VS_ROWS_DESC)
+	};
+#undef VS_ROWS_DESC
+	unsigned int lib, i, compared = 0;
+	int bad = 0;
+
+	if (vs__trace_knobs_on())
+		return -1;
+	for (lib = 0; lib < VS_LIB_COUNT; lib++) {
+		const struct vs_lib_desc *d = descs[lib];
+		void *h = d->state->handle;
+
+		for (i = 0; h && i < d->nsyms; i++) {
+			const struct vs_sym *s = &d->syms[i];
+			const char *name = vs__sym_name(d, s);
+			void *slot = *(void *const *)((const char *)d->fn_base +
+						      s->offset);
+			void *want = d->state->highest_node[0] ?
+				dlvsym(h, name, vs__nodes[s->node].name) :
+				dlsym(h, name);
+
+			compared++;
+			if (slot != want) {
+				fprintf(stderr, "%s: %s@%s: slot %p, dlvsym %p\n",
+					label, name, vs__nodes[s->node].name,
+					slot, want);
+				bad++;
+			}
+		}
+	}
+	printf("  %s: %u slots compared with dlvsym(): %d differ\n", label,
+	       compared, bad);
+	return bad;
 }
 #endif
 

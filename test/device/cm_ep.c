@@ -89,6 +89,7 @@ static void test_rc(const char *name)
 	char port[16];
 	pthread_t t;
 	bool iwarp = vs_t_iwarp();
+	int ret;
 
 	VS_OK(vs_cm_create_ep(ip, "0", &(struct rdma_addrinfo){
 		.ai_flags = RAI_PASSIVE, .ai_port_space = RDMA_PS_TCP }, NULL, &l));
@@ -107,7 +108,25 @@ static void test_rc(const char *name)
 	VS_OK(vs_cm_rc_qp_create(id, pd, &(struct vs_rc_config){ .send_cq = cq }, &qp));
 	VS_OK(vs_mr_alloc(pd, 2 * MSG, 0, &mr));
 	vs_t_rc_recv(qp, 2, vs_mr_sge(mr, MSG, MSG));
-	VS_OK(vs_cm_connect(id, &(struct vs_cm_conn_config){ .timeout_ms = 10000 }));
+	ret = vs_cm_connect(id, &(struct vs_cm_conn_config){ .timeout_ms = 10000 });
+	if (ret) {
+		char why[700];
+		struct timespec ts;
+
+		/*
+		 * Said now, then the server thread is given 5 s to say its
+		 * own: a server whose accept failed rejects the client, and
+		 * only its failure names the call (a client that failed
+		 * rejects the server likewise, which then fails too)
+		 */
+		snprintf(why, sizeof(why), "%s", vs_t_err());
+		printf("vs_cm_connect = %d: %s\n", ret, why);
+		fflush(stdout);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 5;
+		pthread_timedjoin_np(t, NULL, &ts);
+		VS_FAIL("vs_cm_connect = %d: %s", ret, why);
+	}
 	vs_t_wait_ms(cq, wc, 1, WAIT_MS);
 	vs_t_expect_wc(&wc[0], 2, IBV_WC_RECV, MSG);
 	vs_t_check(vs_mr_ptr(mr, MSG), MSG, 2);
@@ -183,9 +202,13 @@ static void test_no_wait(void)
 	VS_OK(vs_cm_create_ep(ip, "7471", NULL, &(struct vs_cm_config){
 		.no_wait = true }, &id));
 	VS_ASSERT_EQ(vs_cm_state(id), VS_CM_RESOLVING);
-	do
+	do {
 		VS_OK(vs_cm_next(id, 5000, &ev));
-	while (ev.type == RDMA_CM_EVENT_ADDR_RESOLVED);
+		/* the library's own step on the event (the route's request
+		 * on ADDR_RESOLVED) failed: no ROUTE_RESOLVED will come */
+		if (ev.err)
+			VS_FAIL("%s: %d: %s", ev.name, ev.err, vs_t_err());
+	} while (ev.type == RDMA_CM_EVENT_ADDR_RESOLVED);
 	VS_ASSERT_EQ(ev.type, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	VS_ASSERT_EQ(vs_cm_state(id), VS_CM_RESOLVED);
 	VS_OK(vs_cm_close(id));

@@ -462,13 +462,19 @@ static void test_bad_input(struct vs_cm_id *l)
 {
 	struct vs_cm_id *id = (struct vs_cm_id *)&id;
 	struct vs_pd *pd = (struct vs_pd *)&pd;
+	int ret;
 
 	VS_FAILS(vs_cm_connect(NULL, NULL), EINVAL, "id is NULL");
 	VS_FAILS(vs_cm_accept(NULL, NULL), EINVAL, "id is NULL");
 	VS_FAILS(vs_cm_close(NULL), EINVAL, "id is NULL");
 	VS_FAILS(vs_cm_connect(l, NULL), EINVAL, "listener");
 	VS_FAILS(vs_cm_accept(l, NULL), EINVAL, "LISTENING");
-	VS_ASSERT_EQ(vs_cm_get_request(l, 0, &id), -EAGAIN);
+	/* no request yet; any other answer is said with its record (the
+	 * event read's failure names rdma_get_cm_event and its errno) */
+	ret = vs_cm_get_request(l, 0, &id);
+	if (ret != -EAGAIN)
+		VS_FAIL("vs_cm_get_request(l, 0, &id) = %d, expected -EAGAIN "
+			"(no request yet): %s", ret, vs_t_err());
 	VS_ASSERT_PTR_EQ(id, NULL);
 	VS_FAILS(vs_cm_resolve(NULL, "1", NULL, &id), EINVAL, "host is NULL");
 	VS_FAILS(vs_cm_resolve_addr(NULL, NULL, &id), EINVAL, "dst is NULL");
@@ -660,9 +666,18 @@ static void test_ipv6(void)
 	char hello[] = "client 0";
 
 	add_ipv6(ip6);
-	/* the GID appears shortly after the address */
-	for (int i = 0; i < 50 && vs_cm_listen(ip6, "0", NULL, &l); i++)
+	/*
+	 * The GID appears shortly after the address: until then the bind
+	 * says the address is not there yet (no device on it, or not an
+	 * address here while it is tentative), and only that is waited out.
+	 */
+	for (int i = 0; i < 50; i++) {
+		int ret = vs_cm_listen(ip6, "0", NULL, &l);
+
+		if (ret != -ENODEV && ret != -EADDRNOTAVAIL)
+			break;
 		usleep(100000);
+	}
 	if (!l)
 		VS_FAIL("listening on %s: %s", ip6, vs_t_err());
 	snprintf(p6, sizeof(p6), "%u", vs_cm_port(l));

@@ -15,9 +15,10 @@
  *    returns within its limit plus VS_T_SLACK_MS (the slack docs/API.md
  *    states; siw's kernel destroy of the timed-out id would add ~3 s);
  *  - a device of its own on a dummy netdev: the netdev down, its address
- *    removed, the device deleted (rdma link delete): listen names each;
- *  - no RDMA device at all (the main device deleted, then put back, when
- *    the `rdma` tool is there): a fresh process's resolve, listen and
+ *    removed, the device deleted (RDMA netlink's DELLINK, as `rdma link
+ *    delete`: no release root has the tool): listen names each;
+ *  - no RDMA device at all (the main device deleted, then put back): a
+ *    fresh process's resolve, listen and
  *    one-call client say there is no RDMA device.
  */
 #include <limits.h>
@@ -363,18 +364,6 @@ static void child(const char *part)
 		VS_FAIL("%s: status 0x%x", part, status);
 }
 
-/*
- * rdma link delete DEV, 20 s at most: a device some process still has
- * open (librdmacm keeps its contexts) is not let go; false then.
- */
-static bool link_delete(const char *dev)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "timeout 20 rdma link delete %s", dev);
-	return system(cmd) == 0;
-}
-
 static void test_no_device(void)
 {
 	const char *dev = vs_t_dev();
@@ -389,7 +378,7 @@ static void test_no_device(void)
 		fclose(f);
 	if (!ndev[0]) /* siw names none: vm-init puts it on dummy0 */
 		snprintf(ndev, sizeof(ndev), "dummy0");
-	if (!link_delete(dev)) {
+	if (!vs_t_rdma_link_del(dev)) {
 		printf("  (%s cannot be deleted now: no-device case not made)\n", dev);
 		return;
 	}
@@ -429,15 +418,11 @@ int main(int argc, char **argv)
 	vs_t_rdma_link_add(OWN_DEV, iwarp ? "siw" : "rxe", OWN_NETDEV);
 	own_device_wait();
 	child("--own-device");
-	if (system("command -v rdma >/dev/null")) {
-		printf("  (no `rdma` tool in this root: no device deleted)\n");
-	} else {
-		if (link_delete(OWN_DEV))
-			child("--own-deleted");
-		else
-			printf("  (%s cannot be deleted now)\n", OWN_DEV);
-		test_no_device();
-	}
+	if (vs_t_rdma_link_del(OWN_DEV))
+		child("--own-deleted");
+	else
+		printf("  (%s cannot be deleted now)\n", OWN_DEV);
+	test_no_device();
 	vs_t_sh("ip link del " OWN_NETDEV);
 	printf("ok\n");
 	return 0;

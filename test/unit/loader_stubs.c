@@ -42,8 +42,9 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-#include "vs_rows.h"
 #include "loader/vs_shim.h"
+#include "trace/vs_trace.h"
+#include "vs_rows.h"
 #include "vs_test.h"
 
 struct scenario {
@@ -56,7 +57,7 @@ struct scenario {
 	uintptr_t linked_at;	/* the stubs' link address, when it matters */
 };
 
-#define VS_HIGHBASE 0xffffffff80000000ull	/* the Makefile's STUB_HIGHBASE */
+#define VS_HIGHBASE 0xffffffff80000000ull	/* the Makefile's STUB_LDFLAGS_highbase */
 
 /* libibverbs, librdmacm, libefa, libmlx5, libmlx4, libibumad, libhns,
  * libmana, libionic; NULL: the release did not have the library yet. */
@@ -87,6 +88,12 @@ static const struct scenario scenarios[] = {
 	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
 	    "IBUMAD_1.2", NULL, "MANA_1.0" },
 	  { 36, 31, 43, 42, 15, 30, 0, 41 }, 34, VS_HIGHBASE },
+	/* rdma-core 44 without a GNU hash table (--hash-style=sysv): the
+	 * loader's own lookup cannot answer, every slot asks dlvsym(). */
+	{ "no GNU hash", "sysvhash", 44,
+	  { "IBVERBS_1.14", "RDMACM_1.3", "EFA_1.2", "MLX5_1.24", "MLX4_1.0",
+	    "IBUMAD_1.2", NULL, "MANA_1.0" },
+	  { 36, 31, 43, 42, 15, 30, 0, 41 }, 34, 0 },
 	/* No version node to pin to: resolved by name, reported as "". */
 	{ "unversioned", "unversioned", 1000,
 	  { "", "", "", "", "", "", "", "", "" },
@@ -138,6 +145,68 @@ static void *stub_sym(enum vs_library lib, const char *name)
 static char *stub_last(enum vs_library lib)
 {
 	return stub_sym(lib, "vs_stub_last");
+}
+
+/* The definition index of node in the object e read, or 0. */
+static ElfW(Half) elf_node_ndx(const struct vs_elf *e, const char *node)
+{
+	uintptr_t vd = e->verdef;
+	size_t i;
+
+	for (i = 0; vd && i < e->verdefnum; i++) {
+		const ElfW(Verdef) *d = vs__elf_ptr(e, vd, sizeof(*d));
+		const ElfW(Verdaux) *aux;
+		const char *name;
+
+		VS_ASSERT(d != NULL);
+		aux = vs__elf_ptr(e, vd + d->vd_aux, sizeof(*aux));
+		VS_ASSERT(aux != NULL);
+		name = vs__elf_str(e, e->strtab + aux->vda_name);
+		VS_ASSERT(name != NULL);
+		if (!strcmp(name, node))
+			return d->vd_ndx;
+		vd += d->vd_next;
+	}
+	return 0;
+}
+
+/*
+ * The loader's own lookup (shim/loader/elf_image.c) answers from the GNU
+ * hash table, not by falling back to dlvsym() (which the address check
+ * could not tell apart), and asks dlvsym() exactly where there is none.
+ */
+static void check_elf_lookup(const struct scenario *sc)
+{
+	void *h = dlopen(stub_path[VS_LIB_IBVERBS], RTLD_NOW | RTLD_NOLOAD);
+	int sysv = !strcmp(sc->dir, "sysvhash");
+	struct link_map *lm = NULL;
+	ElfW(Half) v11, v18;
+	struct vs_elf e;
+	void *p;
+
+	VS_ASSERT(h != NULL);
+	VS_ASSERT_EQ(dlinfo(h, RTLD_DI_LINKMAP, &lm), 0);
+	VS_ASSERT_EQ(vs__elf_open(&e, lm), 0);
+	v11 = elf_node_ndx(&e, "IBVERBS_1.1");
+	v18 = elf_node_ndx(&e, "IBVERBS_1.8");
+	VS_ASSERT(v11 != 0);
+	VS_ASSERT_EQ(e.gnu_hash == NULL, sysv);
+	p = vs__elf_symbol(&e, "ibv_get_device_list", v11);
+	if (sysv) {
+		VS_ASSERT(p == VS_ELF_ASK);
+	} else {
+		VS_ASSERT(p == dlvsym(h, "ibv_get_device_list", "IBVERBS_1.1"));
+		VS_ASSERT(p != NULL);
+		/* a name it does not define; a name at another node */
+		VS_ASSERT(vs__elf_symbol(&e, "ibv_no_such_call", v11) == NULL);
+		if (v18)
+			VS_ASSERT(vs__elf_symbol(&e, "ibv_get_device_list",
+						 v18) == NULL);
+		/* index 0: no node to pin to, dlvsym() decides */
+		VS_ASSERT(vs__elf_symbol(&e, "ibv_get_device_list", 0) ==
+			  VS_ELF_ASK);
+	}
+	dlclose(h);	/* drops only the reference NOLOAD added */
 }
 
 /* Every row of the lists: resolved exactly when its node exists. */
@@ -625,6 +694,9 @@ static void run_stub_scenario(const struct scenario *sc)
 	}
 	check_info(sc);
 	check_resolution(sc);
+	VS_ASSERT(vs_rows_check_addresses(sc->name) <= 0);
+	if (sc->abi >= 0)
+		check_elf_lookup(sc);
 	check_forwarding(sc);
 	check_missing(sc);
 	check_gid(sc);

@@ -21,8 +21,9 @@
 
 #include <infiniband/umad_types.h>
 
-#include "vs_rows.h"
 #include "loader/vs_shim.h"
+#include "trace/vs_trace.h"
+#include "vs_rows.h"
 #include "vs_test.h"
 
 struct expect {
@@ -276,6 +277,7 @@ int main(void)
 	if (file)
 		read_expect(file, &e);
 	check_libraries(file ? &e : NULL, root);
+	VS_ASSERT(vs_rows_check_addresses("release") <= 0);
 	if (file) {
 		check_symbols(&e);
 		free(e.syms);
