@@ -48,13 +48,30 @@ ud_self_lost() {
 # are known lost (ud_self_lost) both run 60 s at most and a failure is a
 # skip naming the cause (a pass stays a pass).
 pair() {
-	local srv=() cli=() deadline spid rc src try=0 out lost=
+	local srv=() cli=() deadline spid rc src try=0 out lost='' refused
 	if [ "${VS_PAIR_UD:-0}" = 1 ]; then
 		lost=$(ud_self_lost) || return 1
 		[ -z "$lost" ] || { srv=(timeout 60); cli=(timeout 60); }
 	fi
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do srv+=("$1"); shift; done
+	local s=() c=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do s+=("$1"); shift; done
 	shift
+	c=("$@")
+	# A side that is a shell function (release_examples.sh --roots:
+	# release_chroot) runs in a bash of its own, the function exported to
+	# it: timeout(1), around the client always and around both sides of a
+	# lost UD pair, runs programs only ("failed to run command
+	# 'release_chroot'", exit 127, both ways alike).
+	if declare -F "${s[0]:-}" >/dev/null; then
+		export -f "${s[0]}"
+		s=(bash -c '"$@"' pair "${s[@]}")
+	fi
+	if declare -F "${c[0]:-}" >/dev/null; then
+		export -f "${c[0]}"
+		c=(bash -c '"$@"' pair "${c[@]}")
+	fi
+	srv+=("${s[@]}")
+	set -- "${c[@]}"
 	# A client that hangs (seen once: stock rping on siw0, make check,
 	# 2026-12-02) ends here with 124, its output and the server's printed,
 	# rather than the whole test killed at its limit with nothing said.
@@ -89,8 +106,24 @@ pair() {
 			break
 		fi
 		# Retry only while the server is not up yet (UNREACHABLE: a UD
-		# client's SIDR request that no listener answered).
-		grep -qiE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect" "$out/client" || break
+		# client's SIDR request that no listener answered).  "rpoll: ":
+		# rdma-core's rstream and riostream connect without blocking, and
+		# a connect refused after rconnect returned is reported by the
+		# rpoll that waits for it (exit 8, POLLERR), the one rpoll their
+		# client prints; from 28.0 on (not 22.4), rsocket's own thread
+		# (connect_svc) may drive that connect: the refusal's errno is
+		# then that thread's, and rpoll says whatever errno was left
+		# ("Success"; ENOTCONN when rpoll's own connect step came after).  rstream's client
+		# with no server on 32.0's root, 20 tries in two boots, stock and
+		# shim-built alike: "rconnect: Connection refused" (exit 255) 6,
+		# "rpoll: Connection refused" 10, "rpoll: Transport endpoint is
+		# not connected" 4 (exit 8); a shim-built one 0.5 s after its
+		# server started printed "rpoll: Success", and the server then
+		# waited for a client until the pair stopped it.
+		refused=$(grep -m 1 -iE "couldn't connect|connection refused|unable to connect|REJECTED|UNREACHABLE|connect error|rdma_connect|^rpoll: " "$out/client") || break
+		# What was retried stays in the log (only the last attempt's
+		# output is printed in full below): the line that said refused.
+		echo "client (attempt $try): exit $rc, retried: $refused"
 	done
 	echo "client (attempt $try): ${cli[*]}"
 	sed 's/^/  client| /' "$out/client"
