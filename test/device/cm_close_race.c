@@ -35,58 +35,14 @@
 #include <semaphore.h>
 #include <sys/wait.h>
 
-#include "../common/vs_cm_rig.h"
+#include "../common/vs_cm_one_msg.h"
 
-enum { MSG = 64, THREADS = 8, ROUNDS = 4 };
+enum { MSG = VS_T_CM_MSG, THREADS = 8, ROUNDS = 4 };
 
 static const char *ip;
 static char port[16];
-static sem_t got, closed;
+static struct vs_t_one_msg rig;
 static pthread_barrier_t start;
-
-static uint64_t calls(const char *name)
-{
-	struct vs_call_stat st[160];
-	size_t n;
-
-	VS_OK(vs_call_stats(st, 160, &n));
-	for (size_t i = 0; i < n && i < 160; i++)
-		if (!strcmp(st[i].name, name))
-			return st[i].calls;
-	return 0;
-}
-
-static int post_first(struct vs_cm_id *c, void *arg)
-{
-	struct vs_mr **mr = arg;
-	int ret = vs_mr_alloc(vs_cm_pd(c), MSG, 0, mr);
-
-	if (!ret)
-		vs_t_rc_recv(vs_cm_rc_qp(c), 1, vs_mr_sge(*mr, 0, MSG));
-	return ret;
-}
-
-/* The server: one message received and checked; closes after the client. */
-static void *server(void *arg)
-{
-	struct vs_cm_id *l = arg, *c;
-	struct vs_mr *mr;
-	struct vs_wc wc;
-
-	VS_OK(vs_cm_rc_serve(l, &(struct vs_cm_conn_config){
-		.comp_mask = VS_CM_CONN_BEFORE_ACCEPT, .timeout_ms = 10000,
-		.before_accept = post_first, .before_accept_arg = &mr }, NULL, &c));
-	vs_t_wait(vs_cm_cq(c), &wc, 1);
-	vs_t_expect_wc(&wc, 1, IBV_WC_RECV, MSG);
-	vs_t_check(vs_mr_ptr(mr, 0), MSG, 5);
-	sem_post(&got);
-	/* the client's close (the process's first deregistration) first */
-	while (sem_wait(&closed))
-		;
-	VS_OK(vs_mr_close(mr));
-	VS_OK(vs_cm_close(c));
-	return NULL;
-}
 
 struct closer {
 	pthread_t t;
@@ -111,8 +67,8 @@ static void *closer(void *arg)
 /* The child of a fork() after the failed close: its close is refused. */
 static void child_close(struct vs_cm_id *id, pid_t parent)
 {
-	uint64_t dereg = calls("ibv_dereg_mr"), qp = calls("ibv_destroy_qp"),
-		 cq = calls("ibv_destroy_cq"), pd = calls("ibv_dealloc_pd");
+	uint64_t dereg = vs_t_calls("ibv_dereg_mr"), qp = vs_t_calls("ibv_destroy_qp"),
+		 cq = vs_t_calls("ibv_destroy_cq"), pd = vs_t_calls("ibv_dealloc_pd");
 	char pid[32];
 
 	snprintf(pid, sizeof(pid), "made by process %d", (int)parent);
@@ -121,10 +77,10 @@ static void child_close(struct vs_cm_id *id, pid_t parent)
 	VS_ASSERT(strstr(vs_last_error()->message, pid));
 	VS_ASSERT(strstr(vs_last_error()->message, "nothing was done"));
 	/* it called nothing: no destroy of its parent's objects */
-	VS_ASSERT_EQ(calls("ibv_dereg_mr"), dereg);
-	VS_ASSERT_EQ(calls("ibv_destroy_qp"), qp);
-	VS_ASSERT_EQ(calls("ibv_destroy_cq"), cq);
-	VS_ASSERT_EQ(calls("ibv_dealloc_pd"), pd);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dereg_mr"), dereg);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_qp"), qp);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_cq"), cq);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dealloc_pd"), pd);
 	fflush(stdout);
 	_exit(0);
 }
@@ -144,37 +100,38 @@ static int close_races(bool ring)
 	int won = 0, busy = 0, done = 0, st;
 	pid_t pid;
 
-	VS_ASSERT_EQ(sem_init(&got, 0, 0), 0);
-	VS_ASSERT_EQ(sem_init(&closed, 0, 0), 0);
+	VS_ASSERT_EQ(sem_init(&rig.got, 0, 0), 0);
+	VS_ASSERT_EQ(sem_init(&rig.closed, 0, 0), 0);
 	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
 	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
-	VS_ASSERT_EQ(pthread_create(&t, NULL, server, l), 0);
+	rig.l = l;
+	VS_ASSERT_EQ(pthread_create(&t, NULL, vs_t_one_msg_server, &rig), 0);
 	VS_OK(vs_cm_rc_client(ip, port, NULL, NULL, NULL, &id));
 	VS_OK(vs_mr_alloc(vs_cm_pd(id), MSG, 0, &mr));
 	vs_t_fill(vs_mr_ptr(mr, 0), MSG, 5);
 	vs_t_rc_send(vs_cm_rc_qp(id), 2, vs_mr_sge(mr, 0, MSG)); /* the ring */
 	vs_t_wait(vs_cm_cq(id), &wc, 1);
 	vs_t_expect_wc(&wc, 2, IBV_WC_SEND, UINT32_MAX);
-	while (sem_wait(&got))
+	while (sem_wait(&rig.got))
 		;
-	if (ring && calls("ibv_reg_mr") + calls("ibv_reg_mr_iova2") +
-		    calls("ibv_reg_mr_iova") < 3) {
+	if (ring && vs_t_calls("ibv_reg_mr") + vs_t_calls("ibv_reg_mr_iova2") +
+		    vs_t_calls("ibv_reg_mr_iova") < 3) {
 		printf("the QP made no bounce ring (a provider without rxe's "
 		       "quirk, or the legacy verbs): its close is stopped at "
 		       "the QP's destroy instead\n");
 		exit(NO_RING);
 	}
-	dereg = calls("ibv_dereg_mr");
-	destroy_qp = calls("ibv_destroy_qp");
-	cq = calls("ibv_destroy_cq");
-	pd = calls("ibv_dealloc_pd");
+	dereg = vs_t_calls("ibv_dereg_mr");
+	destroy_qp = vs_t_calls("ibv_destroy_qp");
+	cq = vs_t_calls("ibv_destroy_cq");
+	pd = vs_t_calls("ibv_dealloc_pd");
 
 	VS_FAILS(vs_cm_close(id), EBUSY, "the CM id is closed but holds its QP");
 	printf("first close: %s\n", vs_t_err());
 	VS_ASSERT_STREQ(vs_last_error()->verb, ring ? "ibv_dereg_mr" : "ibv_destroy_qp");
-	VS_ASSERT_EQ(calls("ibv_dereg_mr"), dereg + ring);
-	VS_ASSERT_EQ(calls("ibv_destroy_qp"), destroy_qp + 1);
-	VS_ASSERT_EQ(calls("ibv_destroy_cq"), cq);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dereg_mr"), dereg + ring);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_qp"), destroy_qp + 1);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_cq"), cq);
 
 	/* a child's close of it, before the parent's close again */
 	fflush(stdout);
@@ -185,7 +142,7 @@ static int close_races(bool ring)
 	VS_ASSERT_EQ(waitpid(pid, &st, 0), pid);
 	printf("the child exited %d\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	/* nothing of it here either: its counters were its own */
-	VS_ASSERT_EQ(calls("ibv_dereg_mr"), dereg + ring);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dereg_mr"), dereg + ring);
 
 	/* THREADS closes again at once */
 	VS_ASSERT_EQ(pthread_barrier_init(&start, NULL, THREADS), 0);
@@ -217,16 +174,16 @@ static int close_races(bool ring)
 	       "finished, %d found it closed\n", THREADS, won, busy, done);
 	VS_ASSERT_EQ(won, 1);
 	/* finished once: the ring's MR or the QP, then the CQ */
-	VS_ASSERT_EQ(calls("ibv_dereg_mr"), dereg + 2 * ring);
-	VS_ASSERT_EQ(calls("ibv_destroy_qp"), destroy_qp + 1 + !ring);
-	VS_ASSERT_EQ(calls("ibv_destroy_cq"), cq + 1);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dereg_mr"), dereg + 2 * ring);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_qp"), destroy_qp + 1 + !ring);
+	VS_ASSERT_EQ(vs_t_calls("ibv_destroy_cq"), cq + 1);
 	VS_FAILS(vs_cm_close(id), EINVAL, "already closed");
 	/* the PD goes with the user's MR on it */
-	VS_ASSERT_EQ(calls("ibv_dealloc_pd"), pd);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dealloc_pd"), pd);
 	VS_OK(vs_mr_close(mr));
-	VS_ASSERT_EQ(calls("ibv_dealloc_pd"), pd + 1);
+	VS_ASSERT_EQ(vs_t_calls("ibv_dealloc_pd"), pd + 1);
 
-	sem_post(&closed);
+	sem_post(&rig.closed);
 	VS_ASSERT_EQ(pthread_join(t, NULL), 0);
 	VS_OK(vs_cm_close(l));
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
