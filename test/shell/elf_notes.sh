@@ -62,7 +62,10 @@ linked() {
 	local lib up so probe needs prio
 	nm "$1" 2>/dev/null >"$tmp/nm"
 	while read -r lib up so probe needs prio; do
-		grep -q " vs__${lib}_desc$" "$tmp/nm" && echo "$so"
+		# defined here (an address): a weak reference left undefined
+		# (introspect.c's, when nothing else links the table) is none
+		awk -v s="vs__${lib}_desc" 'NF == 3 && $3 == s { f = 1 } END { exit !f }' \
+			"$tmp/nm" && echo "$so"
 	done <"$tmp/rows"
 }
 
