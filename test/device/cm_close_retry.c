@@ -36,10 +36,7 @@
 
 #include "../common/vs_cm_one_msg.h"
 
-enum { MSG = VS_T_CM_MSG };
-
 static const char *ip;
-static char port[16];
 static struct vs_t_one_msg rig;
 
 /* A request whose id cannot be wrapped, and whose destroy fails once. */
@@ -90,31 +87,15 @@ enum { NO_RING = 3 };
  */
 static int close_stops(bool ring)
 {
-	struct vs_cm_id *l, *id;
+	struct vs_cm_id *id;
 	struct vs_mr *mr;
-	struct vs_wc wc;
 	pthread_t t;
 	uint64_t dereg, destroy_qp, cq, pd;
 
-	VS_ASSERT_EQ(sem_init(&rig.got, 0, 0), 0);
-	VS_ASSERT_EQ(sem_init(&rig.closed, 0, 0), 0);
 	if (ring)
 		orphan_kept();
-	VS_OK(vs_cm_listen(ip, "0", NULL, &l));
-	snprintf(port, sizeof(port), "%u", vs_cm_port(l));
-	rig.l = l;
-	VS_ASSERT_EQ(pthread_create(&t, NULL, vs_t_one_msg_server, &rig), 0);
-	VS_OK(vs_cm_rc_client(ip, port, NULL, NULL, NULL, &id));
-	VS_OK(vs_mr_alloc(vs_cm_pd(id), MSG, 0, &mr));
-	vs_t_fill(vs_mr_ptr(mr, 0), MSG, 5);
-	vs_t_rc_send(vs_cm_rc_qp(id), 2, vs_mr_sge(mr, 0, MSG)); /* the ring */
-	vs_t_wait(vs_cm_cq(id), &wc, 1);
-	vs_t_expect_wc(&wc, 2, IBV_WC_SEND, UINT32_MAX);
-	while (sem_wait(&rig.got))
-		;
-	/* the server's MR, the client's and the ring: none without the ring */
-	if (ring && vs_t_calls("ibv_reg_mr") + vs_t_calls("ibv_reg_mr_iova2") +
-		    vs_t_calls("ibv_reg_mr_iova") < 3) {
+	vs_t_one_msg_connect(&rig, ip, &t, &id, &mr);
+	if (ring && !vs_t_one_msg_ring_made()) {
 		printf("the QP made no bounce ring (a provider without rxe's "
 		       "quirk, or the legacy verbs): its close is stopped at "
 		       "the QP's destroy instead\n");
@@ -154,7 +135,7 @@ static int close_stops(bool ring)
 
 	sem_post(&rig.closed);
 	VS_ASSERT_EQ(pthread_join(t, NULL), 0);
-	VS_OK(vs_cm_close(l));
+	VS_OK(vs_cm_close(rig.l));
 	printf("ok: a CM id's close that stopped at its QP's %s is finished "
 	       "by its close again\n", ring ? "bounce ring" : "destroy");
 	return 0;
