@@ -38,17 +38,6 @@ static int vs_find_image(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-const void *vs__elf_ptr(const struct vs_elf *e, uintptr_t addr, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->nseg; i++)
-		if (addr >= e->seg[i].start && addr <= e->seg[i].end &&
-		    len <= e->seg[i].end - addr)
-			return (const void *)addr;
-	return NULL;
-}
-
 /* How many bytes from addr on are mapped, in addr's segment (0: none). */
 static size_t vs_elf_room(const struct vs_elf *e, uintptr_t addr)
 {
@@ -58,6 +47,13 @@ static size_t vs_elf_room(const struct vs_elf *e, uintptr_t addr)
 		if (addr >= e->seg[i].start && addr < e->seg[i].end)
 			return e->seg[i].end - addr;
 	return 0;
+}
+
+const void *vs__elf_ptr(const struct vs_elf *e, uintptr_t addr, size_t len)
+{
+	size_t room = vs_elf_room(e, addr);
+
+	return room && len <= room ? (const void *)addr : NULL;
 }
 
 const char *vs__elf_str(const struct vs_elf *e, uintptr_t addr)
